@@ -1,0 +1,5 @@
+"""``python -m companion``."""
+
+from companion.cli import main
+
+main()

@@ -1,0 +1,62 @@
+"""Tables for people: a scored game as rich renderables."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+
+def label(category: str) -> str:
+    """``victory_markers`` → ``Victory markers``."""
+    words = category.replace("_", " ")
+    return words[:1].upper() + words[1:]
+
+
+def names(items: Sequence[str]) -> str:
+    """``Aki``, ``Aki and Ben``, ``Aki, Ben and Cho``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
+    """The breakdown of every player, their totals, ranks and the winner.
+
+    Categories are rows and players are columns, so that games with many
+    categories still fit a narrow terminal.
+
+    Args:
+        result: A result document (``Result.to_json()``).
+        title: Shown above the table.
+    """
+    players = result["players"]
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("")
+    for player in players:
+        table.add_column(player["name"], justify="right")
+    categories: list[str] = []
+    for player in players:
+        categories.extend(c for c in player["breakdown"] if c not in categories)
+    for category in categories:
+        table.add_row(label(category), *(str(p["breakdown"].get(category, 0)) for p in players))
+    table.add_section()
+    table.add_row(Text("Total", style="bold"), *(Text(str(p["total"]), "bold") for p in players))
+    table.add_row("Rank", *(str(p["rank"]) for p in players))
+    lines: list[RenderableType] = [Text(title, style="bold"), table, Text(outcome(result))]
+    lines.extend(Text(f"Note: {note}") for note in result.get("notes") or ())
+    return Group(*lines)
+
+
+def outcome(result: Mapping[str, Any]) -> str:
+    """One sentence naming the winner, the tie-break used, or a shared win."""
+    winners = list(result["winners"])
+    if len(winners) > 1:
+        return f"Shared win: {names(winners)}."
+    if result.get("tiebreak"):
+        return f"Winner: {winners[0]}, on the tie-break ({result['tiebreak']})."
+    return f"Winner: {winners[0]}."
