@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from scorers import join_names as names
 
 
 def label(category: str) -> str:
@@ -17,11 +19,6 @@ def label(category: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def names(items: Sequence[str]) -> str:
-    """``Aki``, ``Aki and Ben``, ``Aki, Ben and Cho``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from scorers import kamakura, shibuya, shimoda, shogun, tokaido
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, matches
-from scorers._validate import Problem, ScoreFileError
+from scorers._validate import Problem, ScoreFileError, join_names
 
 __all__ = [
     "SCORERS",
@@ -27,6 +27,7 @@ __all__ = [
     "Scorer",
     "UnknownGameError",
     "find_game",
+    "join_names",
 ]
 
 SCORERS: dict[str, Scorer] = {

@@ -54,11 +54,11 @@ class ScoreFileError(ValueError):
         return cls([Problem(path, message) for path, message in problems])
 
 
-def join_names(names: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+def join_names(names: Sequence[str], *, last: str = " and ") -> str:
+    """``a``, ``a and b``, ``a, b and c`` (or another word before the last)."""
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return ", ".join(names[:-1]) + last + names[-1]
 
 
 def key_path(path: str, key: str) -> str:

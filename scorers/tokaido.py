@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorers._core import GameInfo, Result, Tiebreak, make_result, read_root
-from scorers._validate import Reader, index_path, key_path
+from scorers._validate import Reader, index_path, join_names, key_path
 
 FINAL_CATEGORIES = ("journey", "temple", "gourmet", "collector", "bather", "chatterbox")
 RECOUNT_CATEGORIES = (
@@ -220,14 +220,14 @@ def _read_recount(
         if achievements > complete:
             r.error(
                 key_path(path, "panorama_achievements"),
-                f"{achievements} achievement cards but {complete} completed panoramas",
+                f"more achievement cards ({achievements}) than completed panoramas ({complete})",
             )
             achievements = None
     springs = r.field(
         entry,
         path,
         "hot_springs",
-        lambda v, p: _read_values(r, v, p, HOT_SPRING_VALUES, what="hot spring"),
+        lambda v, p: _read_values(r, v, p, HOT_SPRING_VALUES, what="hot spring card's value"),
     )
     meals = r.field(
         entry,
@@ -296,7 +296,7 @@ def _read_values(
     for k, item in enumerate(items):
         number = r.integer(item, index_path(path, k))
         if number is not None and number not in allowed:
-            shown = ", ".join(str(a) for a in allowed)
+            shown = join_names([str(a) for a in allowed], last=" or ")
             r.error(index_path(path, k), f"a {what} is {shown}, got {number}")
             number = None
         if number is None:
