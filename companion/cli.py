@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, NoReturn
 import typer
 
 if TYPE_CHECKING:
-    from rich.console import Console
+    from rich.console import RenderableType
 
     from companion.history import History
 
@@ -47,14 +47,19 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_history(db: Path | None) -> History:
-    """Open the history at ``db`` (or the default), turning errors into exit 1."""
+def open_history(db: Path | None, *, hint: str = "") -> History:
+    """Open the history at ``db`` (or the default), turning errors into exit 1.
+
+    Args:
+        db: The ``--db`` option, if given.
+        hint: Added to the error message, e.g. how to go on without the history.
+    """
     from companion.history import History, HistoryError, default_path
 
     try:
         return History(db or default_path())
     except HistoryError as error:
-        fail(str(error))
+        fail(f"{error}{hint}")
 
 
 def print_json(document: object) -> None:
@@ -64,25 +69,32 @@ def print_json(document: object) -> None:
     typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-def console() -> Console:
-    """A rich console writing to standard output."""
-    from rich.console import Console
+def show(renderable: RenderableType) -> None:
+    """Print a rich renderable on standard output, without trailing blanks."""
+    from companion.render import print_clean
 
-    return Console(highlight=False)
+    print_clean(renderable)
+
+
+def show_version(value: bool) -> None:
+    """Print the version and stop, for ``--version``."""
+    if value:
+        from companion import __version__
+
+        typer.echo(f"companion {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
 def root(
     version: Annotated[
-        bool, typer.Option("--version", help="Print the version and exit.", is_eager=True)
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", is_eager=True, callback=show_version
+        ),
     ] = False,
 ) -> None:
     """A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun."""
-    if version:
-        from companion import __version__
-
-        typer.echo(f"companion {__version__}")
-        raise typer.Exit()
 
 
 @app.command()
@@ -127,20 +139,20 @@ def score(
     if not no_save:
         from companion.history import HistoryError
 
-        with open_history(db) as history:
+        hint = " (score with --no-save to skip saving)"
+        with open_history(db, hint=hint) as history:
             try:
                 play_id = history.record(game=scorer.info.id, score_file=text, result=document)
             except HistoryError as error:
-                fail(f"{error} (score with --no-save to skip saving)")
+                fail(f"{error}{hint}")
     if json:
         print_json(document)
         return
     from companion.render import result_table
 
-    out = console()
-    out.print(result_table(document, title=scorer.info.title))
+    show(result_table(document, title=scorer.info.title))
     if play_id is not None:
-        out.print(f"Saved to the history as game #{play_id}.")
+        typer.echo(f"Saved to the history as game #{play_id}.")
 
 
 @history_app.command("list")
@@ -157,10 +169,10 @@ def history_list(json: JsonOption = False, db: DbOption = None) -> None:
     from rich import box
     from rich.table import Table
 
-    from companion.render import names
+    from scorers import join_names
     from scorers import SCORERS
 
-    table = Table(box=box.SIMPLE_HEAD)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
         table.add_column(heading, justify="right" if heading == "#" else "left")
     for play in plays:
@@ -170,9 +182,9 @@ def history_list(json: JsonOption = False, db: DbOption = None) -> None:
             play.played_at.replace("T", " ").removesuffix("Z")[:16],
             info.title if info else play.game,
             ", ".join(play.players),
-            names(play.result["winners"]),
+            join_names(play.result["winners"]),
         )
-    console().print(table)
+    show(table)
 
 
 @history_app.command("show")
@@ -197,7 +209,7 @@ def history_show(
 
     title = SCORERS[play.game].info.title if play.game in SCORERS else play.game
     stamp = play.played_at.replace("T", " ").removesuffix("Z")
-    console().print(result_table(play.result, title=f"Game #{play.id}: {title}, {stamp} UTC"))
+    show(result_table(play.result, title=f"Game #{play.id}: {title}, {stamp} UTC"))
 
 
 def main() -> None:

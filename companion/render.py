@@ -6,19 +6,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from scorers import join_names as names
+from scorers import join_names
 
 
 def label(category: str) -> str:
     """``victory_markers`` → ``Victory markers``."""
     words = category.replace("_", " ")
     return words[:1].upper() + words[1:]
-
-
 
 
 def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
@@ -32,7 +30,7 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
         title: Shown above the table.
     """
     players = result["players"]
-    table = Table(box=box.SIMPLE_HEAD)
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("")
     for player in players:
         table.add_column(player["name"], justify="right")
@@ -44,7 +42,12 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     table.add_section()
     table.add_row(Text("Total", style="bold"), *(Text(str(p["total"]), "bold") for p in players))
     table.add_row("Rank", *(str(p["rank"]) for p in players))
-    lines: list[RenderableType] = [Text(title, style="bold"), table, Text(outcome(result))]
+    lines: list[RenderableType] = [
+        Text(title, style="bold"),
+        table,
+        Text(""),
+        Text(outcome(result)),
+    ]
     lines.extend(Text(f"Note: {note}") for note in result.get("notes") or ())
     return Group(*lines)
 
@@ -53,7 +56,16 @@ def outcome(result: Mapping[str, Any]) -> str:
     """One sentence naming the winner, the tie-break used, or a shared win."""
     winners = list(result["winners"])
     if len(winners) > 1:
-        return f"Shared win: {names(winners)}."
+        return f"Shared win: {join_names(winners)}."
     if result.get("tiebreak"):
         return f"Winner: {winners[0]}, on the tie-break ({result['tiebreak']})."
     return f"Winner: {winners[0]}."
+
+
+def print_clean(renderable: RenderableType, console: Console | None = None) -> None:
+    """Print ``renderable`` without the trailing blanks rich pads lines with."""
+    console = console or Console(highlight=False)
+    with console.capture() as capture:
+        console.print(renderable)
+    text = "\n".join(line.rstrip() for line in capture.get().splitlines())
+    console.file.write(text + "\n")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -93,6 +94,10 @@ def _describe(value: object) -> str:
     return f"got {show(value)}"
 
 
+def _entry_order(problem: Problem) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\[(\d+)\]", problem.path))
+
+
 class Reader:
     """Checks values of a parsed JSON document and collects problems."""
 
@@ -104,9 +109,13 @@ class Reader:
         self.problems.append(Problem(path, message))
 
     def raise_if_problems(self) -> None:
-        """Raise :class:`ScoreFileError` if anything was recorded."""
+        """Raise :class:`ScoreFileError` if anything was recorded.
+
+        Problems come whole-file first, then entry by entry (``players[0]``
+        before ``players[1]``), each entry's in the order they were found.
+        """
         if self.problems:
-            raise ScoreFileError(self.problems)
+            raise ScoreFileError(sorted(self.problems, key=_entry_order))
 
     def field(
         self,

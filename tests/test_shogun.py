@@ -229,7 +229,8 @@ def changed(edit: Any) -> dict[str, Any]:
         (changed(lambda d: d["players"].pop()), "players: must have at least 3 players, got 2"),
         (
             changed(lambda d: d["players"][0]["regions"]["brown"].update(farms=1)),
-            "players[0].regions.brown.farms: unknown count (one of: provinces, castles, temples, theaters)",
+            "players[0].regions.brown.farms: "
+            "unknown count (one of: provinces, castles, temples, theaters)",
         ),
         (
             changed(lambda d: d["players"][0].update(war_chests=-1)),

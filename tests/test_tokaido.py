@@ -334,9 +334,7 @@ DELETE = object()
             "players: must have at least 2 players, got 1",
         ),
         (
-            changed(
-                TWO, ("players",), [{**TWO["players"][0], "name": n} for n in NAMES + ("Fay",)]
-            ),
+            changed(TWO, ("players",), [{**TWO["players"][0], "name": n} for n in (*NAMES, "Fay")]),
             "players: must have at most 5 players, got 6",
         ),
         (
@@ -345,7 +343,8 @@ DELETE = object()
         ),
         (
             changed(RECOUNT, ("players", 1, "panorama_achievements"), 1),
-            "players[1].panorama_achievements: more achievement cards (1) than completed panoramas (0)",
+            "players[1].panorama_achievements: "
+            "more achievement cards (1) than completed panoramas (0)",
         ),
         (
             changed(RECOUNT, ("players", 1, "panoramas"), {"paddy": 4}),
@@ -377,11 +376,13 @@ DELETE = object()
         ),
         (
             changed(RECOUNT, ("players", 1, "souvenirs"), {"toys": 1}),
-            "players[1].souvenirs.toys: unknown souvenir type (one of: small_object, clothing, art, food)",
+            "players[1].souvenirs.toys: "
+            "unknown souvenir type (one of: small_object, clothing, art, food)",
         ),
         (
             changed(RECOUNT, ("players", 1, "encounters"), {"ninja": 1}),
-            "players[1].encounters.ninja: unknown encounter (one of: shokunin, annaibito, samurai, kuge, miko)",
+            "players[1].encounters.ninja: "
+            "unknown encounter (one of: shokunin, annaibito, samurai, kuge, miko)",
         ),
         (
             changed(RECOUNT, ("players", 1, "meal_cost"), 3),

@@ -1,0 +1,219 @@
+"""The SQLite history store."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from companion.history import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    DamagedDatabase,
+    History,
+    HistoryError,
+    NotACompanionDatabase,
+    PlayNotFound,
+    default_path,
+)
+
+FILES = Path(__file__).parent / "files"
+RESULT = {
+    "game": "shibuya",
+    "players": [
+        {"name": "Red", "total": 6, "rank": 1, "breakdown": {"goals": 6}},
+        {"name": "Blue", "total": 2, "rank": 2, "breakdown": {"goals": 2}},
+    ],
+    "winners": ["Red"],
+    "tiebreak": None,
+}
+SCORE_FILE = '{"players": [{"name": "Red", "goals": 6}, {"name": "Blue", "goals": 2}]}'
+
+
+def save(history: History, played_at: str = "2026-11-30T20:15:00Z") -> int:
+    return history.record(game="shibuya", score_file=SCORE_FILE, result=RESULT, played_at=played_at)
+
+
+def test_record_and_read_back(db_path: Path) -> None:
+    with History(db_path) as history:
+        first = save(history)
+        second = save(history, "2026-12-01T19:00:00Z")
+        assert (first, second) == (1, 2)
+        play = history.get(2)
+    assert play.played_at == "2026-12-01T19:00:00Z"
+    assert play.game == "shibuya"
+    assert play.score_file == SCORE_FILE
+    assert play.result == RESULT
+    assert play.players == ["Red", "Blue"]
+    assert play.to_json()["score_file"] == json.loads(SCORE_FILE)
+    assert play.summary() == {
+        "id": 2,
+        "played_at": "2026-12-01T19:00:00Z",
+        "game": "shibuya",
+        "players": [
+            {"name": "Red", "total": 6, "rank": 1},
+            {"name": "Blue", "total": 2, "rank": 2},
+        ],
+        "winners": ["Red"],
+    }
+    with History(db_path) as history:
+        assert [p.id for p in history.plays()] == [1, 2]
+
+
+def test_players_are_stored_in_seat_order(db_path: Path) -> None:
+    with History(db_path) as history:
+        save(history)
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute(
+            "SELECT seat, name, total, rank, winner FROM play_players ORDER BY seat"
+        ).fetchall()
+    assert rows == [(0, "Red", 6, 1, 1), (1, "Blue", 2, 2, 0)]
+
+
+def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
+    History(db_path).close()
+    with sqlite3.connect(db_path) as db:
+        assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        versions = db.execute("SELECT version, name FROM schema_migrations").fetchall()
+    assert versions == [(1, "plays and their players")]
+    assert SCHEMA_VERSION == 1
+
+
+def test_missing_folders_are_created(tmp_path: Path) -> None:
+    path = tmp_path / "a" / "b" / "history.sqlite3"
+    History(path).close()
+    assert path.exists()
+
+
+def test_empty_file_becomes_a_new_history(db_path: Path) -> None:
+    db_path.touch()
+    with History(db_path) as history:
+        assert save(history) == 1
+
+
+def test_unknown_id(db_path: Path) -> None:
+    with History(db_path) as history, pytest.raises(PlayNotFound, match="no game #3"):
+        history.get(3)
+
+
+def test_default_path_follows_the_environment(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert default_path() == db_path
+    monkeypatch.delenv("COMPANION_DB")
+    assert default_path() == tmp_path / "home" / "data" / "companion" / "history.sqlite3"
+
+
+def test_not_sqlite_is_refused_and_untouched(db_path: Path) -> None:
+    db_path.write_text("name,score\nAki,80\n")
+    before = db_path.read_bytes()
+    with pytest.raises(NotACompanionDatabase, match="not an SQLite database"):
+        History(db_path)
+    assert db_path.read_bytes() == before
+
+
+def test_another_programs_database_is_refused_and_untouched(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as db:
+        db.execute("CREATE TABLE recipes (name TEXT)")
+        db.execute("INSERT INTO recipes VALUES ('miso soup')")
+    db.close()
+    before = db_path.read_bytes()
+    with pytest.raises(NotACompanionDatabase, match="another program"):
+        History(db_path)
+    assert db_path.read_bytes() == before
+    assert not Path(f"{db_path}-wal").exists() or Path(f"{db_path}-wal").stat().st_size == 0
+
+
+def make_damaged(db_path: Path) -> bytes:
+    """A real companion history with one of its data pages overwritten."""
+    with History(db_path) as history:
+        for _ in range(200):
+            save(history)
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    data = bytearray(db_path.read_bytes())
+    assert len(data) > 4 * page_size
+    data[2 * page_size : 4 * page_size] = b"\xff" * (2 * page_size)
+    db_path.write_bytes(bytes(data))
+    return bytes(data)
+
+
+def test_damaged_database_is_reported_and_never_written(db_path: Path) -> None:
+    before = make_damaged(db_path)
+    with pytest.raises(DamagedDatabase, match="nothing was changed"), History(db_path) as history:
+        history.plays()
+    with pytest.raises(DamagedDatabase), History(db_path) as history:
+        save(history)
+    assert db_path.read_bytes() == before
+
+
+def test_damaged_header_is_reported(db_path: Path) -> None:
+    with History(db_path) as history:
+        save(history)
+    data = bytearray(db_path.read_bytes())
+    data[16:100] = b"\x00" * 84
+    db_path.write_bytes(bytes(data))
+    with pytest.raises(HistoryError):
+        History(db_path).plays()
+    assert db_path.read_bytes() == bytes(data)
+
+
+def test_newer_schema_is_refused(db_path: Path) -> None:
+    History(db_path).close()
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(HistoryError, match="newer companion"):
+        History(db_path)
+
+
+def test_a_folder_is_not_a_history(tmp_path: Path) -> None:
+    with pytest.raises(HistoryError, match="is a folder"):
+        History(tmp_path)
+
+
+WRITER = """
+import sys, time
+from pathlib import Path
+from companion.history import History
+path, start, count = Path(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
+while time.time() < start:
+    time.sleep(0.001)
+for k in range(count):
+    with History(path) as history:
+        history.record(game="shibuya", score_file="{}", result={
+            "game": "shibuya", "winners": ["Red"], "tiebreak": None,
+            "players": [{"name": "Red", "total": 6, "rank": 1, "breakdown": {"goals": 6}},
+                        {"name": "Blue", "total": k, "rank": 2, "breakdown": {"goals": k}}]})
+"""
+
+
+@pytest.mark.parametrize("processes", [2, 4])
+def test_processes_saving_at_the_same_moment_keep_every_record(
+    db_path: Path, processes: int
+) -> None:
+    """Several processes create the same new file and save into it at once."""
+    start = time.time() + 1.5
+    count = 15
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(db_path), str(start), str(count)],
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(processes)
+    ]
+    errors = [w.communicate(timeout=90)[1] for w in workers]
+    assert [w.returncode for w in workers] == [0] * processes, errors
+    with History(db_path) as history:
+        plays = history.plays()
+    assert len(plays) == processes * count
+    assert sorted(p.id for p in plays) == list(range(1, processes * count + 1))

@@ -1,0 +1,51 @@
+"""The SCORERS registry and find_game."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorers import SCORERS, UnknownGameError, find_game
+
+
+def test_registry_holds_the_five_games_in_order() -> None:
+    assert list(SCORERS) == ["shimoda", "shibuya", "tokaido", "kamakura", "shogun"]
+
+
+@pytest.mark.parametrize(
+    ("name", "game"),
+    [
+        ("shimoda", "shimoda"),
+        ("Shimoda: Perry Road", "shimoda"),
+        ("SHIMODA PERRY ROAD", "shimoda"),
+        ("Perry Road", "shimoda"),
+        ("Shibuya", "shibuya"),
+        (" tokaido ", "tokaido"),
+        ("TOKAIDO", "tokaido"),
+        ("kamakura", "kamakura"),
+        ("Kamakura Collection", "kamakura"),
+        ("kamakura-collection", "kamakura"),
+        ("Shogun", "shogun"),
+    ],
+)
+def test_find_game_resolves_ids_and_titles(name: str, game: str) -> None:
+    assert find_game(name).info.id == game
+
+
+@pytest.mark.parametrize("name", ["chess", "", "shog", "tokaido2"])
+def test_find_game_fails_clearly(name: str) -> None:
+    with pytest.raises(UnknownGameError) as caught:
+        find_game(name)
+    assert str(caught.value) == (
+        f"unknown game {name!r} (choose one of: shimoda, shibuya, tokaido, kamakura, shogun)"
+    )
+
+
+def test_player_counts_follow_the_boxes() -> None:
+    counts = {g: (s.info.min_players, s.info.max_players) for g, s in SCORERS.items()}
+    assert counts == {
+        "shimoda": (2, 2),
+        "shibuya": (2, 2),
+        "tokaido": (2, 5),
+        "kamakura": (2, 4),
+        "shogun": (3, 5),
+    }
