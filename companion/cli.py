@@ -169,8 +169,7 @@ def history_list(json: JsonOption = False, db: DbOption = None) -> None:
     from rich import box
     from rich.table import Table
 
-    from scorers import join_names
-    from scorers import SCORERS
+    from scorers import SCORERS, join_names
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -184,10 +185,19 @@ class History:
         db.execute("PRAGMA foreign_keys = ON")
 
     def _create(self) -> None:
-        # WAL cannot be switched on inside a transaction; two processes may
-        # both get here for a new file, so the schema is written under the
-        # write lock after checking again.
-        self._db.execute("PRAGMA journal_mode = WAL")
+        # WAL cannot be switched on inside a transaction, and switching it
+        # does not wait for a busy database, so it is retried here. Several
+        # processes may get here for one new file: the schema is written
+        # under the write lock after checking again.
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.01)
         self._migrate()
 
     def _migrate(self) -> None:
@@ -323,9 +333,17 @@ def _check_header(path: Path) -> None:
 
 
 def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
-    app_id = db.execute("PRAGMA application_id").fetchone()[0]
-    version = db.execute("PRAGMA user_version").fetchone()[0]
-    tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    """Application id, schema version and table count, read from one snapshot."""
+    nested = db.in_transaction
+    if not nested:
+        db.execute("BEGIN")
+    try:
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+    finally:
+        if not nested:
+            db.execute("COMMIT")
     return int(app_id), int(version), int(tables)
 
 
