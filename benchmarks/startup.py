@@ -76,12 +76,20 @@ def main() -> int:
         pairs = {
             "--help": ([str(companion), "--help"], [sys.executable, str(minimal), "--help"]),
             "score": (
-                [str(companion), "score", "tokaido", "--input", str(EXAMPLE), "--json", "--no-save"],
+                [
+                    str(companion),
+                    "score",
+                    "tokaido",
+                    "--input",
+                    str(EXAMPLE),
+                    "--json",
+                    "--no-save",
+                ],
                 [sys.executable, str(minimal), "score", "tokaido", "--input", str(EXAMPLE)],
             ),
         }
         times: dict[str, tuple[list[float], list[float]]] = {k: ([], []) for k in pairs}
-        for name, (ours, theirs) in pairs.items():  # warm the file cache once
+        for ours, theirs in pairs.values():  # warm the file cache once
             timed(ours)
             timed(theirs)
         for _ in range(args.runs):
