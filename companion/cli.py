@@ -6,15 +6,12 @@ Heavy modules are imported inside the commands that use them, so that
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import Annotated
 
 import typer
 
-if TYPE_CHECKING:
-    from rich.console import RenderableType
-
-    from companion.history import History
+from companion.cli_common import DbOption, JsonOption, fail, open_history, print_json, show
+from companion.cli_history import history_app
 
 app = typer.Typer(
     name="companion",
@@ -23,57 +20,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-history_app = typer.Typer(
-    help="The record of every game played.", no_args_is_help=True, rich_markup_mode=None
-)
 app.add_typer(history_app, name="history")
-
-DbOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--db",
-        envvar="COMPANION_DB",
-        metavar="PATH",
-        help="History database file (default: companion's file in your data directory).",
-        show_envvar=True,
-    ),
-]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-
-
-def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``Error: message`` to standard error and exit with ``code``."""
-    typer.echo(f"Error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def open_history(db: Path | None, *, hint: str = "") -> History:
-    """Open the history at ``db`` (or the default), turning errors into exit 1.
-
-    Args:
-        db: The ``--db`` option, if given.
-        hint: Added to the error message, e.g. how to go on without the history.
-    """
-    from companion.history import History, HistoryError, default_path
-
-    try:
-        return History(db or default_path())
-    except HistoryError as error:
-        fail(f"{error}{hint}")
-
-
-def print_json(document: object) -> None:
-    """Print one JSON document on standard output."""
-    import json
-
-    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
-
-
-def show(renderable: RenderableType) -> None:
-    """Print a rich renderable on standard output, without trailing blanks."""
-    from companion.render import print_clean
-
-    print_clean(renderable)
 
 
 def show_version(value: bool) -> None:
@@ -153,62 +100,6 @@ def score(
     show(result_table(document, title=scorer.info.title))
     if play_id is not None:
         typer.echo(f"Saved to the history as game #{play_id}.")
-
-
-@history_app.command("list")
-def history_list(json: JsonOption = False, db: DbOption = None) -> None:
-    """List the recorded games, oldest first."""
-    with open_history(db) as history:
-        plays = history.plays()
-    if json:
-        print_json([play.summary() for play in plays])
-        return
-    if not plays:
-        typer.echo("No games recorded yet.")
-        return
-    from rich import box
-    from rich.table import Table
-
-    from scorers import SCORERS, join_names
-
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-    for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
-        table.add_column(heading, justify="right" if heading == "#" else "left")
-    for play in plays:
-        info = SCORERS[play.game].info if play.game in SCORERS else None
-        table.add_row(
-            str(play.id),
-            play.played_at.replace("T", " ").removesuffix("Z")[:16],
-            info.title if info else play.game,
-            ", ".join(play.players),
-            join_names(play.result["winners"]),
-        )
-    show(table)
-
-
-@history_app.command("show")
-def history_show(
-    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
-    json: JsonOption = False,
-    db: DbOption = None,
-) -> None:
-    """Show one recorded game with its full breakdown."""
-    from companion.history import HistoryError
-
-    with open_history(db) as history:
-        try:
-            play = history.get(play_id)
-        except HistoryError as error:
-            fail(str(error))
-    if json:
-        print_json(play.to_json())
-        return
-    from companion.render import result_table
-    from scorers import SCORERS
-
-    title = SCORERS[play.game].info.title if play.game in SCORERS else play.game
-    stamp = play.played_at.replace("T", " ").removesuffix("Z")
-    show(result_table(play.result, title=f"Game #{play.id}: {title}, {stamp} UTC"))
 
 
 def main() -> None:

@@ -13,7 +13,8 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+import uuid as uuids
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -21,38 +22,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from companion.schema import MIGRATIONS, SCHEMA_VERSION
+
 APPLICATION_ID = 0x43504E31  # "CPN1"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 30_000
 ENV_VAR = "COMPANION_DB"
-
-MIGRATIONS: tuple[tuple[int, str, str], ...] = (
-    (
-        1,
-        "plays and their players",
-        """
-        CREATE TABLE plays (
-            id INTEGER PRIMARY KEY,
-            played_at TEXT NOT NULL,
-            game TEXT NOT NULL,
-            score_file TEXT NOT NULL,
-            result TEXT NOT NULL
-        );
-        CREATE TABLE play_players (
-            play_id INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
-            seat INTEGER NOT NULL,
-            name TEXT NOT NULL,
-            total INTEGER NOT NULL,
-            rank INTEGER NOT NULL,
-            winner INTEGER NOT NULL,
-            PRIMARY KEY (play_id, seat)
-        );
-        CREATE INDEX plays_by_game ON plays (game, played_at);
-        CREATE INDEX play_players_by_name ON play_players (name);
-        """,
-    ),
+PLAY_COLUMNS = (
+    "id, uuid, played_at, game, score_file, result, location, notes, duration_min, source"
 )
-SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
 class HistoryError(Exception):
@@ -77,17 +55,30 @@ class Play:
 
     Attributes:
         id: The record's number.
-        played_at: When it was saved, ISO 8601 in UTC.
+        uuid: A stable identity, kept across exports and imports.
+        played_at: When it was played, ISO 8601 in UTC.
         game: The game id.
-        score_file: The score file exactly as it was given.
+        score_file: The score file exactly as given (``None`` for a play
+            imported from another app without one).
         result: The result document, as ``companion score --json`` prints it.
+        location: Where it was played.
+        notes: Free text.
+        duration_min: How long it took, in minutes, if known.
+        source: ``companion``, or the app it was imported from.
+        start_player: The seat (0-based) that started, if known.
     """
 
     id: int
+    uuid: str
     played_at: str
     game: str
-    score_file: str
+    score_file: str | None
     result: dict[str, Any]
+    location: str = ""
+    notes: str = ""
+    duration_min: int | None = None
+    source: str = "companion"
+    start_player: int | None = None
 
     @property
     def players(self) -> list[str]:
@@ -95,12 +86,18 @@ class Play:
         return [p["name"] for p in self.result["players"]]
 
     def to_json(self) -> dict[str, Any]:
-        """The record with its score file parsed, for ``history show --json``."""
+        """Everything about the record, its score file parsed."""
         return {
             "id": self.id,
+            "uuid": self.uuid,
             "played_at": self.played_at,
             "game": self.game,
-            "score_file": json.loads(self.score_file),
+            "location": self.location,
+            "notes": self.notes,
+            "duration_min": self.duration_min,
+            "source": self.source,
+            "start_player": self.start_player,
+            "score_file": None if self.score_file is None else json.loads(self.score_file),
             "result": self.result,
         }
 
@@ -116,6 +113,38 @@ class Play:
             ],
             "winners": self.result["winners"],
         }
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Which plays a query covers; every field left ``None`` matches all.
+
+    Attributes:
+        game: A game id.
+        player: A player's name (exact).
+        since: An ISO date or time; plays at or after it.
+    """
+
+    game: str | None = None
+    player: str | None = None
+    since: str | None = None
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition on ``plays`` and its parameters."""
+        clauses: list[str] = []
+        params: list[Any] = []
+        if self.game:
+            clauses.append("plays.game = ?")
+            params.append(self.game)
+        if self.player:
+            clauses.append(
+                "plays.id IN (SELECT play_id FROM play_players WHERE play_players.name = ?)"
+            )
+            params.append(self.player)
+        if self.since:
+            clauses.append("plays.played_at >= ?")
+            params.append(self.since)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 
 def default_path() -> Path:
@@ -147,6 +176,7 @@ class History:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.backup_path: Path | None = None
         _check_header(path)
         try:
             self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
@@ -205,22 +235,37 @@ class History:
             app_id, version, tables = _identity(db)
             if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables > 0):
                 raise NotACompanionDatabase(f"{self.path} is not a companion history")
+            if version >= SCHEMA_VERSION:
+                return  # another process migrated it first
+            if version > 0:
+                self.backup_path = self._backup(version)
             db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
             )
-            for number, name, script in MIGRATIONS:
+            for number, name, statements in MIGRATIONS:
                 if number <= version:
                     continue
-                for statement in script.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
+                for statement in statements:
+                    db.execute(statement)
                 db.execute(
                     "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
                     (number, name, now_utc()),
                 )
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    def _backup(self, version: int) -> Path:
+        """Copy the database, as it is now, beside itself before migrating it."""
+        target = self.path.with_name(f"{self.path.name}.v{version}-backup")
+        if target.exists():
+            target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
+        copy = sqlite3.connect(target)
+        try:
+            self._db.backup(copy)
+        finally:
+            copy.close()
+        return target
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
@@ -252,9 +297,13 @@ class History:
         self,
         *,
         game: str,
-        score_file: str,
+        score_file: str | None,
         result: Mapping[str, Any],
         played_at: str | None = None,
+        location: str = "",
+        notes: str = "",
+        duration_min: int | None = None,
+        start_player: int | None = None,
     ) -> int:
         """Save a scored game in one transaction.
 
@@ -263,35 +312,99 @@ class History:
             score_file: The score file exactly as given.
             result: The result document (``Result.to_json()``).
             played_at: ISO 8601 UTC time; now when omitted.
+            location: Where it was played.
+            notes: Free text.
+            duration_min: Minutes played, if known.
+            start_player: The seat that started, if known.
 
         Returns:
             The new record's id.
         """
-        winners = set(result["winners"])
+        play = Play(
+            id=0,
+            uuid=str(uuids.uuid4()),
+            played_at=played_at or now_utc(),
+            game=game,
+            score_file=score_file,
+            result=dict(result),
+            location=location,
+            notes=notes,
+            duration_min=duration_min,
+            start_player=start_player,
+        )
         with self._guard("save the game"), self._write() as db:
-            cursor = db.execute(
-                "INSERT INTO plays (played_at, game, score_file, result) VALUES (?, ?, ?, ?)",
-                (played_at or now_utc(), game, score_file, json.dumps(result)),
-            )
-            play_id = cursor.lastrowid
-            assert play_id is not None
-            db.executemany(
-                "INSERT INTO play_players (play_id, seat, name, total, rank, winner) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [
-                    (play_id, seat, p["name"], p["total"], p["rank"], p["name"] in winners)
-                    for seat, p in enumerate(result["players"])
-                ],
-            )
-        return play_id
+            return insert(db, play, keep_id=False)
 
-    def plays(self) -> list[Play]:
-        """Every recorded game, oldest first."""
+    def add(self, plays: Iterable[Play], *, keep_ids: bool = True) -> tuple[int, int]:
+        """Add plays (from an import) in one transaction; skip uuids already present.
+
+        Args:
+            plays: The plays to add.
+            keep_ids: Reuse each play's id when it is free.
+
+        Returns:
+            ``(added, skipped)``.
+        """
+        added = skipped = 0
+        with self._guard("import the games"), self._write() as db:
+            for play in plays:
+                if db.execute("SELECT 1 FROM plays WHERE uuid = ?", (play.uuid,)).fetchone():
+                    skipped += 1
+                    continue
+                insert(db, play, keep_id=keep_ids)
+                added += 1
+        return added, skipped
+
+    def plays(self, where: Filter | None = None) -> list[Play]:
+        """The recorded games that match ``where``, oldest first."""
+        condition, params = (where or Filter()).where()
         with self._guard("read the history"):
             rows = self._db.execute(
-                "SELECT id, played_at, game, score_file, result FROM plays ORDER BY id"
+                f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY played_at, id", params
             ).fetchall()
-        return [_play(row) for row in rows]
+            starts = dict(
+                self._db.execute(
+                    "SELECT play_id, seat FROM play_players WHERE start_player = 1"
+                ).fetchall()
+            )
+        return [_play(row, starts.get(row[0])) for row in rows]
+
+    def summaries(self, where: Filter | None = None, *, limit: int = 0) -> list[dict[str, Any]]:
+        """Light summaries (no score file) of the matching games, oldest first.
+
+        Args:
+            where: Which plays.
+            limit: Only the most recent ``limit`` plays (0: all).
+        """
+        condition, params = (where or Filter()).where()
+        tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
+        with self._guard("read the history"):
+            plays = self._db.execute(
+                f"SELECT id, played_at, game FROM plays{condition}{tail}", params
+            ).fetchall()
+            ids = [row[0] for row in plays]
+            seats: dict[int, list[tuple[str, int, int, int]]] = {i: [] for i in ids}
+            for chunk in range(0, len(ids), 500):
+                part = ids[chunk : chunk + 500]
+                marks = ",".join("?" * len(part))
+                for play_id, name, total, rank, winner in self._db.execute(
+                    "SELECT play_id, name, total, rank, winner FROM play_players "
+                    f"WHERE play_id IN ({marks}) ORDER BY play_id, seat",
+                    part,
+                ):
+                    seats[play_id].append((name, total, rank, winner))
+        result = [
+            {
+                "id": play_id,
+                "played_at": played_at,
+                "game": game,
+                "players": [{"name": n, "total": t, "rank": r} for n, t, r, _ in seats[play_id]],
+                "winners": [n for n, _, _, w in seats[play_id] if w],
+            }
+            for play_id, played_at, game in plays
+        ]
+        result.sort(key=lambda s: (s["played_at"], s["id"]))
+        return result
 
     def get(self, play_id: int) -> Play:
         """One recorded game.
@@ -301,12 +414,51 @@ class History:
         """
         with self._guard("read the history"):
             row = self._db.execute(
-                "SELECT id, played_at, game, score_file, result FROM plays WHERE id = ?",
-                (play_id,),
+                f"SELECT {PLAY_COLUMNS} FROM plays WHERE id = ?", (play_id,)
+            ).fetchone()
+            start = self._db.execute(
+                "SELECT seat FROM play_players WHERE play_id = ? AND start_player = 1", (play_id,)
             ).fetchone()
         if row is None:
             raise PlayNotFound(f"no game #{play_id} in the history")
-        return _play(row)
+        return _play(row, start[0] if start else None)
+
+    def replace(self, play: Play) -> None:
+        """Store an edited play under its id, in one transaction.
+
+        Raises:
+            PlayNotFound: No game has that id.
+        """
+        with self._guard("save the change"), self._write() as db:
+            if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
+                raise PlayNotFound(f"no game #{play.id} in the history")
+            db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
+            insert(db, play, keep_id=True)
+
+    def delete(self, play_id: int) -> None:
+        """Delete a recorded game.
+
+        Raises:
+            PlayNotFound: No game has that id.
+        """
+        with self._guard("delete the game"), self._write() as db:
+            db.execute("DELETE FROM play_players WHERE play_id = ?", (play_id,))
+            if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
+                raise PlayNotFound(f"no game #{play_id} in the history")
+
+    def seat_rows(self, where: Filter | None = None) -> list[tuple[Any, ...]]:
+        """``(play_id, played_at, game, seat, name, total, rank, winner)`` per seat.
+
+        Ordered by time, then play, then seat; the raw material of the stats.
+        """
+        condition, params = (where or Filter()).where()
+        with self._guard("read the history"):
+            return self._db.execute(
+                "SELECT plays.id, plays.played_at, plays.game, pp.seat, pp.name, pp.total, "
+                "pp.rank, pp.winner FROM plays JOIN play_players AS pp ON pp.play_id = plays.id"
+                f"{condition} ORDER BY plays.played_at, plays.id, pp.seat",
+                params,
+            ).fetchall()
 
     @contextmanager
     def _guard(self, action: str) -> Iterator[None]:
@@ -347,6 +499,64 @@ def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
     return int(app_id), int(version), int(tables)
 
 
-def _play(row: tuple[Any, ...]) -> Play:
-    play_id, played_at, game, score_file, result = row
-    return Play(play_id, played_at, game, score_file, json.loads(result))
+def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
+    """Insert ``play`` and its seats; inside the caller's transaction.
+
+    Returns:
+        The id it was stored under (its own when ``keep_id`` and free).
+    """
+    wanted = play.id if keep_id and play.id > 0 else None
+    if wanted is not None and db.execute("SELECT 1 FROM plays WHERE id = ?", (wanted,)).fetchone():
+        wanted = None
+    cursor = db.execute(
+        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            wanted,
+            play.uuid,
+            play.played_at,
+            play.game,
+            play.score_file,
+            json.dumps(play.result, ensure_ascii=False),
+            play.location,
+            play.notes,
+            play.duration_min,
+            play.source,
+        ),
+    )
+    play_id = cursor.lastrowid
+    assert play_id is not None
+    winners = set(play.result["winners"])
+    db.executemany(
+        "INSERT INTO play_players (play_id, seat, name, total, rank, winner, start_player) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                play_id,
+                seat,
+                p["name"],
+                p["total"],
+                p["rank"],
+                p["name"] in winners,
+                seat == play.start_player,
+            )
+            for seat, p in enumerate(play.result["players"])
+        ],
+    )
+    return play_id
+
+
+def _play(row: tuple[Any, ...], start_player: int | None) -> Play:
+    (play_id, uuid, played_at, game, score_file, result, location, notes, duration, source) = row
+    return Play(
+        play_id,
+        uuid,
+        played_at,
+        game,
+        score_file,
+        json.loads(result),
+        location,
+        notes,
+        duration,
+        source,
+        start_player,
+    )

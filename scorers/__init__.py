@@ -15,13 +15,14 @@ from __future__ import annotations
 
 from scorers import kamakura, shibuya, shimoda, shogun, tokaido
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, matches
-from scorers._validate import Problem, ScoreFileError, join_names
+from scorers._validate import Problem, Reader, ScoreFileError, join_names
 
 __all__ = [
     "SCORERS",
     "GameInfo",
     "PlayerScore",
     "Problem",
+    "Reader",
     "Result",
     "ScoreFileError",
     "Scorer",

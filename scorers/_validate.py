@@ -140,8 +140,12 @@ class Reader:
         *,
         required: Collection[str] = (),
         optional: Collection[str] = (),
+        allow_unknown: bool = False,
     ) -> dict[str, object] | None:
         """Check an object: its required keys are there and no key is unknown.
+
+        ``allow_unknown`` lets keys beyond ``required`` and ``optional`` pass,
+        for files written by other apps.
 
         Returns:
             The object, or ``None`` when ``value`` is not an object at all.
@@ -154,7 +158,7 @@ class Reader:
             if key not in value:
                 self.error(key_path(path, key), "missing (this field is required)")
         for key in value:
-            if key not in known:
+            if key not in known and not allow_unknown:
                 hint = difflib.get_close_matches(str(key), known, n=1)
                 extra = f" (did you mean '{hint[0]}'?)" if hint else ""
                 self.error(key_path(path, str(key)), f"unknown key{extra}")

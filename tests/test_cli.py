@@ -265,7 +265,18 @@ def test_every_command_has_help_text() -> None:
                 walk(command, f"{prefix}{name} ")
 
     walk(get_command(app), "")
-    assert seen == ["score", "history", "history list", "history show"]
+    assert seen == [
+        "score",
+        "history",
+        "history list",
+        "history show",
+        "history edit",
+        "history delete",
+        "history note",
+        "history stats",
+        "history export",
+        "history import",
+    ]
 
 
 @pytest.mark.parametrize("args", [["--help"], ["score", "--help"], ["history", "--help"]])

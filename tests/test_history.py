@@ -81,8 +81,11 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         versions = db.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert versions == [(1, "plays and their players")]
-    assert SCHEMA_VERSION == 1
+    assert versions == [
+        (1, "plays and their players"),
+        (2, "uuids, location, notes, duration, start player, imported plays"),
+    ]
+    assert SCHEMA_VERSION == 2
 
 
 def test_missing_folders_are_created(tmp_path: Path) -> None:

@@ -1,0 +1,66 @@
+"""Pieces every command shares: options, errors, output and the history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, NoReturn
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from companion.history import History
+
+DbOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--db",
+        envvar="COMPANION_DB",
+        metavar="PATH",
+        help="History database file (default: companion's file in your data directory).",
+        show_envvar=True,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def fail(message: str, code: int = 1) -> NoReturn:
+    """Print ``Error: message`` to standard error and exit with ``code``."""
+    typer.echo(f"Error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def open_history(db: Path | None, *, hint: str = "") -> History:
+    """Open the history at ``db`` (or the default), turning errors into exit 1.
+
+    Args:
+        db: The ``--db`` option, if given.
+        hint: Added to the error message, e.g. how to go on without the history.
+    """
+    from companion.history import History, HistoryError, default_path
+
+    try:
+        history = History(db or default_path())
+    except HistoryError as error:
+        fail(f"{error}{hint}")
+    if history.backup_path is not None:
+        typer.echo(
+            f"The history was upgraded; the old file was kept as {history.backup_path}.",
+            err=True,
+        )
+    return history
+
+
+def print_json(document: object) -> None:
+    """Print one JSON document on standard output."""
+    import json
+
+    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+
+
+def show(renderable: RenderableType) -> None:
+    """Print a rich renderable on standard output, without trailing blanks."""
+    from companion.render import print_clean
+
+    print_clean(renderable)

@@ -1,0 +1,370 @@
+"""``companion history …``: list, show, edit, delete, note, stats, export, import."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli_common import DbOption, JsonOption, fail, open_history, print_json, show
+
+if TYPE_CHECKING:
+    from companion.history import Filter, Play
+
+history_app = typer.Typer(
+    help="The record of every game played.", no_args_is_help=True, rich_markup_mode=None
+)
+
+GameOption = Annotated[
+    str | None, typer.Option("--game", "-g", help="Only this game (id or title).")
+]
+TABLE_LIMIT = 50
+
+
+def game_id(name: str | None) -> str | None:
+    """Resolve a ``--game`` value to a game id; exit 2 when unknown."""
+    if name is None:
+        return None
+    from scorers import UnknownGameError, find_game
+
+    try:
+        return find_game(name).info.id
+    except UnknownGameError as error:
+        fail(str(error), 2)
+
+
+def parse_time(text: str, option: str) -> str:
+    """``2026-11-30``, ``2026-11-30 20:15`` or ISO 8601 → stored UTC form; exit 2 if not."""
+    cleaned = text.strip().removesuffix("Z").replace(" ", "T")
+    try:
+        moment = datetime.fromisoformat(cleaned)
+    except ValueError:
+        fail(f"{option}: {text!r} is not a date such as 2026-11-30 or 2026-11-30 20:15", 2)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def make_filter(game: str | None, player: str | None = None, since: str | None = None) -> Filter:
+    """A :class:`Filter` from command-line options."""
+    from companion.history import Filter
+
+    return Filter(
+        game=game_id(game), player=player, since=parse_time(since, "--since") if since else None
+    )
+
+
+def stamp(played_at: str) -> str:
+    """``2026-11-30T20:15:00Z`` → ``2026-11-30 20:15``."""
+    return played_at.replace("T", " ").removesuffix("Z")[:16]
+
+
+def game_title(game: str) -> str:
+    """A game id's box title."""
+    from companion.exports import title
+
+    return title(game)
+
+
+@history_app.command("list")
+def history_list(
+    game: GameOption = None,
+    player: Annotated[
+        str | None, typer.Option("--player", "-p", help="Only games this player was in.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", metavar="DATE", help="Only games on or after DATE.")
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit", "-n", help="Show the N most recent (default 50 in the table, all in JSON)."
+        ),
+    ] = None,
+    json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """List the recorded games, oldest first."""
+    where = make_filter(game, player, since)
+    with open_history(db) as history:
+        shown = limit if limit is not None else (0 if json else TABLE_LIMIT)
+        plays = history.summaries(where, limit=shown + 1 if shown else 0)
+    more = bool(shown) and len(plays) > shown
+    plays = plays[1:] if more else plays
+    if json:
+        print_json(plays)
+        return
+    if not plays:
+        typer.echo("No games recorded yet." if where == make_filter(None) else "No such games.")
+        return
+    from rich import box
+    from rich.table import Table
+
+    from scorers import join_names
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+    for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
+        table.add_column(heading, justify="right" if heading == "#" else "left")
+    for play in plays:
+        table.add_row(
+            str(play["id"]),
+            stamp(play["played_at"]),
+            game_title(play["game"]),
+            ", ".join(p["name"] for p in play["players"]),
+            join_names(play["winners"]),
+        )
+    show(table)
+    if more:
+        typer.echo(f"Showing the {shown} most recent; --limit 0 shows all.")
+
+
+@history_app.command("show")
+def history_show(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Show one recorded game with its full breakdown."""
+    play = _get(db, play_id)
+    if json:
+        print_json(play.to_json())
+        return
+    from companion.render import result_table
+
+    title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
+    show(result_table(play.result, title=title))
+    details = [
+        ("Location", play.location),
+        ("Duration", f"{play.duration_min} min" if play.duration_min else ""),
+        ("Started", play.players[play.start_player] if play.start_player is not None else ""),
+        ("Imported from", play.source if play.source != "companion" else ""),
+        ("Notes", play.notes),
+    ]
+    for label, value in details:
+        if value:
+            typer.echo(f"{label}: {value}")
+
+
+def _get(db: Path | None, play_id: int) -> Play:
+    from companion.history import HistoryError
+
+    with open_history(db) as history:
+        try:
+            return history.get(play_id)
+        except HistoryError as error:
+            fail(str(error))
+
+
+@history_app.command("edit")
+def history_edit(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    rename: Annotated[
+        list[str] | None,
+        typer.Option("--rename", metavar="OLD=NEW", help="Rename a player (repeatable)."),
+    ] = None,
+    date: Annotated[
+        str | None, typer.Option("--date", help="When it was played, e.g. 2026-11-30 20:15 (UTC).")
+    ] = None,
+    location: Annotated[str | None, typer.Option("--location", help="Where it was played.")] = None,
+    notes: Annotated[str | None, typer.Option("--notes", help="Replace the notes.")] = None,
+    duration: Annotated[
+        int | None, typer.Option("--duration", min=0, help="Minutes it took.")
+    ] = None,
+    score_file: Annotated[
+        str | None,
+        typer.Option(
+            "--score-file", metavar="FILE", help="Replace the score file (- for stdin); re-scores."
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Change a recorded game: names, date, location, notes or its score file."""
+    from companion.editing import EditError, edit_play
+
+    if not any(v is not None for v in (rename, date, location, notes, duration, score_file)):
+        fail(
+            "nothing to change: give --rename, --date, --location, --notes, "
+            "--duration or --score-file",
+            2,
+        )
+    renames: dict[str, str] = {}
+    for item in rename or []:
+        old, sep, new = item.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            fail(f"--rename takes OLD=NEW, got {item!r}", 2)
+        renames[old.strip()] = new.strip()
+    text = None
+    if score_file is not None:
+        from companion.scorefile import InputError, read_source
+
+        try:
+            text = read_source(score_file)
+        except InputError as error:
+            fail(str(error))
+    from companion.history import HistoryError
+
+    with open_history(db) as history:
+        try:
+            play = history.get(play_id)
+            changed = edit_play(
+                play,
+                renames=renames,
+                played_at=parse_time(date, "--date") if date else None,
+                location=location,
+                notes=notes,
+                duration_min=duration,
+                score_file=text,
+            )
+            history.replace(changed)
+        except EditError as error:
+            typer.echo(f"Error: {error}", err=True)
+            for problem in error.problems:
+                typer.echo(f"  {problem}", err=True)
+            raise typer.Exit(2) from None
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Game #{play_id} changed.")
+
+
+@history_app.command("delete")
+def history_delete(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask to confirm.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Delete a recorded game (asks first)."""
+    from companion.history import HistoryError
+
+    play = _get(db, play_id)
+    if not yes:
+        question = (
+            f"Delete game #{play.id} ({game_title(play.game)}, {stamp(play.played_at)}, "
+            f"{', '.join(play.players)})?"
+        )
+        if not typer.confirm(question, default=False):
+            typer.echo("Nothing deleted.")
+            raise typer.Exit(1)
+    with open_history(db) as history:
+        try:
+            history.delete(play_id)
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Game #{play_id} deleted.")
+
+
+@history_app.command("note")
+def history_note(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    text: Annotated[str, typer.Argument(help="The note, added on a line of its own.")],
+    db: DbOption = None,
+) -> None:
+    """Add a note to a recorded game."""
+    from dataclasses import replace
+
+    from companion.history import HistoryError
+
+    if not text.strip():
+        fail("the note is empty", 2)
+    with open_history(db) as history:
+        try:
+            play = history.get(play_id)
+            notes = f"{play.notes}\n{text.strip()}" if play.notes else text.strip()
+            history.replace(replace(play, notes=notes))
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Note added to game #{play_id}.")
+
+
+@history_app.command("stats")
+def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
+    """Wins, scores, streaks, rivals and head-to-head records."""
+    from companion.stats import compute
+
+    where = make_filter(game)
+    with open_history(db) as history:
+        stats = compute(history.seat_rows(where))
+    if json:
+        print_json(stats.to_json())
+        return
+    if not stats.players:
+        typer.echo("No games recorded yet.")
+        return
+    from companion.stats_render import stats_tables
+
+    show(stats_tables(stats))
+
+
+@history_app.command("export")
+def history_export(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="csv, json, bgstats or bgg-xml.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write to FILE instead of the screen.")
+    ] = None,
+    game: GameOption = None,
+    db: DbOption = None,
+) -> None:
+    """Export the history for spreadsheets, BG Stats or BoardGameGeek."""
+    from companion.exports import FORMATS, export
+
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
+    with open_history(db) as history:
+        plays = history.plays(make_filter(game))
+    text = export(plays, fmt)
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    temporary = out.with_name(out.name + ".part")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        temporary.replace(out)
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror or error}")
+    typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
+
+
+@history_app.command("import")
+def history_import(
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help="A json or BG Stats export; - reads stdin.")
+    ],
+    db: DbOption = None,
+) -> None:
+    """Import games from our json export or a BG Stats export."""
+    from companion.imports import parse
+    from companion.scorefile import InputError, read_source
+    from scorers import ScoreFileError
+
+    try:
+        parsed = parse(read_source(file))
+    except InputError as error:
+        fail(str(error))
+    except ScoreFileError as error:
+        count = len(error.problems)
+        typer.echo(
+            f"Error: {file} cannot be imported ({count} problem{'s' if count != 1 else ''}); "
+            "nothing was imported:",
+            err=True,
+        )
+        for problem in error.problems:
+            typer.echo(f"  {problem}", err=True)
+        raise typer.Exit(2) from None
+    with open_history(db) as history:
+        added, skipped = history.add(_with_progress(parsed.plays), keep_ids=parsed.kind == "json")
+    typer.echo(f"Imported {added} games; {skipped} were already in the history.")
+    if parsed.skipped_games:
+        others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
+        total = sum(parsed.skipped_games.values())
+        typer.echo(f"Skipped {total} plays of other games: {others}.")
+
+
+def _with_progress(plays: list[Any]) -> Any:
+    """Show a progress bar on a terminal for large imports."""
+    import sys
+
+    if len(plays) < 500 or not sys.stderr.isatty():
+        return plays
+    from rich.console import Console
+    from rich.progress import track
+
+    return track(plays, description="Importing", console=Console(stderr=True))

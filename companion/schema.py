@@ -1,0 +1,82 @@
+"""The history database's schema, as numbered migrations.
+
+Each migration is a list of SQL statements applied in one transaction. A
+database at an older version is copied to a backup file beside it before it
+is migrated (see :mod:`companion.history`).
+"""
+
+from __future__ import annotations
+
+# A random version-4 UUID computed by SQLite, for rows that predate the uuid column.
+NEW_UUID = (
+    "lower(printf('%s-%s-4%s-%s%s-%s', hex(randomblob(4)), hex(randomblob(2)), "
+    "substr(hex(randomblob(2)), 2), substr('89ab', 1 + abs(random()) % 4, 1), "
+    "substr(hex(randomblob(2)), 2), hex(randomblob(6))))"
+)
+
+MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (
+        1,
+        "plays and their players",
+        (
+            """CREATE TABLE plays (
+                id INTEGER PRIMARY KEY,
+                played_at TEXT NOT NULL,
+                game TEXT NOT NULL,
+                score_file TEXT NOT NULL,
+                result TEXT NOT NULL
+            )""",
+            """CREATE TABLE play_players (
+                play_id INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                total INTEGER NOT NULL,
+                rank INTEGER NOT NULL,
+                winner INTEGER NOT NULL,
+                PRIMARY KEY (play_id, seat)
+            )""",
+            "CREATE INDEX plays_by_game ON plays (game, played_at)",
+            "CREATE INDEX play_players_by_name ON play_players (name)",
+        ),
+    ),
+    (
+        2,
+        "uuids, location, notes, duration, start player, imported plays",
+        (
+            """CREATE TABLE plays_v2 (
+                id INTEGER PRIMARY KEY,
+                uuid TEXT NOT NULL UNIQUE,
+                played_at TEXT NOT NULL,
+                game TEXT NOT NULL,
+                score_file TEXT,
+                result TEXT NOT NULL,
+                location TEXT NOT NULL DEFAULT '',
+                notes TEXT NOT NULL DEFAULT '',
+                duration_min INTEGER,
+                source TEXT NOT NULL DEFAULT 'companion'
+            )""",
+            f"""INSERT INTO plays_v2 (id, uuid, played_at, game, score_file, result)
+                SELECT id, {NEW_UUID}, played_at, game, score_file, result FROM plays""",
+            """CREATE TABLE play_players_v2 (
+                play_id INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
+                seat INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                total INTEGER NOT NULL,
+                rank INTEGER NOT NULL,
+                winner INTEGER NOT NULL,
+                start_player INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (play_id, seat)
+            )""",
+            """INSERT INTO play_players_v2 (play_id, seat, name, total, rank, winner)
+                SELECT play_id, seat, name, total, rank, winner FROM play_players""",
+            "DROP TABLE play_players",
+            "DROP TABLE plays",
+            "ALTER TABLE plays_v2 RENAME TO plays",
+            "ALTER TABLE play_players_v2 RENAME TO play_players",
+            "CREATE INDEX plays_by_game ON plays (game, played_at)",
+            "CREATE INDEX plays_by_time ON plays (played_at, id)",
+            "CREATE INDEX play_players_by_name ON play_players (name, play_id)",
+        ),
+    ),
+)
+SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,84 @@
+"""The stats as rich tables with small bar charts."""
+
+from __future__ import annotations
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from companion.exports import title
+from companion.stats import Stats
+
+BAR_WIDTH = 10
+
+
+def bar(fraction: float, width: int = BAR_WIDTH) -> str:
+    """A bar of ``width`` cells, filled to ``fraction`` (0 to 1) in eighths."""
+    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
+    full, part = divmod(eighths, 8)
+    return ("█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")).ljust(width)
+
+
+def _table(*headings: str) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+    for heading in headings:
+        table.add_column(heading, justify="left" if heading in ("Player", "Game", "") else "right")
+    return table
+
+
+def stats_tables(stats: Stats) -> RenderableType:
+    """Players, scores per game, games and head-to-head, one table each."""
+    players = _table("Player", "Plays", "Wins", "Win rate", "", "Streak", "Rival", "Nemesis")
+    for p in stats.players:
+        players.add_row(
+            p.name,
+            str(p.plays),
+            str(p.wins),
+            f"{p.win_rate:.0%}",
+            bar(p.win_rate),
+            str(p.streak),
+            p.rival or "-",
+            p.nemesis or "-",
+        )
+    scores = _table("Player", "Game", "Plays", "Average", "Best")
+    for p in stats.players:
+        for game, record in sorted(p.games.items()):
+            scores.add_row(
+                p.name, title(game), str(record.plays), f"{record.average:.1f}", str(record.best)
+            )
+    games = _table("Game", "Plays", "High score", "By", "Avg winning", "Avg margin")
+    for g in stats.games:
+        games.add_row(
+            title(g.game),
+            str(g.plays),
+            str(g.high_score),
+            ", ".join(g.high_scorers),
+            f"{g.average_winning_score:.1f}",
+            f"{g.average_margin:.1f}",
+        )
+    pairs = _table("Player", "", "Plays", "Ahead", "", "Behind", "Level")
+    for h in stats.head_to_head:
+        pairs.add_row(
+            h.a,
+            h.b,
+            str(h.plays),
+            str(h.a_above),
+            bar(h.share_above(h.a), 6),
+            str(h.b_above),
+            str(h.ties),
+        )
+    heading = "bold"
+    return Group(
+        Text("Players", heading),
+        players,
+        Text(""),
+        Text("Scores per game", heading),
+        scores,
+        Text(""),
+        Text("Games", heading),
+        games,
+        Text(""),
+        Text("Head to head (ahead = the first player finished above the second)", heading),
+        pairs,
+    )
