@@ -260,11 +260,15 @@ class History:
         target = self.path.with_name(f"{self.path.name}.v{version}-backup")
         if target.exists():
             target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
+        # Our connection holds the write lock, so a second one reads the last
+        # committed state (WAL lets readers through) and copies it.
+        source = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000)
         copy = sqlite3.connect(target)
         try:
-            self._db.backup(copy)
+            source.backup(copy)
         finally:
             copy.close()
+            source.close()
         return target
 
     @contextmanager
@@ -447,15 +451,15 @@ class History:
                 raise PlayNotFound(f"no game #{play_id} in the history")
 
     def seat_rows(self, where: Filter | None = None) -> list[tuple[Any, ...]]:
-        """``(play_id, played_at, game, seat, name, total, rank, winner)`` per seat.
+        """``(play_id, game, name, total, rank, winner)`` for every seat.
 
         Ordered by time, then play, then seat; the raw material of the stats.
         """
         condition, params = (where or Filter()).where()
         with self._guard("read the history"):
             return self._db.execute(
-                "SELECT plays.id, plays.played_at, plays.game, pp.seat, pp.name, pp.total, "
-                "pp.rank, pp.winner FROM plays JOIN play_players AS pp ON pp.play_id = plays.id"
+                "SELECT plays.id, plays.game, pp.name, pp.total, pp.rank, pp.winner "
+                "FROM plays JOIN play_players AS pp ON pp.play_id = plays.id"
                 f"{condition} ORDER BY plays.played_at, plays.id, pp.seat",
                 params,
             ).fetchall()

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Any
 
 NEMESIS_MIN_PLAYS = 3
@@ -153,80 +152,109 @@ class Stats:
         }
 
 
-Seat = tuple[str, int, int, int]  # name, total, rank, winner
-
-
 def compute(rows: Iterable[Sequence[Any]]) -> Stats:
     """Compute the stats from seat rows ordered by time, play and seat.
 
+    The loop keeps plain lists in dicts (this runs over every seat of every
+    play, 100,000 plays in well under a second); the dataclasses are built at
+    the end.
+
     Args:
-        rows: ``(play_id, played_at, game, seat, name, total, rank, winner)``
-            as :meth:`History.seat_rows` returns them.
+        rows: ``(play_id, game, name, total, rank, winner)`` as
+            :meth:`History.seat_rows` returns them.
     """
-    players: dict[str, PlayerStats] = {}
+    people: dict[str, list[int]] = {}  # name -> [plays, wins, streak]
+    records: dict[tuple[str, str], list[int]] = {}  # (name, game) -> [plays, wins, points, best]
     games: dict[str, GameStats] = {}
-    pairs: dict[tuple[str, str], HeadToHead] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}  # (a, b) -> [plays, a_above, b_above]
     current: int | None = None
     game = ""
-    seats: list[Seat] = []
-    for play_id, _, play_game, _, name, total, rank, winner in rows:
+    seats: list[tuple[str, int, int, int]] = []
+
+    def close_play() -> None:
+        g = games.get(game)
+        if g is None:
+            g = games[game] = GameStats(game)
+        top = winning = other = -1
+        for _, total, _, winner in seats:
+            if total > top:
+                top = total
+            if winner:
+                if total > winning:
+                    winning = total
+            elif total > other:
+                other = total
+        if g.plays == 0 or top > g.high_score:
+            g.high_score, g.high_scorers = top, []
+        if top == g.high_score:
+            for name, total, _, _ in seats:
+                if total == top and name not in g.high_scorers:
+                    g.high_scorers.append(name)
+        g.plays += 1
+        winning = top if winning < 0 else winning
+        g.winning_points += winning
+        g.margins += winning - other if other >= 0 else 0
+        count = len(seats)
+        for i in range(count - 1):
+            a, _, rank_a, _ = seats[i]
+            for j in range(i + 1, count):
+                b, _, rank_b, _ = seats[j]
+                if b < a:
+                    key, first, second = (b, a), rank_b, rank_a
+                else:
+                    key, first, second = (a, b), rank_a, rank_b
+                pair = pairs.get(key)
+                if pair is None:
+                    pair = pairs[key] = [0, 0, 0]
+                pair[0] += 1
+                if first < second:
+                    pair[1] += 1
+                elif second < first:
+                    pair[2] += 1
+
+    for play_id, play_game, name, total, rank, winner in rows:
         if play_id != current:
             if seats:
-                _add_play(game, seats, players, games, pairs)
+                close_play()
             current, game, seats = play_id, play_game, []
         seats.append((name, total, rank, winner))
+        person = people.get(name)
+        if person is None:
+            person = people[name] = [0, 0, 0]
+        person[0] += 1
+        person[1] += winner
+        person[2] = person[2] + 1 if winner else 0
+        record = records.get((name, play_game))
+        if record is None:
+            record = records[(name, play_game)] = [0, 0, 0, total]
+        record[0] += 1
+        record[1] += winner
+        record[2] += total
+        if total > record[3]:
+            record[3] = total
     if seats:
-        _add_play(game, seats, players, games, pairs)
+        close_play()
+
+    players = {
+        n: PlayerStats(n, plays, wins, streak) for n, (plays, wins, streak) in people.items()
+    }
+    for (name, played), (plays, wins, points, best) in records.items():
+        players[name].games[played] = GameRecord(plays, wins, points, best)
+    head = {key: HeadToHead(*key, *counts) for key, counts in pairs.items()}
+    by_player: dict[str, list[HeadToHead]] = {}
+    for h in head.values():
+        by_player.setdefault(h.a, []).append(h)
+        by_player.setdefault(h.b, []).append(h)
     for p in players.values():
-        _rival_and_nemesis(p, pairs)
+        _rival_and_nemesis(p, by_player.get(p.name, []))
     return Stats(
         sorted(players.values(), key=lambda p: (-p.wins, -p.win_rate, p.name)),
         sorted(games.values(), key=lambda g: g.game),
-        sorted(pairs.values(), key=lambda h: (-h.plays, h.a, h.b)),
+        sorted(head.values(), key=lambda h: (-h.plays, h.a, h.b)),
     )
 
 
-def _add_play(
-    game: str,
-    seats: list[Seat],
-    players: dict[str, PlayerStats],
-    games: dict[str, GameStats],
-    pairs: dict[tuple[str, str], HeadToHead],
-) -> None:
-    for name, total, _, winner in seats:
-        p = players.get(name) or players.setdefault(name, PlayerStats(name))
-        p.plays += 1
-        p.wins += winner
-        p.streak = p.streak + 1 if winner else 0
-        record = p.games.get(game) or p.games.setdefault(game, GameRecord())
-        record.plays += 1
-        record.wins += winner
-        record.points += total
-        record.best = max(record.best, total) if record.plays > 1 else total
-    g = games.get(game) or games.setdefault(game, GameStats(game))
-    top = max(total for _, total, _, _ in seats)
-    if g.plays == 0 or top > g.high_score:
-        g.high_score, g.high_scorers = top, []
-    if top == g.high_score:
-        g.high_scorers.extend(
-            n for n, total, _, _ in seats if total == top and n not in g.high_scorers
-        )
-    g.plays += 1
-    winning = max((total for _, total, _, w in seats if w), default=top)
-    others = [total for _, total, _, w in seats if not w]
-    g.winning_points += winning
-    g.margins += winning - max(others) if others else 0
-    for (a, _, rank_a, _), (b, _, rank_b, _) in combinations(seats, 2):
-        if b < a:
-            a, b, rank_a, rank_b = b, a, rank_b, rank_a
-        h = pairs.get((a, b)) or pairs.setdefault((a, b), HeadToHead(a, b))
-        h.plays += 1
-        h.a_above += rank_a < rank_b
-        h.b_above += rank_b < rank_a
-
-
-def _rival_and_nemesis(player: PlayerStats, pairs: dict[tuple[str, str], HeadToHead]) -> None:
-    mine = [h for h in pairs.values() if player.name in (h.a, h.b)]
+def _rival_and_nemesis(player: PlayerStats, mine: list[HeadToHead]) -> None:
 
     def other(h: HeadToHead) -> str:
         return h.b if h.a == player.name else h.a

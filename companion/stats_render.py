@@ -23,7 +23,8 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
 def _table(*headings: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in headings:
-        table.add_column(heading, justify="left" if heading in ("Player", "Game", "") else "right")
+        text = heading in ("Player", "Opponent", "Game", "Rival", "Nemesis", "By", "")
+        table.add_column(heading, justify="left" if text else "right")
     return table
 
 
@@ -57,7 +58,7 @@ def stats_tables(stats: Stats) -> RenderableType:
             f"{g.average_winning_score:.1f}",
             f"{g.average_margin:.1f}",
         )
-    pairs = _table("Player", "", "Plays", "Ahead", "", "Behind", "Level")
+    pairs = _table("Player", "Opponent", "Plays", "Ahead", "", "Behind", "Level")
     for h in stats.head_to_head:
         pairs.add_row(
             h.a,
@@ -79,6 +80,6 @@ def stats_tables(stats: Stats) -> RenderableType:
         Text("Games", heading),
         games,
         Text(""),
-        Text("Head to head (ahead = the first player finished above the second)", heading),
+        Text("Head to head (ahead: the player finished above the opponent)", heading),
         pairs,
     )

@@ -220,3 +220,49 @@ def test_processes_saving_at_the_same_moment_keep_every_record(
         plays = history.plays()
     assert len(plays) == processes * count
     assert sorted(p.id for p in plays) == list(range(1, processes * count + 1))
+
+
+def test_an_older_history_is_backed_up_then_migrated(tmp_path: Path) -> None:
+    """history-v1.sqlite3 was written by the first companion (schema 1)."""
+    import shutil
+
+    path = tmp_path / "old.sqlite3"
+    shutil.copy(FILES / "history-v1.sqlite3", path)
+    with History(path) as history:
+        assert history.backup_path == tmp_path / "old.sqlite3.v1-backup"
+        plays = history.plays()
+    assert [(p.id, p.game, p.players) for p in plays] == [
+        (1, "tokaido", ["Aki", "Ben", "Cho"]),
+        (2, "shibuya", ["Red", "Blue"]),
+    ]
+    assert all(len(p.uuid) == 36 and p.uuid[14] == "4" for p in plays)
+    assert len({p.uuid for p in plays}) == 2
+    assert plays[0].score_file == (FILES / "tokaido-final.json").read_text()
+    assert (plays[0].location, plays[0].notes, plays[0].duration_min) == ("", "", None)
+    with sqlite3.connect(tmp_path / "old.sqlite3.v1-backup") as backup:
+        assert backup.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert backup.execute("SELECT id, game FROM plays ORDER BY id").fetchall() == [
+            (1, "tokaido"),
+            (2, "shibuya"),
+        ]
+    backup.close()
+    with History(path) as history:
+        assert history.backup_path is None
+        assert [p.uuid for p in history.plays()] == [p.uuid for p in plays]
+
+
+def test_edit_replace_and_delete(db_path: Path) -> None:
+    from dataclasses import replace
+
+    with History(db_path) as history:
+        first = save(history)
+        second = save(history)
+        play = history.get(first)
+        history.replace(replace(play, location="Cafe", notes="rainy", start_player=1))
+        assert history.get(first).location == "Cafe"
+        assert history.get(first).start_player == 1
+        assert history.get(first).uuid == play.uuid
+        history.delete(second)
+        assert [p.id for p in history.plays()] == [first]
+        with pytest.raises(PlayNotFound):
+            history.delete(second)

@@ -1,0 +1,137 @@
+"""History at scale: 100,000 plays, then stats, a filtered list and a large import.
+
+Targets: ``history stats`` < 1 s, ``history list --game tokaido --player X``
+< 0.3 s, importing a 10,000-play BG Stats file < 3 s. Each is the median wall
+time of a few runs of the real command, start-up included.
+
+Usage: ``.venv/bin/python benchmarks/history.py [--plays N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from companion.history import History, Play
+
+NAMES = ["Aki", "Ben", "Cho", "Dai", "Emi", "Fay", "Gen", "Hana", "Isa", "Jun", "Kai", "Lia"]
+GAMES = {
+    "shimoda": (2, 2),
+    "shibuya": (2, 2),
+    "tokaido": (2, 5),
+    "kamakura": (2, 4),
+    "shogun": (3, 5),
+}
+START = datetime(2010, 1, 1)
+TARGETS = {"stats": 1.0, "list": 0.3, "import": 3.0}
+
+
+def generated(count: int, rng: random.Random) -> list[Play]:
+    plays = []
+    for k in range(count):
+        game = rng.choice(list(GAMES))
+        low, high = GAMES[game]
+        names = rng.sample(NAMES, rng.randint(low, high))
+        totals = [rng.randint(10, 90) for _ in names]
+        ranks = [1 + sum(1 for t in totals if t > mine) for mine in totals]
+        result = {
+            "game": game,
+            "players": [
+                {"name": n, "total": t, "rank": r, "breakdown": {"score": t}}
+                for n, t, r in zip(names, totals, ranks, strict=True)
+            ],
+            "winners": [n for n, r in zip(names, ranks, strict=True) if r == 1],
+            "tiebreak": None,
+        }
+        when = START + timedelta(minutes=90 * k)
+        ident = str(uuid.UUID(int=rng.getrandbits(128), version=4))
+        plays.append(Play(0, ident, when.strftime("%Y-%m-%dT%H:%M:%SZ"), game, None, result))
+    return plays
+
+
+def bgstats_file(count: int, rng: random.Random) -> dict[str, object]:
+    return {
+        "players": [{"id": k + 1, "name": n} for k, n in enumerate(NAMES)],
+        "games": [{"id": 1, "name": "Tokaido", "bggId": 123540}, {"id": 2, "name": "Catan"}],
+        "plays": [
+            {
+                "uuid": str(uuid.UUID(int=rng.getrandbits(128), version=4)),
+                "playDate": "2025-06-01 20:00:00",
+                "gameRefId": 1 if k % 10 else 2,
+                "playerScores": [
+                    {"playerRefId": p, "score": str(rng.randint(30, 90)), "seatOrder": s + 1}
+                    for s, p in enumerate(rng.sample(range(1, 13), 3))
+                ],
+            }
+            for k in range(count)
+        ],
+    }
+
+
+def timed(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def compile_project() -> None:
+    """Write bytecode as a normal install would (PYTHONDONTWRITEBYTECODE may be set)."""
+    import compileall
+
+    root = Path(__file__).resolve().parent.parent
+    for package in ("companion", "scorers"):
+        compileall.compile_dir(str(root / package), quiet=1)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--plays", type=int, default=100_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    rng = random.Random(7)
+    compile_project()
+    companion = str(Path(sys.executable).parent / "companion")
+    with tempfile.TemporaryDirectory() as folder:
+        db = Path(folder) / "history.sqlite3"
+        start = time.perf_counter()
+        with History(db) as history:
+            history.add(generated(args.plays, rng), keep_ids=False)
+        print(f"generated {args.plays} plays in {time.perf_counter() - start:.1f} s")
+        base = [companion, "history"]
+        results = {
+            "stats": statistics.median(
+                timed([*base, "stats", "--db", str(db)]) for _ in range(args.runs)
+            ),
+            "list": statistics.median(
+                timed([*base, "list", "--game", "tokaido", "--player", "Aki", "--db", str(db)])
+                for _ in range(args.runs)
+            ),
+        }
+        source = Path(folder) / "bgstats.json"
+        source.write_text(json.dumps(bgstats_file(10_000, rng)))
+        import_times = []
+        for k in range(args.runs):
+            target = Path(folder) / f"import-{k}.sqlite3"
+            import_times.append(timed([*base, "import", str(source), "--db", str(target)]))
+        results["import"] = statistics.median(import_times)
+    failed = False
+    for name, seconds in results.items():
+        ok = seconds < TARGETS[name]
+        failed |= not ok
+        print(f"{name:7} {seconds:6.2f} s (target < {TARGETS[name]} s) {'ok' if ok else 'OVER'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,52 @@
+"""A small hand-made history used by the stats, export and import tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from companion.history import History
+
+# (game, date, [(name, total, rank)], winners)
+PLAYS: list[tuple[str, str, list[tuple[str, int, int]], list[str]]] = [
+    ("tokaido", "2026-01-01", [("Aki", 60, 1), ("Ben", 50, 2), ("Cho", 40, 3)], ["Aki"]),
+    ("tokaido", "2026-01-02", [("Aki", 55, 1), ("Ben", 55, 1), ("Cho", 30, 3)], ["Aki", "Ben"]),
+    (
+        "shogun",
+        "2026-01-03",
+        [("Ben", 40, 1), ("Aki", 35, 2), ("Cho", 35, 3), ("Dai", 20, 4)],
+        ["Ben"],
+    ),
+    ("tokaido", "2026-01-04", [("Cho", 70, 1), ("Aki", 65, 2), ("Ben", 52, 3)], ["Cho"]),
+    ("shibuya", "2026-01-05", [("Aki", 6, 1), ("Dai", 3, 2)], ["Aki"]),
+    ("tokaido", "2026-01-06", [("Ben", 61, 1), ("Aki", 58, 2)], ["Ben"]),
+    ("shogun", "2026-01-07", [("Aki", 50, 1), ("Ben", 45, 2), ("Cho", 44, 3)], ["Aki"]),
+]
+
+
+def result(game: str, seats: list[tuple[str, int, int]], winners: list[str]) -> dict[str, Any]:
+    category = {"tokaido": "journey", "shogun": "provinces", "shibuya": "goals"}[game]
+    return {
+        "game": game,
+        "players": [
+            {"name": n, "total": t, "rank": r, "breakdown": {category: t}} for n, t, r in seats
+        ],
+        "winners": winners,
+        "tiebreak": None,
+    }
+
+
+def fill(path: Path) -> None:
+    """Write the fixture plays into a new history at ``path``."""
+    with History(path) as history:
+        for k, (game, day, seats, winners) in enumerate(PLAYS):
+            history.record(
+                game=game,
+                score_file=None,
+                result=result(game, seats, winners),
+                played_at=f"{day}T20:00:00Z",
+                location="Aki's place" if k % 2 == 0 else "",
+                notes="first game of the year" if k == 0 else "",
+                duration_min=45 + k,
+                start_player=0 if k != 3 else 1,
+            )
