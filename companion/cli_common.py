@@ -1,7 +1,5 @@
 """Pieces every command shares: options, errors, output and the history."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -31,7 +29,7 @@ def fail(message: str, code: int = 1) -> NoReturn:
     raise typer.Exit(code)
 
 
-def open_history(db: Path | None, *, hint: str = "") -> History:
+def open_history(db: Path | None, *, hint: str = "") -> "History":
     """Open the history at ``db`` (or the default), turning errors into exit 1.
 
     Args:
@@ -59,7 +57,7 @@ def print_json(document: object) -> None:
     typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
 
 
-def show(renderable: RenderableType) -> None:
+def show(renderable: "RenderableType") -> None:
     """Print a rich renderable on standard output, without trailing blanks."""
     from companion.render import print_clean
 

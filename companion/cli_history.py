@@ -1,7 +1,5 @@
 """``companion history …``: list, show, edit, delete, note, stats, export, import."""
 
-from __future__ import annotations
-
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -45,7 +43,7 @@ def parse_time(text: str, option: str) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def make_filter(game: str | None, player: str | None = None, since: str | None = None) -> Filter:
+def make_filter(game: str | None, player: str | None = None, since: str | None = None) -> "Filter":
     """A :class:`Filter` from command-line options."""
     from companion.history import Filter
 
@@ -145,7 +143,7 @@ def history_show(
             typer.echo(f"{label}: {value}")
 
 
-def _get(db: Path | None, play_id: int) -> Play:
+def _get(db: Path | None, play_id: int) -> "Play":
     from companion.history import HistoryError
 
     with open_history(db) as history:

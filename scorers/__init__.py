@@ -13,7 +13,9 @@ Example:
 
 from __future__ import annotations
 
-from scorers import kamakura, shibuya, shimoda, shogun, tokaido
+import importlib
+from collections.abc import Iterator, Mapping
+
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, matches
 from scorers._validate import Problem, Reader, ScoreFileError, join_names
 
@@ -31,10 +33,39 @@ __all__ = [
     "join_names",
 ]
 
-SCORERS: dict[str, Scorer] = {
-    module.INFO.id: Scorer(module.INFO, module.parse, module.score)
-    for module in (shimoda, shibuya, tokaido, kamakura, shogun)
-}
+GAME_IDS = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
+
+
+class Registry(Mapping[str, Scorer]):
+    """The registered games by id, in box order.
+
+    A game's module is imported the first time its scorer is looked up, so
+    scoring one game does not pay for loading the other four.
+    """
+
+    def __init__(self, ids: tuple[str, ...]) -> None:
+        self._ids = ids
+        self._loaded: dict[str, Scorer] = {}
+
+    def __getitem__(self, game: str) -> Scorer:
+        if game not in self._loaded:
+            if game not in self._ids:
+                raise KeyError(game)
+            module = importlib.import_module(f"scorers.{game}")
+            self._loaded[game] = Scorer(module.INFO, module.parse, module.score)
+        return self._loaded[game]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._ids
+
+
+SCORERS = Registry(GAME_IDS)
 
 
 class UnknownGameError(LookupError):
@@ -52,6 +83,9 @@ def find_game(name: str) -> Scorer:
     Raises:
         UnknownGameError: When no game has that name.
     """
+    wanted = name.strip().casefold()
+    if wanted in SCORERS:
+        return SCORERS[wanted]
     for scorer in SCORERS.values():
         if matches(scorer.info, name):
             return scorer

@@ -26,14 +26,24 @@ START, STOP = "\x02", "\x03"
 WORD = re.compile(r"[a-z0-9]+")
 MIN_SIMILARITY = 0.72
 WEIGHTS = (0.0, 0.0, 10.0, 6.0, 1.0)  # game, topic, title, keywords, body
+GAME_WORDS = {
+    "shimoda": "shimoda",
+    "perry": "shimoda",
+    "shibuya": "shibuya",
+    "tokaido": "tokaido",
+    "kamakura": "kamakura",
+    "shogun": "shogun",
+}
 
 STOP_WORDS = frozenset(
-    """a about after again all am an and any are as at be been before being both but by
-    can could did do does doing during each for from get gets got had has have having how
-    i if in into is it its just me more most my no nor not of off on once only or other
-    our out over own same should so some such than that the their them then there these
-    they this those through to too under until up very was we were what when where which
-    while who whom why will with would you your yours happens happen""".split()
+    """
+    a about after again all am an and any are as at be been before being both but by can
+    could did do does doing during each for from get gets got had has have having how i
+    if in into is it its just me more most my no nor not of off on once only or other our
+    out over own same should so some such than that the their them then there these they
+    this those through to too under until up very was we were what when where which while
+    who whom why will with would you your yours happens happen
+    """.split()  # noqa: SIM905
 )
 
 
@@ -59,11 +69,13 @@ class Hit:
 
 @dataclass
 class Results:
-    """What a search found, and how the query was read."""
+    """What a search found, and how the query was read (``game``: the game it
+    was limited to, by ``--game`` or by a game's name in the query)."""
 
     query: str
     terms: list[str]
     corrections: dict[str, str] = field(default_factory=dict)
+    game: str | None = None
     hits: list[Hit] = field(default_factory=list)
 
 
@@ -180,9 +192,16 @@ def search(
         index: The index file (default: the user's cache).
     """
     results = Results(query, [])
+    words = terms_of(query)
+    named = {GAME_WORDS[w] for w in words if w in GAME_WORDS}
+    if len(named) == 1 and len(words) > 1:
+        # "who starts the next round in shimoda": the game's name picks the game.
+        game = game or named.pop()
+        words = [w for w in words if w not in GAME_WORDS]
+    results.game = game
     db = open_index(index)
     try:
-        for word in terms_of(query):
+        for word in words:
             known = db.execute("SELECT 1 FROM vocabulary WHERE word = ?", (word,)).fetchone()
             if not known:
                 fixed = correct(db, word)

@@ -1,0 +1,436 @@
+"""The rules reference: structure, coverage, our own words, search quality, output."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import companion.rules as rules_module
+from companion.cli import app
+from companion.rules import GAME_FOLDERS, PHASES, find_topic, load_topics, topic_for_phase
+from companion.rules.search import default_index_path, search
+from scorers import SCORERS
+
+RULEBOOKS = Path(__file__).resolve().parents[2] / "shared" / "rulebooks"
+needs_rulebooks = pytest.mark.skipif(
+    not RULEBOOKS.is_dir(), reason=f"the rulebooks are not at {RULEBOOKS} (they are in CI)"
+)
+runner = CliRunner()
+ALL = load_topics()
+
+
+def topics_of(game: str) -> dict[str, rules_module.Topic]:
+    return {t.id: t for t in ALL if t.game == game}
+
+
+@pytest.mark.parametrize("game", GAME_FOLDERS)
+def test_each_game_has_the_required_kinds_of_topic(game: str) -> None:
+    topics = topics_of(game)
+    phases = {t.phase for t in topics.values()}
+    assert {"setup", "scoring", "end", "variant", "faq"} <= phases
+    assert {"tie-breaks", "faq"} <= set(topics)
+    assert topics["faq"].title == "Assumptions and FAQ"
+    assert phases & {"turn", "round"}
+
+
+@pytest.mark.parametrize("game", GAME_FOLDERS)
+def test_every_scoring_category_has_a_topic(game: str) -> None:
+    explained = {c for t in topics_of(game).values() for c in t.categories}
+    assert set(SCORERS[game].info.categories) <= explained
+    assert explained <= set(SCORERS[game].info.categories)
+
+
+def test_topics_are_well_formed() -> None:
+    for game in GAME_FOLDERS:
+        topics = topics_of(game)
+        assert len(topics) == len([t for t in ALL if t.game == game]), "duplicate ids"
+        for topic in topics.values():
+            assert re.fullmatch(r"[a-z0-9-]+", topic.id)
+            assert topic.phase in PHASES
+            assert topic.source, f"{game}/{topic.id} names no source"
+            assert set(topic.see_also) <= set(topics), f"{game}/{topic.id} links nowhere"
+            assert len(topic.body.splitlines()) <= 30, f"{game}/{topic.id} is over a screen"
+
+
+# Every section heading of every rulebook file, and the topics must cite each one.
+HEADINGS = {
+    "shimoda-perry-road.txt": [
+        "Components",
+        "Game Setup",
+        "Game Progress",
+        "Turn Sequence",
+        "1. Select Card",
+        "2. Movement Phase",
+        "3. Place Card",
+        "Round End",
+        "Game End and Scoring",
+        "1. Placement of Victory Markers",
+        "2. Scoring",
+        "Shop Card Explanations",
+        "Merchant Card Explanations",
+    ],
+    "shibuya.txt": [
+        "Components",
+        "For 2 Players",
+        "Setup",
+        "How to Play",
+        "1. Construction Part",
+        "2. Crossing Part",
+        "A. Moving a Pedestrian",
+        "B. Building a Street Tile",
+        "How to Win",
+        "For 4 Players",
+        "Optional Rule",
+    ],
+    "tokaido.txt": [
+        "Game Components",
+        "Object of the game",
+        "Setup",
+        "Game Play",
+        "Single / double spaces",
+        "Description of the spaces",
+        "Village",
+        "Farm",
+        "Panorama",
+        "Hot Spring",
+        "Temple",
+        "Encounters",
+        "Shokunin (Traveling merchant)",
+        "Annaibito (Guide)",
+        "Samurai",
+        "Kuge (Noble)",
+        "Miko (Shinto priest)",
+        "Inns",
+        "Arriving at an inn",
+        "Continuing the journey",
+        "End of the Game",
+    ],
+    "kamakura-collection.txt": [
+        "Components",
+        "Game Setup",
+        "Game Overview",
+        "Game Flow and Game's End",
+        "Sightseeing Action Board Use",
+        "Sightseeing (9 actions)",
+        "Moving of Player Pieces",
+        "Skip Over Rule",
+        "Attaining Coins",
+        "Memento Board Use and Point Bonuses",
+        "Coin Bonus Points",
+        "How to Use Taxi Tickets",
+        "Game's End",
+        "Point Calculation and Determining the Winner",
+        "Exclusive Tour Cards",
+        "Point Tracker Use",
+        "Site Coins",
+        "2-Player Game Rules",
+        "Advanced Rules",
+    ],
+    "shogun.txt": [
+        "Game Objective",
+        "Setup",
+        "The Game Turn",
+        "Spring, Summer, and Autumn",
+        "Winter Round",
+        "Resolving Battles",
+        "End of Game and Scoring",
+        "Tips for Winning",
+    ],
+}
+BOOK_OF = {
+    "shimoda": "shimoda-perry-road.txt",
+    "shibuya": "shibuya.txt",
+    "tokaido": "tokaido.txt",
+    "kamakura": "kamakura-collection.txt",
+    "shogun": "shogun.txt",
+}
+
+
+@pytest.mark.parametrize(
+    ("game", "heading"),
+    [(g, h) for g, book in BOOK_OF.items() for h in HEADINGS[book]],
+)
+def test_every_rulebook_heading_maps_to_a_topic(game: str, heading: str) -> None:
+    cited = [t.id for t in topics_of(game).values() if heading in t.source]
+    assert cited, f"no {game} topic covers the rulebook section {heading!r}"
+
+
+@needs_rulebooks
+@pytest.mark.parametrize("book", sorted(HEADINGS))
+def test_the_heading_table_matches_the_rulebooks(book: str) -> None:
+    text = (RULEBOOKS / book).read_text(encoding="utf-8")
+    lines = {line.strip().lstrip("0123456789. ").strip() for line in text.splitlines()}
+    for heading in HEADINGS[book]:
+        assert heading in text, f"{heading!r} is not in {book}"
+    assert lines  # the file was read
+
+
+def words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9']+", text.lower())
+
+
+@needs_rulebooks
+def test_topics_are_in_our_own_words() -> None:
+    grams: set[tuple[str, ...]] = set()
+    for book in RULEBOOKS.glob("*.txt"):
+        w = words(book.read_text(encoding="utf-8"))
+        grams.update(tuple(w[i : i + 8]) for i in range(len(w) - 7))
+    copied = []
+    for path in rules_module.topic_files():
+        w = words(path.read_text(encoding="utf-8"))
+        copied.extend(
+            f"{path.parent.name}/{path.name}: {' '.join(w[i : i + 8])}"
+            for i in range(len(w) - 7)
+            if tuple(w[i : i + 8]) in grams
+        )
+    assert copied == []
+
+
+# Facts of game-facts.md: (game, topic, words the topic must hold).
+FACTS = [
+    ("shimoda", "components", "seven in each of five colours"),
+    ("shimoda", "faq", "Assumption: the five tourist colours"),
+    ("shimoda", "faq", 'Assumption: "within one space"'),
+    ("shimoda", "faq", "type each card's colour, condition, points and range"),
+    ("shimoda", "faq", "bridges\n  join spaces 2 and 6"),
+    ("shibuya", "how-to-win", "6 of its 8 pawns"),
+    ("shibuya", "optional-rule", "4 pawns at goal"),
+    ("shibuya", "four-players", "Assumption: the rules give no separate team victory"),
+    ("tokaido", "scoring-achievements", "Everyone tied for most gets the card"),
+    ("tokaido", "scoring-temple", "Coins 4, 3, 3, 2, 1 give 10, 7, 7, 4, 2"),
+    ("tokaido", "tie-breaks", "more achievement cards"),
+    ("tokaido", "panoramas", "a mountain 4 (10 points)"),
+    ("tokaido", "hot-springs", "six of each"),
+    ("tokaido", "inns", "Every meal is worth 6 points"),
+    ("tokaido", "village", "k × k"),
+    ("tokaido", "encounters", "The 14 cards"),
+    ("tokaido", "temple", "Hirotada's ability"),
+    ("tokaido", "travelers", "Yoshiyasu (9)"),
+    ("tokaido", "scoring-achievements", "Assumptions:"),
+    ("tokaido", "two-players", "Assumption:"),
+    ("kamakura", "faq", "Assumption: circles, coins and walk and visit actions"),
+    ("kamakura", "faq", "Assumption: A and N are the two stations"),
+    ("kamakura", "faq", "asks for the value printed on each\n  coin"),
+    ("kamakura", "faq", "Not known: the bonus printed on each exclusive tour card"),
+    ("kamakura", "two-players", "single site coin"),
+    ("shogun", "rounds", "(8 rounds)"),
+    ("shogun", "player-count", "8 provinces"),
+    ("shogun", "setup", "18 with 3 players, 15 with 4"),
+    ("shogun", "faq", "at most one castle, one temple and one Noh theatre"),
+    ("shogun", "scoring-majorities", "Assumption: when players tie for the most"),
+    ("shogun", "winter", "| 7 or more | 3 | 3 |"),
+    ("shogun", "faq", "5, 7, 3, 2, 6, 3, 0, 2,\n  4, 3, 4, 1"),
+    ("shogun", "tie-breaks", "war chests"),
+    ("shogun", "faq", "A province list with tax and rice values"),
+]
+
+
+@pytest.mark.parametrize(("game", "topic", "text"), FACTS)
+def test_game_facts_are_covered(game: str, topic: str, text: str) -> None:
+    assert text in topics_of(game)[topic].body
+
+
+@pytest.mark.parametrize("game", ["shimoda", "tokaido"])
+def test_cut_off_rulebooks_are_named(game: str) -> None:
+    assert "cut off" in topics_of(game)["faq"].body
+
+
+# At-the-table questions and the topic that must be in the top 3.
+QUESTIONS = [
+    ("can I stop at a village with no coins", "tokaido", "village"),
+    ("what happens to meal cards nobody bought", "tokaido", "inns"),
+    ("who starts the next round in shimoda", "shimoda", "round-end"),
+    ("how many war chests with 4 players", "shogun", "setup"),
+    ("what if two players tie for most castles", "shogun", "scoring-majorities"),
+    ("what if both streets have the same number of tourists", "shimoda", "round-end"),
+    ("inn meal", "tokaido", "inns"),
+    ("souvenier", "tokaido", "village"),
+    ("castles", "shogun", "scoring-majorities"),
+    ("how many meal cards does the first traveller draw", "tokaido", "inns"),
+    ("can I eat the same meal twice", "tokaido", "inns"),
+    ("who plays next in tokaido", "tokaido", "turn-order"),
+    ("double spaces with three players", "tokaido", "double-spaces"),
+    ("how are souvenir sets scored", "tokaido", "village"),
+    ("temple tie for first place", "tokaido", "scoring-temple"),
+    ("what does mitsukuni do", "tokaido", "travelers"),
+    ("tie breaker tokaido", "tokaido", "tie-breaks"),
+    ("how many points is a full sea panorama", "tokaido", "panoramas"),
+    ("what does the miko encounter do", "tokaido", "encounters"),
+    ("neutral traveller in a two player game", "tokaido", "two-players"),
+    ("how many tourists can stand on one space", "shimoda", "movement"),
+    ("which merchants for the first game", "shimoda", "merchants"),
+    ("victory marker when the counts are equal", "shimoda", "scoring-victory-markers"),
+    ("does a tourist matching the card colour count double", "shimoda", "scoring-victory-markers"),
+    ("what is the range of a long dashed line", "shimoda", "scoring-shops"),
+    ("how many moves do I get from the icons", "shimoda", "movement"),
+    ("how does a pedestrian move", "shibuya", "crossing-move"),
+    ("how many pawns to win shibuya", "shibuya", "how-to-win"),
+    ("can I put a third tile on a stack", "shibuya", "crossing-build"),
+    ("teams with four players in shibuya", "shibuya", "four-players"),
+    ("playing without the construction part", "shibuya", "optional-rule"),
+    ("can I take the same action twice in a row", "kamakura", "action-board"),
+    ("what happens when someone gets 8 site coins", "kamakura", "turns"),
+    ("eat-around coin bonus", "kamakura", "scoring-eat-coins"),
+    ("remembrance bonus same colour pairs", "kamakura", "scoring-remembrance"),
+    ("unused taxi tickets at the end", "kamakura", "taxi-tickets"),
+    ("kamakura two player rules", "kamakura", "two-players"),
+    ("how many exclusive tour cards", "kamakura", "setup"),
+    ("rickshaw move two spots", "kamakura", "actions"),
+    ("skip over an occupied circle", "kamakura", "skip-over"),
+    ("where do the point trackers start", "kamakura", "setup"),
+    ("who claims provinces first", "shogun", "claiming-provinces"),
+    ("not enough rice in winter", "shogun", "winter"),
+    ("what if bids are tied", "shogun", "turn-order"),
+    ("how much does a castle cost", "shogun", "actions"),
+    ("three player shogun unused provinces", "shogun", "player-count"),
+    ("battle tower farmers", "shogun", "battles"),
+]
+
+
+@pytest.mark.parametrize(("question", "game", "topic"), QUESTIONS)
+def test_search_finds_the_topic_in_the_top_3(question: str, game: str, topic: str) -> None:
+    hits = [(h.game, h.topic) for h in search(question, limit=3).hits]
+    assert (game, topic) in hits, f"{question!r} gave {hits}"
+
+
+def test_there_are_at_least_40_questions() -> None:
+    assert len(QUESTIONS) >= 40
+
+
+@pytest.mark.parametrize(
+    ("query", "fixed"),
+    [("souvenier", {"souvenier": "souvenir"}), ("rickshow", {"rickshow": "rickshaw"})],
+)
+def test_typos_are_corrected(query: str, fixed: dict[str, str]) -> None:
+    assert search(query).corrections == fixed
+
+
+def test_plurals_match_singulars() -> None:
+    assert search("castle").hits[0].topic == search("castles").hits[0].topic
+
+
+def test_index_lives_in_the_cache_and_is_rebuilt_when_a_topic_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    copy = tmp_path / "rules"
+    shutil.copytree(
+        rules_module.RULES_DIR, copy, ignore=shutil.ignore_patterns("*.py", "__pycache__")
+    )
+    monkeypatch.setattr(rules_module, "RULES_DIR", copy)
+    assert search("zanzibar").hits == []
+    assert default_index_path() == tmp_path / "home" / "cache" / "companion" / "rules-index.sqlite3"
+    assert default_index_path().exists()
+    farm = copy / "tokaido" / "06-farm.md"
+    farm.write_text(farm.read_text() + "\nA farm is not in Zanzibar.\n")
+    assert [h.topic for h in search("zanzibar").hits] == ["farm"]
+
+
+def test_phase_topic_for_prompts() -> None:
+    topic = topic_for_phase("shimoda", "round")
+    assert topic is not None and topic.id == "rounds"
+    assert topic_for_phase("shimoda", "nothing") is None
+
+
+def test_find_topic_by_title_and_prefix() -> None:
+    assert find_topic("tokaido", "Inns and meals").id == "inns"
+    assert find_topic("tokaido", "trav").id == "travelers"
+
+
+SHIBUYA_WIN = """\
+Shibuya: How to win
+[scoring] From the rulebook: How to Win.
+
+The game ends the moment one side wins, in either way:
+
+- it has 6 of its 8 pawns on its goals; or
+- it has 3 more pawns at goal than the other side.
+
+With the optional rule the first of these needs 4 pawns instead of 6. The score the
+companion records is the number of pawns at goal per side (category `goals`).
+
+Note: the rulebook's wording "all 6 of his pawns" is read as 6 of the 8 (several
+sources agree).
+
+See also: optional-rule, four-players, tie-breaks
+"""
+
+
+def test_show_topic_output() -> None:
+    result = runner.invoke(app, ["rules", "shibuya", "how-to-win"])
+    assert result.exit_code == 0
+    assert result.stdout == SHIBUYA_WIN
+
+
+def test_list_output_starts_with_the_phases() -> None:
+    lines = runner.invoke(app, ["rules", "Shibuya"]).stdout.splitlines()
+    assert lines[:5] == [
+        "Shibuya: 10 topics (companion rules shibuya TOPIC)",
+        "",
+        "Overview",
+        "  components                 What is in the box",
+        "",
+    ]
+
+
+def test_search_output() -> None:
+    result = runner.invoke(app, ["rules", "search", "souvenier", "--game", "tokaido", "-n", "1"])
+    assert result.exit_code == 0
+    assert result.stdout == (
+        'Searching for "souvenir" (you typed "souvenier").\n'
+        "1. Village: buying souvenirs (tokaido village)\n"
+        "   Turn up the top three souvenir cards. Buy any of them you like at their prices…\n"
+    )
+
+
+def test_json_shapes() -> None:
+    listed = json.loads(runner.invoke(app, ["rules", "kamakura", "--json"]).stdout)
+    assert set(listed) == {"game", "title", "topics"}
+    assert listed["topics"][0] == {
+        "id": "components",
+        "title": "What is in the box",
+        "phase": "overview",
+    }
+    shown = json.loads(runner.invoke(app, ["rules", "shogun", "tie-breaks", "--json"]).stdout)
+    assert set(shown) == {
+        "game",
+        "id",
+        "title",
+        "phase",
+        "body",
+        "see_also",
+        "source",
+        "categories",
+    }
+    found = json.loads(
+        runner.invoke(
+            app, ["rules", "search", "who starts the next round in shimoda", "--json"]
+        ).stdout
+    )
+    assert (found["game"], found["terms"]) == ("shimoda", ["starts", "next", "round"])
+    assert found["results"][0]["topic"] == "round-end"
+    assert "**start**" in found["results"][0]["snippet"]
+    assert set(found["results"][0]) == {"game", "topic", "title", "score", "snippet"}
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "error"),
+    [
+        (["rules"], 2, "Error: name a game"),
+        (["rules", "chess"], 2, "Error: unknown game 'chess'"),
+        (
+            ["rules", "tokaido", "innz"],
+            1,
+            "Error: no topic 'innz' for tokaido (did you mean inns?)",
+        ),
+        (["rules", "search"], 2, "Error: what should I search for?"),
+    ],
+)
+def test_errors(args: list[str], code: int, error: str) -> None:
+    result = runner.invoke(app, args)
+    assert result.exit_code == code
+    assert result.stderr.startswith(error)
