@@ -19,8 +19,6 @@ A topic is a Markdown file with a TOML header between ``+++`` lines::
 
 from __future__ import annotations
 
-import difflib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,6 +84,8 @@ def read_topic(path: Path) -> Topic:
     Raises:
         ValueError: The header is missing or malformed.
     """
+    import tomllib
+
     text = path.read_text(encoding="utf-8")
     parts = text.split("+++\n", 2)
     if len(parts) != 3 or parts[0].strip():
@@ -120,6 +120,8 @@ def find_topic(game: str, name: str) -> Topic:
     for topic in topics:
         if wanted in (topic.id, topic.title.casefold()):
             return topic
+    import difflib
+
     starts = [t for t in topics if t.id.startswith(wanted)]
     if len(starts) == 1:
         return starts[0]

@@ -2,7 +2,7 @@
 
 The index lives in the user's cache directory, never in the package. It is
 built on first use and rebuilt whenever a topic file changes (the file names,
-sizes and modification times are fingerprinted). Ranking is bm25 over title,
+sizes and modification times are compared). Ranking is bm25 over title,
 keywords and text, with Porter stemming so that plurals and other word forms
 match. A word the topics never use is corrected first: its trigrams are looked
 up in a trigram index of every word the topics do use, and the closest word
@@ -11,8 +11,6 @@ replaces it ("souvenier" → "souvenir").
 
 from __future__ import annotations
 
-import difflib
-import hashlib
 import os
 import re
 import sqlite3
@@ -87,12 +85,12 @@ def default_index_path() -> Path:
 
 
 def fingerprint() -> str:
-    """A hash of every topic file's name, size and modification time."""
-    digest = hashlib.sha1(INDEX_VERSION.encode())
+    """Every topic file's name, size and modification time, in one string."""
+    parts = [INDEX_VERSION]
     for path in topic_files():
         stat = path.stat()
-        digest.update(f"{path.parent.name}/{path.name}:{stat.st_size}:{stat.st_mtime_ns};".encode())
-    return digest.hexdigest()
+        parts.append(f"{path.parent.name}/{path.name}:{stat.st_size}:{stat.st_mtime_ns}")
+    return ";".join(parts)
 
 
 def open_index(path: Path | None = None) -> sqlite3.Connection:
@@ -169,6 +167,8 @@ def terms_of(query: str) -> list[str]:
 
 def correct(db: sqlite3.Connection, word: str) -> str | None:
     """The topics' word closest to ``word``, or ``None`` when nothing is close."""
+    import difflib
+
     if len(word) < 4:
         return None
     trigrams = {word[i : i + 3] for i in range(len(word) - 2)}
