@@ -232,6 +232,9 @@ FACTS = [
     ("shogun", "faq", "5, 7, 3, 2, 6, 3, 0, 2,\n  4, 3, 4, 1"),
     ("shogun", "tie-breaks", "war chests"),
     ("shogun", "faq", "A province list with tax and rice values"),
+    ("shogun", "province-list", "Mutsu 4/3"),
+    ("shogun", "province-list", "Aki 4/3"),
+    ("shogun", "province-list", "Assumption:"),
 ]
 
 
@@ -297,6 +300,7 @@ QUESTIONS = [
     ("how much does a castle cost", "shogun", "actions"),
     ("three player shogun unused provinces", "shogun", "player-count"),
     ("battle tower farmers", "shogun", "battles"),
+    ("how much tax does owari give", "shogun", "province-list"),
 ]
 
 
