@@ -12,17 +12,21 @@ import typer
 
 from companion.cli_common import DbOption, JsonOption, fail, open_history, print_json, show
 from companion.cli_history import history_app
+from companion.cli_play import play, resume, setup
 from companion.cli_rules import rules
 
 app = typer.Typer(
     name="companion",
     help="A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.",
-    no_args_is_help=True,
+    invoke_without_command=True,
     add_completion=False,
     rich_markup_mode=None,
 )
-app.add_typer(history_app, name="history")
+app.command("play")(play)
+app.command("resume")(resume)
+app.command("setup")(setup)
 app.command("rules")(rules)
+app.add_typer(history_app, name="history")
 
 
 def show_version(value: bool) -> None:
@@ -36,14 +40,32 @@ def show_version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     version: Annotated[
         bool,
         typer.Option(
             "--version", help="Print the version and exit.", is_eager=True, callback=show_version
         ),
     ] = False,
+    db: DbOption = None,
 ) -> None:
-    """A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun."""
+    """A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.
+
+    Without a command, opens the menu.
+    """
+    if ctx.invoked_subcommand is None:
+        import sys
+
+        from companion.cli_play import INTERRUPTED, menu
+
+        if not sys.stdin.isatty():
+            typer.echo(ctx.get_help())
+            raise typer.Exit()
+        try:
+            menu(db)
+        except KeyboardInterrupt:
+            typer.echo("\nBye. Unfinished games wait in: companion resume")
+            raise typer.Exit(INTERRUPTED) from None
 
 
 @app.command()
@@ -52,9 +74,14 @@ def score(
         str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun (or the title).")
     ],
     input: Annotated[
-        str,
-        typer.Option("--input", "-i", metavar="FILE", help="The score file; - reads stdin."),
-    ],
+        str | None,
+        typer.Option(
+            "--input",
+            "-i",
+            metavar="FILE",
+            help="The score file; - reads stdin. Without it, asks for each field.",
+        ),
+    ] = None,
     json: JsonOption = False,
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Score only; do not record the game.")
@@ -69,6 +96,11 @@ def score(
         scorer = find_game(game)
     except UnknownGameError as error:
         fail(str(error), 2)
+    if input is None:
+        from companion.cli_play import start_session
+
+        start_session(scorer.info.id, "score", db)
+        return
     try:
         text = read_source(input)
     except InputError as error:

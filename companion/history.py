@@ -231,7 +231,7 @@ class History:
         self._migrate()
 
     def _migrate(self) -> None:
-        with self._write() as db:
+        with self.transaction() as db:
             app_id, version, tables = _identity(db)
             if app_id not in (0, APPLICATION_ID) or (app_id == 0 and tables > 0):
                 raise NotACompanionDatabase(f"{self.path} is not a companion history")
@@ -272,7 +272,8 @@ class History:
         return target
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Connection]:
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (``BEGIN IMMEDIATE``), rolled back on any error."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
@@ -336,7 +337,7 @@ class History:
             duration_min=duration_min,
             start_player=start_player,
         )
-        with self._guard("save the game"), self._write() as db:
+        with self.guard("save the game"), self.transaction() as db:
             return insert(db, play, keep_id=False)
 
     def add(self, plays: Iterable[Play], *, keep_ids: bool = True) -> tuple[int, int]:
@@ -350,7 +351,7 @@ class History:
             ``(added, skipped)``.
         """
         added = skipped = 0
-        with self._guard("import the games"), self._write() as db:
+        with self.guard("import the games"), self.transaction() as db:
             for play in plays:
                 if db.execute("SELECT 1 FROM plays WHERE uuid = ?", (play.uuid,)).fetchone():
                     skipped += 1
@@ -362,7 +363,7 @@ class History:
     def plays(self, where: Filter | None = None) -> list[Play]:
         """The recorded games that match ``where``, oldest first."""
         condition, params = (where or Filter()).where()
-        with self._guard("read the history"):
+        with self.guard("read the history"):
             rows = self._db.execute(
                 f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY played_at, id", params
             ).fetchall()
@@ -382,7 +383,7 @@ class History:
         """
         condition, params = (where or Filter()).where()
         tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
-        with self._guard("read the history"):
+        with self.guard("read the history"):
             plays = self._db.execute(
                 f"SELECT id, played_at, game FROM plays{condition}{tail}", params
             ).fetchall()
@@ -416,7 +417,7 @@ class History:
         Raises:
             PlayNotFound: No game has that id.
         """
-        with self._guard("read the history"):
+        with self.guard("read the history"):
             row = self._db.execute(
                 f"SELECT {PLAY_COLUMNS} FROM plays WHERE id = ?", (play_id,)
             ).fetchone()
@@ -433,7 +434,7 @@ class History:
         Raises:
             PlayNotFound: No game has that id.
         """
-        with self._guard("save the change"), self._write() as db:
+        with self.guard("save the change"), self.transaction() as db:
             if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play.id} in the history")
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
@@ -445,7 +446,7 @@ class History:
         Raises:
             PlayNotFound: No game has that id.
         """
-        with self._guard("delete the game"), self._write() as db:
+        with self.guard("delete the game"), self.transaction() as db:
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play_id,))
             if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play_id} in the history")
@@ -456,7 +457,7 @@ class History:
         Ordered by time, then play, then seat; the raw material of the stats.
         """
         condition, params = (where or Filter()).where()
-        with self._guard("read the history"):
+        with self.guard("read the history"):
             return self._db.execute(
                 "SELECT plays.id, plays.game, pp.name, pp.total, pp.rank, pp.winner "
                 "FROM plays JOIN play_players AS pp ON pp.play_id = plays.id"
@@ -465,7 +466,8 @@ class History:
             ).fetchall()
 
     @contextmanager
-    def _guard(self, action: str) -> Iterator[None]:
+    def guard(self, action: str) -> Iterator[None]:
+        """Turn SQLite errors met while doing ``action`` into :class:`DamagedDatabase`."""
         try:
             yield
         except sqlite3.DatabaseError as error:

@@ -79,4 +79,31 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         ),
     ),
 )
+MIGRATIONS += (
+    (
+        3,
+        "games in progress and their event logs",
+        (
+            """CREATE TABLE sessions (
+                id INTEGER PRIMARY KEY,
+                game TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                started_at TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                status TEXT NOT NULL DEFAULT 'active',
+                play_id INTEGER REFERENCES plays(id) ON DELETE SET NULL,
+                note TEXT NOT NULL DEFAULT ''
+            )""",
+            """CREATE TABLE session_events (
+                session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                at TEXT NOT NULL,
+                key TEXT NOT NULL,
+                value TEXT NOT NULL,
+                PRIMARY KEY (session_id, seq)
+            )""",
+            "CREATE INDEX sessions_by_status ON sessions (status, updated_at)",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

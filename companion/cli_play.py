@@ -1,0 +1,190 @@
+"""``companion play``, ``resume``, ``setup``, interactive ``score`` and the menu."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli_common import DbOption, JsonOption, fail, open_history, print_json, show
+
+if TYPE_CHECKING:
+    from companion.history import History
+    from companion.sessions import SessionInfo
+
+GAMES = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
+INTERRUPTED = 130
+
+
+def game_id(name: str) -> str:
+    """A game name → its id; exit 2 when unknown."""
+    from scorers import UnknownGameError, find_game
+
+    try:
+        return find_game(name).info.id
+    except UnknownGameError as error:
+        fail(str(error), 2)
+
+
+def play(
+    game: Annotated[str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun.")],
+    db: DbOption = None,
+) -> None:
+    """Start a new game and play along: set-up, rounds, start players, scoring."""
+    start_session(game_id(game), "play", db)
+
+
+def resume(
+    session: Annotated[
+        int | None, typer.Argument(metavar="ID", help="The game to resume (default: choose).")
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Continue an unfinished game at the question where it stopped."""
+    from companion.sessions import SessionStore
+
+    with open_history(db) as history:
+        store = SessionStore(history)
+        if session is None:
+            waiting = store.unfinished()
+            if not waiting:
+                typer.echo("No unfinished games.")
+                return
+            session = pick_session(waiting)
+        info = store.get(session)
+        if info is None or info.status != "active":
+            fail(f"no unfinished game #{session} (companion resume lists them)")
+        typer.echo(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'}).")
+        drive(history, info.id)
+
+
+def pick_session(waiting: "list[SessionInfo]") -> int:
+    """Ask which unfinished game to resume."""
+    import questionary
+
+    labels = {
+        f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC)": s.id
+        for s in waiting
+    }
+    answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
+    return labels[answer]
+
+
+def start_session(game: str, kind: str, db: Path | None) -> None:
+    """Open a new session and run it."""
+    from companion.sessions import SessionStore
+
+    with open_history(db) as history:
+        session = SessionStore(history).start(game, kind)
+        drive(history, session)
+
+
+def drive(history: "History", session: int) -> None:
+    """Run a session; a pause or Ctrl-C saves and says how to resume."""
+    from companion.play.prompts import QuestionaryPrompter
+    from companion.play.runner import run
+    from companion.play.table import Pause
+    from companion.render import result_table
+
+    try:
+        play_id, result = run(history, session, prompter_for=QuestionaryPrompter, out=typer.echo)
+    except Pause:
+        typer.echo(f"Paused and saved. Continue with: companion resume {session}")
+        raise typer.Exit(0) from None
+    except KeyboardInterrupt:
+        typer.echo(f"\nStopped; every answer is saved. Continue with: companion resume {session}")
+        raise typer.Exit(INTERRUPTED) from None
+    from scorers import SCORERS
+
+    show(result_table(result.to_json(), title=SCORERS[result.game].info.title))
+    typer.echo(f"Saved to the history as game #{play_id}.")
+
+
+def setup(
+    game: Annotated[str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun.")],
+    players: Annotated[int, typer.Option("--players", "-p", help="How many players.")],
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Repeat the draws of this seed.")
+    ] = None,
+    json: JsonOption = False,
+) -> None:
+    """Print the set-up checklist and the random draws for a player count."""
+    from companion.play.setup import SetupError, checklist, draws, new_seed
+
+    gid = game_id(game)
+    try:
+        steps = checklist(gid, players)
+    except SetupError as error:
+        fail(str(error), 2)
+    seed = seed if seed is not None else new_seed()
+    drawn = draws(gid, players, seed)
+    if json:
+        print_json({"game": gid, "players": players, "seed": seed, "steps": steps, "draws": drawn})
+        return
+    lines = [f"Set-up for {gid}, {players} players:"]
+    lines.extend(f"  {k}. {step}" for k, step in enumerate(steps, 1))
+    if drawn:
+        lines.append(f"Draws (seed {seed}; --seed {seed} repeats them):")
+        lines.extend(f"  {line}" for line in draw_lines(drawn))
+    typer.echo("\n".join(lines))
+
+
+def draw_lines(drawn: dict[str, Any]) -> list[str]:
+    """The draws of ``setup.draws`` in words."""
+    lines = []
+    for seat, tiles in drawn.get("travelers", {}).items():
+        offered = " or ".join(f"{t['traveler']} ({t['coins']} coins)" for t in tiles)
+        lines.append(f"{seat}: {offered}")
+    if "kyoto_line" in drawn:
+        lines.append("Line at Kyoto, nearest the road first: " + ", ".join(drawn["kyoto_line"]))
+    if "tours" in drawn:
+        lines.append("Exclusive tour cards: " + ", ".join(drawn["tours"]))
+        lines.append("  first game (no L or M): " + ", ".join(drawn["tours_first_game"]))
+    if "start_player" in drawn:
+        lines.append(f"Start player: {drawn['start_player']}")
+    return lines
+
+
+def menu(db: Path | None) -> None:
+    """The main menu of ``companion`` without arguments."""
+    import questionary
+
+    while True:
+        choice = questionary.select(
+            "What now?",
+            choices=[
+                "New game",
+                "Resume a game",
+                "Score a finished game",
+                "Rules",
+                "History",
+                "Quit",
+            ],
+        ).unsafe_ask()
+        if choice == "Quit":
+            return
+        if choice == "New game":
+            start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "play", db)
+        elif choice == "Score a finished game":
+            start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "score", db)
+        elif choice == "Resume a game":
+            resume(None, db)
+        elif choice == "Rules":
+            rules_menu()
+        else:
+            from companion.cli_history import history_list
+
+            history_list(None, None, None, 20, False, db)
+
+
+def rules_menu() -> None:
+    """Pick a game, then a topic, and show it."""
+    import questionary
+
+    from companion.cli_rules import show_topic
+    from companion.rules import load_topics
+    from scorers import SCORERS
+
+    game = questionary.select("Rules of which game?", GAMES).unsafe_ask()
+    topics = {f"{t.title} ({t.id})": t.id for t in load_topics(game)}
+    topic = questionary.select("Which topic?", list(topics)).unsafe_ask()
+    show_topic(game, SCORERS[game].info.title, topics[topic], False)

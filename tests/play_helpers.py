@@ -1,0 +1,93 @@
+"""Driving the real prompts from tests: keys for questionary, a fixed seed source."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+from typer.testing import CliRunner, Result
+
+from companion.cli import app
+
+DOWN = "\x1b[B"
+CTRL_C = "\x03"
+CLEAR = "\x15"  # Ctrl-U: clears a text prompt after a refused answer
+
+
+def sel(index: int) -> str:
+    """Pick the ``index``-th entry of a list (0 is the first)."""
+    return DOWN * index + "\r"
+
+
+def txt(text: str) -> str:
+    """Type an answer and press Enter."""
+    return text + "\r"
+
+
+def undo(choices: int) -> str:
+    """Pick "Undo" in a list of ``choices`` entries."""
+    return sel(choices)
+
+
+def rules(choices: int) -> str:
+    """Pick "Rules" in a list of ``choices`` entries."""
+    return sel(choices + 1)
+
+
+def pause(choices: int) -> str:
+    """Pick "Pause" in a list of ``choices`` entries."""
+    return sel(choices + 2)
+
+
+def run(args: list[str], keys: str) -> Result:
+    """Run the CLI with questionary reading ``keys`` from a pipe."""
+    with create_pipe_input() as pipe:
+        pipe.send_text(keys)
+        with create_app_session(input=pipe, output=DummyOutput()):
+            return CliRunner().invoke(app, args)
+
+
+@pytest.fixture
+def seeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Make the seeds of random draws 1001, 1002, ... (the list shows those used)."""
+    used: list[int] = []
+
+    def fixed() -> int:
+        used.append(1001 + len(used))
+        return used[-1]
+
+    monkeypatch.setattr("companion.play.setup.new_seed", fixed)
+    yield used
+
+
+def saved(db: Path) -> list[dict[str, Any]]:
+    """The finished games in a history: id, game, score file, result, start seat."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT id, game, score_file, result FROM plays ORDER BY id").fetchall()
+        starts = dict(conn.execute("SELECT play_id, seat FROM play_players WHERE start_player = 1"))
+    conn.close()
+    return [
+        {
+            "id": i,
+            "game": g,
+            "score_file": json.loads(f),
+            "result": json.loads(r),
+            "start": starts.get(i),
+        }
+        for i, g, f, r in rows
+    ]
+
+
+def sessions(db: Path) -> list[tuple[int, str, str]]:
+    """``(id, game, status)`` of every session."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT id, game, status FROM sessions ORDER BY id").fetchall()
+    conn.close()
+    return rows
