@@ -278,6 +278,9 @@ def test_every_command_has_help_text() -> None:
             "history export",
             "history import",
             "rules",
+            "play",
+            "resume",
+            "setup",
         ]
     )
 

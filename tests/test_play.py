@@ -173,7 +173,7 @@ def shogun_round(bids: list[int]) -> str:
 def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     names = ["Aki", "Ben", "Cho"]
     keys = txt("3") + "".join(txt(n) for n in names) + txt("") + sel(2)  # Cho is the oldest
-    for year in (1, 2):
+    for _year in (1, 2):
         keys += shogun_round([0, 1, 2]) + shogun_round([4, 4, 4]) + shogun_round([2, 2, 5])
         keys += txt("3")  # rice loss
         keys += txt("9") + txt("4") + txt("3") + txt("4") + txt("2") + txt("1")

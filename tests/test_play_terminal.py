@@ -1,0 +1,90 @@
+"""A real terminal: the menu in a pseudo-terminal, and a game killed with SIGKILL."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from tests.play_helpers import run, saved, sessions
+from tests.test_play import shibuya_keys
+
+DOWN = "\x1b[B"
+
+
+def spawn(*args: str) -> pexpect.spawn:
+    env = {**os.environ, "PROMPT_TOOLKIT_NO_CPR": "1", "TERM": "xterm"}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "companion", *args],
+        env=env,
+        encoding="utf-8",
+        timeout=20,
+        dimensions=(40, 120),
+    )
+    return child
+
+
+def answer(child: pexpect.spawn, prompt: str, keys: str) -> None:
+    child.expect_exact(prompt)
+    child.send(keys)
+
+
+@pytest.mark.timeout(90)
+def test_menu_new_game_in_a_real_terminal(db_path: Path) -> None:
+    child = spawn()
+    answer(child, "What now?", "\r")  # New game
+    answer(child, "Which game?", DOWN + "\r")  # shibuya
+    answer(child, "Who is playing?", "\r")
+    answer(child, "Player 1's name", "Aki\r")
+    answer(child, "Player 2's name", "Ben\r")
+    answer(child, "colour?", "\r")
+    answer(child, "Which rules?", DOWN * 4 + "\r")  # Pause
+    child.expect_exact("Paused and saved. Continue with: companion resume 1")
+    child.expect(pexpect.EOF)  # pausing saves and quits
+    child.close()
+    assert child.exitstatus == 0
+    assert sessions(db_path) == [(1, "shibuya", "active")]
+
+
+@pytest.mark.timeout(90)
+def test_menu_quits(db_path: Path) -> None:
+    child = spawn()
+    answer(child, "What now?", DOWN * 5 + "\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+@pytest.mark.timeout(120)
+def test_killed_mid_game_then_resumed_to_the_same_result(db_path: Path, tmp_path: Path) -> None:
+    child = spawn("play", "shibuya")
+    answer(child, "Who is playing?", "\r")
+    answer(child, "Player 1's name", "Aki\r")
+    answer(child, "Player 2's name", "Ben\r")
+    answer(child, "colour?", "\r")
+    answer(child, "Which rules?", "\r")
+    answer(child, "Steps you skipped", "\r")
+    answer(child, "Who goes first?", "\r")
+    for left in (16, 15, 14, 13, 12):
+        answer(child, f"({left} to go)", "\r")
+    child.expect_exact("(11 to go)")  # the fifth tile is saved before this question
+    child.kill(signal.SIGKILL)
+    child.close()
+    assert sessions(db_path) == [(1, "shibuya", "active")]
+
+    keys = shibuya_keys()
+    answered = len("\r" + "Aki\r" + "Ben\r" + "\r" * 4 + "\r" * 5)
+    resumed = run(["resume", "1"], keys[answered:])
+    assert resumed.exit_code == 0, resumed.output
+    [game] = saved(db_path)
+
+    straight = tmp_path / "straight.sqlite3"
+    assert run(["play", "shibuya", "--db", str(straight)], keys).exit_code == 0
+    [reference] = saved(straight)
+    assert game["score_file"] == reference["score_file"]
+    assert game["result"] == reference["result"]
