@@ -17,6 +17,7 @@ from typer.testing import CliRunner, Result
 from companion.cli import app
 
 DOWN = "\x1b[B"
+UP = "\x1b[A"
 CTRL_C = "\x03"
 CLEAR = "\x15"  # Ctrl-U: clears a text prompt after a refused answer
 
@@ -24,6 +25,11 @@ CLEAR = "\x15"  # Ctrl-U: clears a text prompt after a refused answer
 def sel(index: int) -> str:
     """Pick the ``index``-th entry of a list (0 is the first)."""
     return DOWN * index + "\r"
+
+
+def yes_from_no() -> str:
+    """Pick "Yes" in a yes/no list that points at "No"."""
+    return UP + "\r"
 
 
 def txt(text: str) -> str:

@@ -17,6 +17,7 @@ from tests.play_helpers import (
     sessions,
     txt,
     undo,
+    yes_from_no,
 )
 
 __all__ = ["seeds"]  # the fixture
@@ -102,10 +103,17 @@ def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     names = ["Aki", "Ben", "Cho"]
     keys = txt("3") + "".join(txt(n) for n in names) + txt("2 7") + sel(0)
     keys += sel(1) + sel(0) + sel(0)  # each keeps a dealt tile
-    keys += sel(1) + sel(0) + sel(2) + sel(1)  # first arrivals at the four inns
-    scores = [(60, 4, 7, 5, 3, 2, 1), (62, 3, 6, 2, 1, 4, 0), (55, 0, 4, 3, 2, 1, 2)]
+    keys += sel(0)  # yes, draw the line-up
+    # First arrivals at the four inns; at the first inn, note what everyone gained.
+    keys += sel(1) + yes_from_no()
+    gained = [(2, 1, 0, 1, 3), (0, 0, 1, 0, 0), (1, 0, 0, 0, 0)]
+    for row in gained:
+        keys += "".join(txt(CLEAR + str(v)) for v in row)
+    keys += sel(0) + sel(0) + sel(2) + sel(0) + sel(1) + sel(0)
+    # Noted values are offered: Enter (None here) takes them, other answers replace them.
+    scores = [(60, None, 7, None, 3, 2, 1), (62, 3, 6, 2, None, 4, 0), (55, 0, 4, 3, 2, 1, 2)]
     for row in scores:
-        keys += "".join(txt(str(v)) for v in row)
+        keys += "".join(txt("" if v is None else CLEAR + str(v)) for v in row)
     result = run(["play", "tokaido"], keys)
     assert result.exit_code == 0, result.output
     dealt = deal_travelers(3, 1001)
@@ -123,6 +131,10 @@ def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     [game] = saved(db_path)
     assert [p["traveler"] for p in game["score_file"]["players"]] == kept
     assert game["score_file"]["players"][1]["journey"] == 62
+    first = game["score_file"]["players"][0]
+    # Noted on the way and accepted as offered: temple 3, souvenirs 1; meal cost retyped.
+    assert (first["temple"], first["meal_cost"], first["souvenirs"]) == (3, 7, 1)
+    assert game["score_file"]["players"][1]["hot_springs"] == 1
     assert game["start"] == names.index(line[-1])
     assert len(game["result"]["players"]) == 3
 
@@ -140,7 +152,8 @@ def kamakura_score_keys(cards: list[str], names: list[str]) -> str:
 
 
 def test_kamakura_end_to_end(db_path: Path, seeds: list[int]) -> None:
-    keys = txt("2") + txt("Aki") + txt("Ben") + txt("") + sel(0) + sel(0)  # not a first game
+    keys = txt("2") + txt("Aki") + txt("Ben") + txt("") + sel(0)  # not a first game
+    keys += sel(0) + sel(0)  # draw the tour cards; Aki visited Kamakura last
     # Aki takes a site coin every turn; after her 8th, Ben has one last turn.
     keys += (sel(0) + sel(1)) * 7 + sel(0) + sel(3)
     cards = draw_tours(2, 1001, advanced=True, first_game=False)

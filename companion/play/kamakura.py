@@ -23,12 +23,21 @@ def flow(t: Table) -> Outcome:
     run_checklist(t, GAME, count)
     advanced = count == 2 or t.yes("advanced", "Play with the advanced rules?", default=False)
     first_game = t.yes("first_game", "First game (leave out tour cards L and M)?", default=False)
-    seed = t.seed("tours")
-    tours = draw_tours(count, seed, advanced=advanced, first_game=first_game)
-    t.say(
-        f"Exclusive tour cards (seed {seed}, {tour_count(count, advanced=advanced)}): "
-        f"{', '.join(tours)}."
-    )
+    size = tour_count(count, advanced=advanced)
+    if t.yes("draw_tours", f"Draw the {size} exclusive tour cards for you?"):
+        seed = t.seed("tours")
+        tours = draw_tours(count, seed, advanced=advanced, first_game=first_game)
+        t.say(f"Exclusive tour cards (seed {seed}, {size}): {', '.join(tours)}.")
+    else:
+        tours = (
+            t.text(
+                "tours",
+                f"Which {size} tour cards are face up (e.g. A I L)?",
+                check=lambda text: check_cards(text, size),
+            )
+            .upper()
+            .split()
+        )
     t.at("setup", "start player")
     starter = t.choose("start", "Who visited Kamakura most recently?", [*names, "Draw at random"])
     if starter == "Draw at random":
@@ -190,14 +199,18 @@ def score_only(t: Table) -> Outcome:
         "advanced", "Played with the advanced rules?", default=False
     )
 
-    def check_cards(text: str) -> str | None:
-        cards = text.upper().split()
-        if any(c not in KINDS for c in cards) or len(set(cards)) != len(cards):
-            return "different letters from A to M, like A I L"
-        return None
-
     cards = t.text("tours", "Exclusive tour cards in play (e.g. A I L)?", check=check_cards)
     tours = cards.upper().split()
     coins = dict.fromkeys(names, 0)
     t.at("scoring", "scoring")
     return Outcome(validated(t, GAME, lambda: score_file(t, names, tours, advanced, names, coins)))
+
+
+def check_cards(text: str, size: int | None = None) -> str | None:
+    """Different tour card letters from A to M (``size`` of them, when given)."""
+    cards = text.upper().split()
+    if any(c not in KINDS for c in cards) or len(set(cards)) != len(cards):
+        return "different letters from A to M, like A I L"
+    if size is not None and len(cards) != size:
+        return f"{size} cards are in play, you named {len(cards)}"
+    return None

@@ -35,10 +35,15 @@ def flow(t: Table) -> Outcome:
     count = len(names)
     run_checklist(t, GAME, count)
     travelers = choose_travelers(t, names)
+    gains: dict[str, dict[str, int]] = {name: {} for name in names}
     t.at("setup", "line-up at Kyoto")
-    seed = t.seed("lineup")
-    line = line_up(names, seed)
-    t.say(f"Line at Kyoto (seed {seed}), nearest the road first: {', '.join(line)}.")
+    if t.yes("lineup", "Draw the line-up at Kyoto for you?"):
+        seed = t.seed("lineup")
+        line = line_up(names, seed)
+        t.say(f"Line at Kyoto (seed {seed}), nearest the road first: {', '.join(line)}.")
+    else:
+        last = t.choose("lineup.last", "Who stands furthest back at Kyoto?", names)
+        line = [n for n in names if n != last] + [last]
     t.say(f"{line[-1]} is furthest back and moves first.")
     if count == 2:
         t.say("Two players: place the neutral traveller too.")
@@ -56,14 +61,37 @@ def flow(t: Table) -> Outcome:
                 t.say(f"Reminder for {name}: {INN_POWERS[traveler]}")
             if traveler in MEAL_POWERS:
                 t.say(f"Reminder for {name}: {MEAL_POWERS[traveler]}")
+        if t.yes(
+            f"inn{stage}.notes", "Note what each traveller gained on this stage?", default=False
+        ):
+            note_gains(t, stage, names, gains)
         if stage < len(STAGES):
             t.say("Unbought meals go under the pile; the last to arrive sets off first.")
     t.at("scoring", "final scoring")
     t.say("Everyone is in Edo: hand out the achievements and the temple points.")
     return Outcome(
-        validated(t, GAME, lambda: score_file(t, names, travelers)),
+        validated(t, GAME, lambda: score_file(t, names, travelers, gains)),
         start_player=names.index(line[-1]),
     )
+
+
+GAINS = (
+    ("meal_cost", "price of the meal bought at the inn (0 for none)", 3),
+    ("souvenirs", "souvenir cards gained", 12),
+    ("hot_springs", "hot spring cards gained", 12),
+    ("encounters", "encounter cards gained", 14),
+    ("temple", "coins given to the temple", 30),
+)
+
+
+def note_gains(t: Table, stage: int, names: list[str], gains: dict[str, dict[str, int]]) -> None:
+    """What each traveller gained on a stage; the sums pre-fill the final count."""
+    for seat, name in enumerate(names):
+        for field, words, high in GAINS:
+            value = t.number(
+                f"inn{stage}.gain.{seat}.{field}", f"{name}: {words}?", high=high, default=0
+            )
+            gains[name][field] = gains[name].get(field, 0) + value
 
 
 def choose_travelers(t: Table, names: list[str]) -> dict[str, str]:
@@ -89,13 +117,21 @@ def choose_travelers(t: Table, names: list[str]) -> dict[str, str]:
     return travelers
 
 
-def score_file(t: Table, names: list[str], travelers: dict[str, str]) -> dict[str, Any]:
-    """The final-mode score file, field by field."""
+def score_file(
+    t: Table,
+    names: list[str],
+    travelers: dict[str, str],
+    gains: dict[str, dict[str, int]] | None = None,
+) -> dict[str, Any]:
+    """The final-mode score file, field by field (noted gains are offered)."""
     players = []
     for seat, name in enumerate(names):
         entry: dict[str, Any] = {"name": name, "traveler": travelers[name]}
+        noted = (gains or {}).get(name, {})
         for field, words, high in FIELDS:
-            entry[field] = t.number(f"score.{seat}.{field}", f"{name}: {words}?", high=high)
+            entry[field] = t.number(
+                f"score.{seat}.{field}", f"{name}: {words}?", high=high, default=noted.get(field)
+            )
         players.append(entry)
     return {"game": GAME, "mode": "final", "players": players}
 
