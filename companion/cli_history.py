@@ -308,7 +308,8 @@ def history_export(
         fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
     with open_history(db) as history:
         plays = history.plays(make_filter(game))
-    text = export(plays, fmt)
+        logs = history.event_logs() if fmt == "json" else {}
+    text = export(plays, fmt, events=logs)
     if out is None:
         typer.echo(text, nl=False)
         return
@@ -348,7 +349,9 @@ def history_import(
             typer.echo(f"  {problem}", err=True)
         raise typer.Exit(2) from None
     with open_history(db) as history:
-        added, skipped = history.add(_with_progress(parsed.plays), keep_ids=parsed.kind == "json")
+        added, skipped = history.add(
+            _with_progress(parsed.plays), keep_ids=parsed.kind == "json", events=parsed.events
+        )
     typer.echo(f"Imported {added} games; {skipped} were already in the history.")
     if parsed.skipped_games:
         others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))

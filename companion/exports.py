@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.etree import ElementTree
 
@@ -50,9 +50,19 @@ def play_date(play: Play) -> str:
     return play.played_at.replace("T", " ").removesuffix("Z")[:19]
 
 
-def export(plays: Sequence[Play], fmt: str) -> str:
-    """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`)."""
-    writers = {"csv": to_csv, "json": to_json, "bgstats": to_bgstats, "bgg-xml": to_bgg_xml}
+def export(
+    plays: Sequence[Play], fmt: str, *, events: Mapping[int, list[dict[str, Any]]] | None = None
+) -> str:
+    """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`).
+
+    Args:
+        plays: The games to export.
+        fmt: The format.
+        events: Event logs by play id (only the json format carries them).
+    """
+    if fmt == "json":
+        return to_json(plays, events=events)
+    writers = {"csv": to_csv, "bgstats": to_bgstats, "bgg-xml": to_bgg_xml}
     return writers[fmt](plays)
 
 
@@ -91,13 +101,18 @@ def to_csv(plays: Sequence[Play]) -> str:
     return out.getvalue()
 
 
-def to_json(plays: Sequence[Play]) -> str:
-    """Everything, losslessly: each play with its score file exactly as given."""
+def to_json(
+    plays: Sequence[Play], *, events: Mapping[int, list[dict[str, Any]]] | None = None
+) -> str:
+    """Everything, losslessly: each play with its score file exactly as given and,
+    for a game played along, the event log of its answers."""
+    logs = events or {}
     document = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
         "plays": [
-            {**play.to_json(), "score_file": play.score_file, "events": []} for play in plays
+            {**play.to_json(), "score_file": play.score_file, "events": logs.get(play.id, [])}
+            for play in plays
         ],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"

@@ -340,12 +340,20 @@ class History:
         with self.guard("save the game"), self.transaction() as db:
             return insert(db, play, keep_id=False)
 
-    def add(self, plays: Iterable[Play], *, keep_ids: bool = True) -> tuple[int, int]:
+    def add(
+        self,
+        plays: Iterable[Play],
+        *,
+        keep_ids: bool = True,
+        events: Mapping[str, list[dict[str, Any]]] | None = None,
+    ) -> tuple[int, int]:
         """Add plays (from an import) in one transaction; skip uuids already present.
 
         Args:
             plays: The plays to add.
             keep_ids: Reuse each play's id when it is free.
+            events: Event logs of played-along games, by play uuid; each is
+                stored as a finished session of that play.
 
         Returns:
             ``(added, skipped)``.
@@ -356,9 +364,26 @@ class History:
                 if db.execute("SELECT 1 FROM plays WHERE uuid = ?", (play.uuid,)).fetchone():
                     skipped += 1
                     continue
-                insert(db, play, keep_id=keep_ids)
+                play_id = insert(db, play, keep_id=keep_ids)
+                log = (events or {}).get(play.uuid)
+                if log:
+                    _insert_log(db, play_id, play.game, log)
                 added += 1
         return added, skipped
+
+    def event_logs(self) -> dict[int, list[dict[str, Any]]]:
+        """The answers of every played-along finished game, by play id."""
+        logs: dict[int, list[dict[str, Any]]] = {}
+        with self.guard("read the history"):
+            rows = self._db.execute(
+                "SELECT sessions.play_id, e.at, e.key, e.value FROM sessions "
+                "JOIN session_events AS e ON e.session_id = sessions.id "
+                "WHERE sessions.status = 'finished' AND sessions.play_id IS NOT NULL "
+                "ORDER BY sessions.play_id, e.seq"
+            ).fetchall()
+        for play_id, at, key, value in rows:
+            logs.setdefault(play_id, []).append({"at": at, "key": key, "value": json.loads(value)})
+        return logs
 
     def plays(self, where: Filter | None = None) -> list[Play]:
         """The recorded games that match ``where``, oldest first."""
@@ -549,6 +574,22 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
         ],
     )
     return play_id
+
+
+def _insert_log(db: sqlite3.Connection, play_id: int, game: str, log: list[dict[str, Any]]) -> None:
+    """Store an imported event log as the finished session of ``play_id``."""
+    cursor = db.execute(
+        "INSERT INTO sessions (game, kind, started_at, updated_at, status, play_id) "
+        "VALUES (?, 'play', ?, ?, 'finished', ?)",
+        (game, log[0]["at"], log[-1]["at"], play_id),
+    )
+    db.executemany(
+        "INSERT INTO session_events (session_id, seq, at, key, value) VALUES (?, ?, ?, ?, ?)",
+        [
+            (cursor.lastrowid, seq, e["at"], e["key"], json.dumps(e["value"]))
+            for seq, e in enumerate(log, 1)
+        ],
+    )
 
 
 def _play(row: tuple[Any, ...], start_player: int | None) -> Play:

@@ -26,11 +26,13 @@ class Parsed:
         kind: ``json`` or ``bgstats``.
         plays: The plays to add.
         skipped_games: Plays of games other than ours, by game name.
+        events: Event logs of played-along games, by play uuid.
     """
 
     kind: str
     plays: list[Play] = field(default_factory=list)
     skipped_games: dict[str, int] = field(default_factory=dict)
+    events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def parse(text: str) -> Parsed:
@@ -66,8 +68,24 @@ def _parse_ours(data: dict[str, Any]) -> Parsed:
         play = _read_play(r, item, f"plays[{k}]")
         if play is not None:
             parsed.plays.append(play)
+            log = _read_events(r, item, f"plays[{k}].events")
+            if log:
+                parsed.events[play.uuid] = log
     r.raise_if_problems()
     return parsed
+
+
+def _read_events(r: Reader, item: object, path: str) -> list[dict[str, Any]]:
+    entries = r.array(item.get("events") if isinstance(item, dict) else None, path) or []
+    log = []
+    for k, entry in enumerate(entries):
+        event = r.obj(entry, f"{path}[{k}]", required=("at", "key", "value"))
+        if event is None:
+            continue
+        r.field(event, f"{path}[{k}]", "at", r.text)
+        r.field(event, f"{path}[{k}]", "key", r.text)
+        log.append(event)
+    return log
 
 
 PLAY_KEYS = (

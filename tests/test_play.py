@@ -297,3 +297,26 @@ def test_answers_that_do_not_fit_together_are_asked_again(db_path: Path) -> None
     assert "  players: 27 brown provinces held in all (the region has 9)" in result.stdout
     [game] = saved(db_path)
     assert [p["total"] for p in game["result"]["players"]] == [6, 6, 6]  # tied castles: 2 each
+
+
+def test_json_export_carries_the_event_log_and_imports_it_back(
+    db_path: Path, tmp_path: Path
+) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from companion.cli import app
+
+    assert run(["play", "shibuya"], shibuya_keys()).exit_code == 0
+    runner = CliRunner()
+    first = runner.invoke(app, ["history", "export", "--format", "json"]).stdout
+    log = json.loads(first)["plays"][0]["events"]
+    assert [e["key"] for e in log[:3]] == ["mode", "players.0", "players.1"]
+    assert log[1]["value"] == "Aki"
+    other = tmp_path / "other.sqlite3"
+    source = tmp_path / "export.json"
+    source.write_text(first)
+    assert runner.invoke(app, ["history", "import", str(source), "--db", str(other)]).exit_code == 0
+    again = runner.invoke(app, ["history", "export", "--format", "json", "--db", str(other)])
+    assert again.stdout == first
