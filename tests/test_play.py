@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from companion.play.setup import TRAVELER_COINS, deal_travelers, draw_tours, line_up
 from tests.play_helpers import (
     CLEAR,
@@ -320,3 +322,27 @@ def test_json_export_carries_the_event_log_and_imports_it_back(
     assert runner.invoke(app, ["history", "import", str(source), "--db", str(other)]).exit_code == 0
     again = runner.invoke(app, ["history", "export", "--format", "json", "--db", str(other)])
     assert again.stdout == first
+
+
+def shibuya_answers() -> list[str]:
+    """The keys of each answer of a whole Shibuya game, one entry per answer."""
+    answers = [sel(0), txt("Aki"), txt("Ben"), sel(0), sel(0), txt(""), sel(0)]
+    answers += [sel(0)] * 16 + [sel(1), sel(0), sel(1), sel(0), sel(1)]
+    assert "".join(answers) == shibuya_keys()
+    return answers
+
+
+@pytest.mark.parametrize("cut", [1, 3, 6, 7, 15, 24, 27])
+def test_interrupted_anywhere_then_resumed_to_the_same_result(db_path: Path, cut: int) -> None:
+    answers = shibuya_answers()
+    stopped = run(["play", "shibuya"], "".join(answers[:cut]) + CTRL_C)
+    assert stopped.exit_code == 130
+    assert saved(db_path) == []
+    resumed = run(["resume", "1"], "".join(answers[cut:]))
+    assert resumed.exit_code == 0, resumed.output
+    [game] = saved(db_path)
+    assert game["score_file"]["players"] == [
+        {"name": "Aki", "goals": 3},
+        {"name": "Ben", "goals": 0},
+    ]
+    assert game["start"] == 0
