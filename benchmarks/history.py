@@ -13,13 +13,14 @@ import argparse
 import json
 import random
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from _common import compile_project, timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -77,21 +78,6 @@ def bgstats_file(count: int, rng: random.Random) -> dict[str, object]:
             for k in range(count)
         ],
     }
-
-
-def timed(command: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
-def compile_project() -> None:
-    """Write bytecode as a normal install would (PYTHONDONTWRITEBYTECODE may be set)."""
-    import compileall
-
-    root = Path(__file__).resolve().parent.parent
-    for package in ("companion", "scorers"):
-        compileall.compile_dir(str(root / package), quiet=1)
 
 
 def main() -> int:

@@ -12,29 +12,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _common import compile_project, timed
 
 QUERIES = ["inn meal", "what if two players tie for most castles", "souvenier"]
 TARGET = 1.3
-
-
-def timed(command: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
-
-
-def compile_project() -> None:
-    """Write bytecode as a normal install would (PYTHONDONTWRITEBYTECODE may be set)."""
-    import compileall
-
-    root = Path(__file__).resolve().parent.parent
-    for package in ("companion", "scorers"):
-        compileall.compile_dir(str(root / package), quiet=1)
 
 
 def main() -> int:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from _common import compile_project, timed
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "tests" / "files" / "tokaido-final.json"
 
@@ -44,21 +44,6 @@ app()
 '''
 
 TARGETS = {"--help": 1.2, "score": 1.3}
-
-
-def timed(command: list[str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
-
-
-def compile_project() -> None:
-    """Write bytecode as a normal install would (PYTHONDONTWRITEBYTECODE may be set)."""
-    import compileall
-
-    root = Path(__file__).resolve().parent.parent
-    for package in ("companion", "scorers"):
-        compileall.compile_dir(str(root / package), quiet=1)
 
 
 def main() -> int:

@@ -10,7 +10,16 @@ from typing import Annotated
 
 import typer
 
-from companion.cli_common import DbOption, JsonOption, fail, open_history, print_json, show
+from companion.cli_common import (
+    DbOption,
+    JsonOption,
+    fail,
+    fail_with_problems,
+    open_history,
+    plural,
+    print_json,
+    show,
+)
 from companion.cli_history import history_app
 from companion.cli_play import play, resume, setup
 from companion.cli_rules import rules
@@ -109,12 +118,11 @@ def score(
         result = score_text(scorer, text)
     except ScoreFileError as error:
         source = "standard input" if input == "-" else input
-        count = len(error.problems)
-        plural = "problem" if count == 1 else "problems"
-        lines = [f"Error: {source} is not a valid {scorer.info.id} score file ({count} {plural}):"]
-        lines.extend(f"  {problem}" for problem in error.problems)
-        typer.echo("\n".join(lines), err=True)
-        raise typer.Exit(2) from None
+        fail_with_problems(
+            f"{source} is not a valid {scorer.info.id} score file "
+            f"({plural(len(error.problems), 'problem')}):",
+            error.problems,
+        )
     document = result.to_json()
     play_id = None
     if not no_save:

@@ -1,5 +1,6 @@
 """Pieces every command shares: options, errors, output and the history."""
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -27,6 +28,18 @@ def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``Error: message`` to standard error and exit with ``code``."""
     typer.echo(f"Error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def fail_with_problems(message: str, problems: Sequence[object], code: int = 2) -> NoReturn:
+    """Print ``Error: message`` and each problem indented on its own line, then exit."""
+    lines = [f"Error: {message}", *(f"  {problem}" for problem in problems)]
+    typer.echo("\n".join(lines), err=True)
+    raise typer.Exit(code)
+
+
+def plural(count: int, word: str) -> str:
+    """``1 problem``, ``2 problems``."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def open_history(db: Path | None, *, hint: str = "") -> "History":

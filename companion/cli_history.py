@@ -6,7 +6,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from companion.cli_common import DbOption, JsonOption, fail, open_history, print_json, show
+from companion.cli_common import (
+    DbOption,
+    JsonOption,
+    fail,
+    fail_with_problems,
+    open_history,
+    plural,
+    print_json,
+    show,
+)
 
 if TYPE_CHECKING:
     from companion.history import Filter, Play
@@ -215,10 +224,7 @@ def history_edit(
             )
             history.replace(changed)
         except EditError as error:
-            typer.echo(f"Error: {error}", err=True)
-            for problem in error.problems:
-                typer.echo(f"  {problem}", err=True)
-            raise typer.Exit(2) from None
+            fail_with_problems(str(error), error.problems)
         except HistoryError as error:
             fail(str(error))
     typer.echo(f"Game #{play_id} changed.")
@@ -339,15 +345,11 @@ def history_import(
     except InputError as error:
         fail(str(error))
     except ScoreFileError as error:
-        count = len(error.problems)
-        typer.echo(
-            f"Error: {file} cannot be imported ({count} problem{'s' if count != 1 else ''}); "
+        fail_with_problems(
+            f"{file} cannot be imported ({plural(len(error.problems), 'problem')}); "
             "nothing was imported:",
-            err=True,
+            error.problems,
         )
-        for problem in error.problems:
-            typer.echo(f"  {problem}", err=True)
-        raise typer.Exit(2) from None
     with open_history(db) as history:
         added, skipped = history.add(
             _with_progress(parsed.plays), keep_ids=parsed.kind == "json", events=parsed.events

@@ -78,6 +78,18 @@ def run_checklist(t: Table, game: str, players: int) -> None:
         t.say(f"Skipped steps: {skipped}.")
 
 
+def choose_start(t: Table, message: str, names: list[str]) -> int:
+    """The start player's seat: named by the players, or drawn at random (seed shown)."""
+    from companion.play.setup import pick
+
+    starter = t.choose("start", message, [*names, "Draw at random"])
+    if starter == "Draw at random":
+        seed = t.seed("start")
+        starter = pick(names, seed, "start")
+        t.say(f"Drawn with seed {seed}: {starter} starts.")
+    return names.index(starter)
+
+
 def choose_player(t: Table, key: str, message: str, names: list[str]) -> int:
     """A seat, chosen by name."""
     return names.index(t.choose(key, message, names))

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.play.common import Outcome, ask_players, order_from, run_checklist, validated
-from companion.play.setup import draw_tours, pick, tour_count
+from companion.play.common import (
+    Outcome,
+    ask_players,
+    choose_start,
+    order_from,
+    run_checklist,
+    validated,
+)
+from companion.play.setup import draw_tours, tour_count
 from companion.play.table import Table
 
 GAME = "kamakura"
@@ -39,12 +46,7 @@ def flow(t: Table) -> Outcome:
             .split()
         )
     t.at("setup", "start player")
-    starter = t.choose("start", "Who visited Kamakura most recently?", [*names, "Draw at random"])
-    if starter == "Draw at random":
-        start_seed = t.seed("start")
-        starter = pick(names, start_seed, "start")
-        t.say(f"Drawn with seed {start_seed}: {starter} starts.")
-    first = names.index(starter)
+    first = choose_start(t, "Who visited Kamakura most recently?", names)
     order = order_from(names, first)
     t.say("Point trackers: " + ", ".join(f"{n} on {k}" for k, n in enumerate(order)) + ".")
     coins = dict.fromkeys(names, 0)

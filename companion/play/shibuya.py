@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from companion.play.common import Outcome, ask_players, run_checklist, validated
-from companion.play.setup import pick
+from companion.play.common import Outcome, ask_players, choose_start, run_checklist, validated
 from companion.play.table import Table
 
 GAME = "shibuya"
@@ -35,12 +34,7 @@ def flow(t: Table) -> Outcome:
     ).split(" ")[0]
     run_checklist(t, GAME, count)
     t.at("setup", "start player")
-    starter = t.choose("start", "Who goes first?", [*names, "Draw at random"])
-    if starter == "Draw at random":
-        seed = t.seed("start")
-        starter = pick(names, seed, "start")
-        t.say(f"Drawn with seed {seed}: {starter} goes first.")
-    first = names.index(starter)
+    first = choose_start(t, "Who goes first?", names)
     turn = first
     tiles = ALL_TILES
     if variant == "standard":
