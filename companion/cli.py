@@ -62,6 +62,11 @@ def root(
 
     Without a command, opens the menu.
     """
+    if db is not None:
+        # The command's own options are read after this, so its --db falls back to ours.
+        import os
+
+        os.environ["COMPANION_DB"] = str(db)
     if ctx.invoked_subcommand is None:
         import sys
 

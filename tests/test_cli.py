@@ -313,3 +313,11 @@ def test_two_cli_processes_saving_at_once_keep_both_records(db_path: Path) -> No
     assert [w.returncode for w in workers] == [0, 0], outputs
     assert [json.loads(out) for out, _ in outputs] == [TOKAIDO_RESULT, TOKAIDO_RESULT]
     assert plays_in(db_path) == 2
+
+
+def test_db_before_the_command_applies_to_it(tmp_path: Path, db_path: Path) -> None:
+    other = tmp_path / "root-option.sqlite3"
+    result = runner.invoke(app, ["--db", str(other), "score", "tokaido", "-i", str(TOKAIDO)])
+    assert result.exit_code == 0
+    assert plays_in(other) == 1
+    assert not db_path.exists()
