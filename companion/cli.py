@@ -21,6 +21,7 @@ from companion.cli_common import (
     show,
 )
 from companion.cli_history import history_app
+from companion.cli_notebooks import notebook, serve
 from companion.cli_play import play, resume, setup
 from companion.cli_rules import rules
 
@@ -35,6 +36,8 @@ app.command("play")(play)
 app.command("resume")(resume)
 app.command("setup")(setup)
 app.command("rules")(rules)
+app.command("notebook")(notebook)
+app.command("serve")(serve)
 app.add_typer(history_app, name="history")
 
 

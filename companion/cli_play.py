@@ -1,7 +1,7 @@
 """``companion play``, ``resume``, ``setup``, interactive ``score`` and the menu."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -108,7 +108,7 @@ def setup(
     json: JsonOption = False,
 ) -> None:
     """Print the set-up checklist and the random draws for a player count."""
-    from companion.play.setup import SetupError, checklist, draws, new_seed
+    from companion.play.setup import SetupError, checklist, describe_draws, draws, new_seed
 
     gid = game_id(game)
     try:
@@ -124,24 +124,8 @@ def setup(
     lines.extend(f"  {k}. {step}" for k, step in enumerate(steps, 1))
     if drawn:
         lines.append(f"Draws (seed {seed}; --seed {seed} repeats them):")
-        lines.extend(f"  {line}" for line in draw_lines(drawn))
+        lines.extend(f"  {line}" for line in describe_draws(drawn))
     typer.echo("\n".join(lines))
-
-
-def draw_lines(drawn: dict[str, Any]) -> list[str]:
-    """The draws of ``setup.draws`` in words."""
-    lines = []
-    for seat, tiles in drawn.get("travelers", {}).items():
-        offered = " or ".join(f"{t['traveler']} ({t['coins']} coins)" for t in tiles)
-        lines.append(f"{seat}: {offered}")
-    if "kyoto_line" in drawn:
-        lines.append("Line at Kyoto, nearest the road first: " + ", ".join(drawn["kyoto_line"]))
-    if "tours" in drawn:
-        lines.append("Exclusive tour cards: " + ", ".join(drawn["tours"]))
-        lines.append("  first game (no L or M): " + ", ".join(drawn["tours_first_game"]))
-    if "start_player" in drawn:
-        lines.append(f"Start player: {drawn['start_player']}")
-    return lines
 
 
 def menu(db: Path | None) -> None:

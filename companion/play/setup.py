@@ -207,3 +207,19 @@ def draws(game: str, players: int, seed: int) -> dict[str, Any]:
     if game == "shibuya":
         return {"start_player": pick(seats, seed, "start")}
     return {}
+
+
+def describe_draws(drawn: dict[str, Any]) -> list[str]:
+    """The draws of ``setup.draws`` in words."""
+    lines = []
+    for seat, tiles in drawn.get("travelers", {}).items():
+        offered = " or ".join(f"{t['traveler']} ({t['coins']} coins)" for t in tiles)
+        lines.append(f"{seat}: {offered}")
+    if "kyoto_line" in drawn:
+        lines.append("Line at Kyoto, nearest the road first: " + ", ".join(drawn["kyoto_line"]))
+    if "tours" in drawn:
+        lines.append("Exclusive tour cards: " + ", ".join(drawn["tours"]))
+        lines.append("  first game (no L or M): " + ", ".join(drawn["tours_first_game"]))
+    if "start_player" in drawn:
+        lines.append(f"Start player: {drawn['start_player']}")
+    return lines
