@@ -157,13 +157,13 @@ class ScoreForm:
         for path, label in self.messages.items():
             shown = beside.get(path, []) if path in self.touched else []
             label.value = "".join(
-                f"<span style='color:#b00'>{html.escape(m)}</span><br>" for m in shown
+                f"<span style='color:#b00'>{html.escape(m, quote=False)}</span><br>" for m in shown
             )
         self.save_button.disabled = bool(found)
         if found:
             self.summary.value = (
                 f"<span style='color:#b00'>{len(found)} thing(s) to fix before saving.</span>"
-                + "".join(f"<br>{html.escape(g)}" for g in general)
+                + "".join(f"<br>{html.escape(g, quote=False)}" for g in general)
             )
             self.preview.value = ""
         else:
