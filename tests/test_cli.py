@@ -281,6 +281,8 @@ def test_every_command_has_help_text() -> None:
             "play",
             "resume",
             "setup",
+            "notebook",
+            "serve",
         ]
     )
 
