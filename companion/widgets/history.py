@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as w
 
@@ -67,19 +68,19 @@ def head_to_head_table(stats: Stats) -> str:
     )
 
 
-def wins_chart(summaries: list[dict[str, object]], width: int = 480, height: int = 160) -> str:
+def wins_chart(summaries: list[dict[str, Any]], width: int = 480, height: int = 160) -> str:
     """Each player's running total of wins, game after game, as an SVG line chart."""
     running: dict[str, list[int]] = defaultdict(list)
     names: list[str] = []
     for k, play in enumerate(summaries):
-        for p in play["players"]:  # type: ignore[attr-defined]
+        for p in play["players"]:
             if p["name"] not in names:
                 names.append(p["name"])
         for name in names:
             series = running[name]
             while len(series) < k:
                 series.append(series[-1] if series else 0)
-            won = name in play["winners"]  # type: ignore[operator]
+            won = name in play["winners"]
             series.append((series[-1] if series else 0) + (1 if won else 0))
     count = len(summaries)
     top = max((max(s) for s in running.values()), default=1) or 1
@@ -103,11 +104,11 @@ def wins_chart(summaries: list[dict[str, object]], width: int = 480, height: int
     )
 
 
-def distributions(summaries: list[dict[str, object]], buckets: int = 8) -> str:
+def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
     """For each game, how many scores fell in each range, as bars."""
     by_game: dict[str, list[int]] = defaultdict(list)
     for play in summaries:
-        by_game[str(play["game"])] += [p["total"] for p in play["players"]]  # type: ignore[attr-defined]
+        by_game[str(play["game"])] += [p["total"] for p in play["players"]]
     parts = []
     for game, scores in sorted(by_game.items()):
         low, high = min(scores), max(scores)
