@@ -160,6 +160,14 @@ def test_tracker_rules(
     assert tracker.status.value == message
 
 
+def test_tracker_shibuya_optional_rule_needs_four() -> None:
+    tracker = Tracker("shibuya", ["Red", "Blue"])
+    tracker.counts[0].value = 4
+    assert tracker.next() == "No winner yet."
+    tracker.variant.value = "no_construction"
+    assert tracker.next() == "Red wins!"
+
+
 def test_tracker_shogun_orders_bids_and_draws_ties() -> None:
     tracker = Tracker("shogun", ["Aki", "Ben", "Cho"])
     for box, bid in zip(tracker.counts, [2, 4, 2], strict=True):

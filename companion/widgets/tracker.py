@@ -33,7 +33,10 @@ class Tracker:
             "shogun": "Bids (0-4 chests; a province card counts 0):",
             "tokaido": "Who reached the inn first? (choose them as 'Starts')",
         }[game]
+        self.variant = w.Dropdown(options=["standard", "no_construction"], description="Rules")
         shown = self.counts if game != "tokaido" else []
+        if game == "shibuya":
+            shown = [self.variant, *shown]
         self.widget = w.VBox(
             [
                 w.HTML("<b>Rounds</b>"),
@@ -75,7 +78,7 @@ class Tracker:
     def _shibuya(self, goals: list[int]) -> str:
         from companion.play.shibuya import TARGETS, winner_of
 
-        side = winner_of(goals[:2], TARGETS["standard"])
+        side = winner_of(goals[:2], TARGETS[self.variant.value])
         return f"{self.names[side]} wins!" if side is not None else "No winner yet."
 
     def _kamakura(self, coins: list[int]) -> str:
