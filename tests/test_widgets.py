@@ -163,6 +163,7 @@ def test_tracker_rules(
 def test_tracker_shibuya_optional_rule_needs_four() -> None:
     tracker = Tracker("shibuya", ["Red", "Blue"])
     tracker.counts[0].value = 4
+    tracker.counts[1].value = 2
     assert tracker.next() == "No winner yet."
     tracker.variant.value = "no_construction"
     assert tracker.next() == "Red wins!"
