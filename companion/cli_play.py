@@ -37,6 +37,9 @@ def resume(
     session: Annotated[
         int | None, typer.Argument(metavar="ID", help="The game to resume (default: choose).")
     ] = None,
+    abandon: Annotated[
+        bool, typer.Option("--abandon", help="Set game ID aside for good instead.")
+    ] = False,
     db: DbOption = None,
 ) -> None:
     """Continue an unfinished game at the question where it stopped."""
@@ -44,6 +47,13 @@ def resume(
 
     with open_history(db) as history:
         store = SessionStore(history)
+        if abandon:
+            found = store.get(session) if session is not None else None
+            if found is None or found.status != "active":
+                fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+            store.abandon(found.id)
+            typer.echo(f"Game #{found.id} set aside; it will not be offered again.")
+            return
         if session is None:
             waiting = store.unfinished()
             if not waiting:
@@ -151,7 +161,7 @@ def menu(db: Path | None) -> None:
         elif choice == "Score a finished game":
             start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "score", db)
         elif choice == "Resume a game":
-            resume(None, db)
+            resume(None, False, db)
         elif choice == "Rules":
             rules_menu()
         else:

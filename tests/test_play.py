@@ -346,3 +346,14 @@ def test_interrupted_anywhere_then_resumed_to_the_same_result(db_path: Path, cut
         {"name": "Ben", "goals": 0},
     ]
     assert game["start"] == 0
+
+
+def test_an_unfinished_game_can_be_set_aside(db_path: Path) -> None:
+    stopped = run(["play", "shibuya"], sel(0) + CTRL_C)
+    assert stopped.exit_code == 130
+    result = run(["resume", "1", "--abandon"], "")
+    assert result.stdout == "Game #1 set aside; it will not be offered again.\n"
+    assert sessions(db_path) == [(1, "shibuya", "abandoned")]
+    assert run(["resume"], "").stdout == "No unfinished games.\n"
+    again = run(["resume", "1", "--abandon"], "")
+    assert again.exit_code == 1

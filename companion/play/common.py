@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from companion.play.setup import PLAYER_COUNTS, checklist
@@ -17,12 +17,10 @@ class Outcome:
     Attributes:
         score_file: The score file the prompts built.
         start_player: The seat that started the game, if known.
-        notes: Said about the game, kept with the record.
     """
 
     score_file: dict[str, Any]
     start_player: int | None = None
-    notes: list[str] = field(default_factory=list)
 
 
 def ask_players(t: Table, game: str, *, count: int | None = None) -> list[str]:

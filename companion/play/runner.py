@@ -118,7 +118,6 @@ def finish(store: SessionStore, session_id: int, game: str, outcome: Outcome) ->
         game=game,
         score_file=text,
         result=result.to_json(),
-        notes="\n".join(outcome.notes),
         start_player=outcome.start_player,
     )
     return store.finish(session_id, play), result
