@@ -88,3 +88,19 @@ def test_killed_mid_game_then_resumed_to_the_same_result(db_path: Path, tmp_path
     [reference] = saved(straight)
     assert game["score_file"] == reference["score_file"]
     assert game["result"] == reference["result"]
+
+
+@pytest.mark.timeout(90)
+def test_menu_rules_and_history(db_path: Path) -> None:
+    child = spawn()
+    answer(child, "What now?", DOWN * 3 + "\r")  # Rules
+    answer(child, "Rules of which game?", DOWN + "\r")  # shibuya
+    answer(child, "Which topic?", DOWN * 5 + "\r")  # How to win
+    child.expect_exact("Shibuya: How to win")
+    child.expect_exact("6 of its 8 pawns")
+    answer(child, "What now?", DOWN * 4 + "\r")  # History
+    child.expect_exact("No games recorded yet.")
+    answer(child, "What now?", DOWN * 5 + "\r")  # Quit
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
