@@ -6,10 +6,10 @@ from typing import Any
 
 from companion.play.common import Outcome, ask_players, choose_player, run_checklist, validated
 from companion.play.table import Table
+from scorers.shimoda import COLORS
 
 GAME = "shimoda"
 ROUNDS = 7
-COLORS = ("blue", "black", "red", "yellow", "pink")
 INITIALS = {"b": "blue", "k": "black", "r": "red", "y": "yellow", "p": "pink"}
 TYPES = {
     "any": "per tourist of any colour",

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.play.setup import TRAVELER_COINS
+from scorers import shimoda as shimoda_rules
 
 Convert = Callable[[Any], Any]
 OMIT = object()  # a converted value that leaves the key out of the score file
@@ -217,17 +218,9 @@ def player_fields(game: str, seat: int, *, teams: bool = False) -> list[Field]:
     return fields
 
 
-SHIMODA_COLORS = ("blue", "black", "red", "yellow", "pink")
-SHIMODA_TYPES = (
-    "any",
-    "color",
-    "pair",
-    "exactly_two",
-    "all_colors",
-    "three_colors",
-    "chairs",
-    "victory_markers",
-)
+SHIMODA_COLORS = shimoda_rules.COLORS
+# "any" first: the form's default card type.
+SHIMODA_TYPES = ("any", *(t for t in shimoda_rules.SCORING_TYPES if t != "any"))
 
 
 def space_fields(path: str, k: int) -> list[Field]:
