@@ -1,30 +1,77 @@
-"""Reading a score file from disk or standard input and scoring it."""
+"""Reading a score file (or any JSON file a user gives us) with bounds, and scoring it.
+
+Every file is read with a size limit (at most the limit plus one byte is ever
+read, so ``/dev/zero`` or a FIFO cannot exhaust memory) and parsed strictly:
+duplicate keys, nesting deeper than a limit and unpaired surrogates are
+problems with their JSON path, like any other problem of the file.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 if TYPE_CHECKING:
     from scorers import Result, Scorer
 
+MAX_SCORE_FILE_BYTES = 1_000_000
+"""A score file is a few kilobytes; anything over a megabyte is not one."""
+MAX_DEPTH = 32
+"""The deepest nesting a score file needs is 6 levels."""
+
 
 class InputError(Exception):
-    """The score file could not be read at all (missing, unreadable, not text)."""
+    """The file could not be read at all (missing, unreadable, not text)."""
 
 
-def read_source(source: str) -> str:
+class FileTooLarge(InputError):
+    """The file is over the size limit; nothing past the limit was read."""
+
+
+def _read_limited(handle: BinaryIO, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = handle.read(min(1 << 16, limit + 1 - size))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def size_words(limit: int) -> str:
+    """``1_000_000`` → ``1 MB``; ``64_000_000`` → ``64 MB``; ``500`` → ``500 bytes``."""
+    if limit >= 1_000_000 and limit % 1_000_000 == 0:
+        return f"{limit // 1_000_000} MB"
+    if limit >= 1000 and limit % 1000 == 0:
+        return f"{limit // 1000} kB"
+    return f"{limit} bytes"
+
+
+def read_source(source: str, *, limit: int = MAX_SCORE_FILE_BYTES) -> str:
     """Return the text of ``source``, a path or ``-`` for standard input.
 
+    Args:
+        source: A file path, or ``-``.
+        limit: The most bytes the file may have.
+
     Raises:
+        FileTooLarge: The file has more than ``limit`` bytes.
         InputError: The file cannot be read or is not UTF-8 text.
     """
     try:
-        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        if source == "-":
+            data = _read_limited(sys.stdin.buffer, limit)
+        else:
+            with Path(source).open("rb") as handle:
+                data = _read_limited(handle, limit)
     except OSError as error:
         raise InputError(f"cannot read {source}: {error.strerror or error}") from error
+    if len(data) > limit:
+        raise FileTooLarge(f"{source} is larger than {size_words(limit)}, too large to be read")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -35,22 +82,89 @@ def _no_constants(name: str) -> object:
     raise ValueError(f"{name} is not a number JSON allows")
 
 
-def parse_json(text: str) -> object:
-    """Parse JSON text.
+class _Object(dict[str, object]):
+    """A JSON object that remembers the keys it was given more than once."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    obj = _Object(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        dups: list[str] = []
+        for key, _ in pairs:
+            if key in seen and key not in dups:
+                dups.append(key)
+            seen.add(key)
+        obj.duplicates = tuple(dups)
+    return obj
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _walk_problems(value: object, max_depth: int) -> list[tuple[str, str]]:
+    """Duplicate keys, over-deep nesting and unpaired surrogates, with their paths."""
+    from scorers._validate import ROOT, index_path, key_path
+
+    problems: list[tuple[str, str]] = []
+    stack: list[tuple[object, str, int]] = [(value, ROOT, 0)]
+    while stack:
+        item, path, depth = stack.pop()
+        if isinstance(item, dict | list) and depth >= max_depth:
+            problems.append((path, f"nested more than {max_depth} levels deep"))
+            continue
+        if isinstance(item, dict):
+            for key in getattr(item, "duplicates", ()):
+                problems.append((key_path(path, key), "this key is given more than once"))
+            for key, child in reversed(list(item.items())):
+                if _has_lone_surrogate(key):
+                    problems.append((path, "a key holds an unpaired surrogate (\\ud800-\\udfff)"))
+                    continue
+                stack.append((child, key_path(path, key), depth + 1))
+        elif isinstance(item, list):
+            for index in range(len(item) - 1, -1, -1):
+                stack.append((item[index], index_path(path, index), depth + 1))
+        elif isinstance(item, str) and _has_lone_surrogate(item):
+            problems.append((path, "holds an unpaired surrogate (\\ud800-\\udfff), not text"))
+    problems.sort(key=lambda p: p[0])
+    return problems
+
+
+def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> object:
+    """Parse JSON text strictly.
+
+    Args:
+        text: The JSON text.
+        max_depth: The deepest nesting of objects and lists allowed.
 
     Raises:
-        ScoreFileError: At ``$``, when the text is not JSON.
+        ScoreFileError: At ``$`` when the text is not JSON or is nested too
+            deeply; at each place where a key is repeated or a text holds an
+            unpaired surrogate.
     """
     from scorers import ScoreFileError
 
     try:
-        return json.loads(text, parse_constant=_no_constants)
+        value = json.loads(text, parse_constant=_no_constants, object_pairs_hook=_pairs)
     except json.JSONDecodeError as error:
         raise ScoreFileError.single(
             "$", f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
         ) from error
+    except RecursionError as error:
+        raise ScoreFileError.single("$", f"nested more than {max_depth} levels deep") from error
     except ValueError as error:
         raise ScoreFileError.single("$", f"not valid JSON: {error}") from error
+    problems = _walk_problems(value, max_depth)
+    if problems:
+        raise ScoreFileError.many(problems)
+    return value
 
 
 def score_text(scorer: Scorer, text: str) -> Result:
