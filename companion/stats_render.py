@@ -20,6 +20,11 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
     return ("█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")).ljust(width)
 
 
+def _number(value: float | None, fmt: str = "") -> str:
+    """A figure, or ``-`` when there is none (nothing was scored)."""
+    return "-" if value is None else format(value, fmt)
+
+
 def _table(*headings: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in headings:
@@ -46,17 +51,21 @@ def stats_tables(stats: Stats) -> RenderableType:
     for p in stats.players:
         for game, record in sorted(p.games.items()):
             scores.add_row(
-                p.name, title(game), str(record.plays), f"{record.average:.1f}", str(record.best)
+                p.name,
+                title(game),
+                str(record.plays),
+                _number(record.average, ".1f"),
+                _number(record.best),
             )
     games = _table("Game", "Plays", "High score", "By", "Avg winning", "Avg margin")
     for g in stats.games:
         games.add_row(
             title(g.game),
             str(g.plays),
-            str(g.high_score),
+            _number(g.high_score),
             ", ".join(g.high_scorers),
-            f"{g.average_winning_score:.1f}",
-            f"{g.average_margin:.1f}",
+            _number(g.average_winning_score, ".1f"),
+            _number(g.average_margin, ".1f"),
         )
     pairs = _table("Player", "Opponent", "Plays", "Ahead", "", "Behind", "Level")
     for h in stats.head_to_head:
