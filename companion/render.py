@@ -38,7 +38,13 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     for player in players:
         categories.extend(c for c in player["breakdown"] if c not in categories)
     for category in categories:
-        table.add_row(label(category), *(str(p["breakdown"].get(category, 0)) for p in players))
+        table.add_row(
+            label(category),
+            *(
+                _shown(p["breakdown"].get(category, None if p["total"] is None else 0))
+                for p in players
+            ),
+        )
     table.add_section()
     table.add_row(Text("Total", style="bold"), *(Text(_shown(p["total"]), "bold") for p in players))
     table.add_row("Rank", *(_shown(p["rank"]) for p in players))
