@@ -168,11 +168,12 @@ MIGRATIONS += (
                     ''
                 FROM plays, (SELECT 0 AS n UNION ALL SELECT 1) AS side,
                     (SELECT 0 AS member UNION ALL SELECT 1)
-                WHERE {_TEAM_FILE}""",
+                WHERE coalesce(({_TEAM_FILE}), 0)""",
             f"""INSERT INTO play_people (play_id, position, side, name, name_key)
                 SELECT pp.play_id, pp.seat, pp.seat, pp.name, ''
                 FROM play_players AS pp JOIN plays ON plays.id = pp.play_id
-                WHERE NOT ({_TEAM_FILE}) AND NOT ({_UNKNOWN_TEAM})""",
+                WHERE NOT coalesce(({_TEAM_FILE}), 0)
+                    AND NOT coalesce(({_UNKNOWN_TEAM}), 0)""",
             "UPDATE play_people SET name_key = name_key(name)",
         ),
     ),
