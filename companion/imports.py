@@ -295,7 +295,8 @@ def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None
         r.error(f"{path}.start_player", f"there are only {len(people)} people in this game")
     if len(r.problems) > before or result is None or people is None:
         return None
-    assert play_id and ident and played_at and game and source is not None
+    if not (play_id and ident and played_at and game and source):
+        return None  # a required key is missing: already a problem
     return Play(
         play_id,
         ident,
