@@ -508,7 +508,7 @@ def history_import(
         )
     typer.echo(
         f"Imported {plural(added, 'game')}; "
-        f"{plural(skipped, 'game')} {'was' if skipped == 1 else 'were'} already in the history."
+        f"{skipped} {'was' if skipped == 1 else 'were'} already in the history."
     )
     if parsed.skipped_games:
         others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
