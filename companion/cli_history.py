@@ -66,6 +66,35 @@ def stamp(played_at: str) -> str:
     return played_at.replace("T", " ").removesuffix("Z")[:16]
 
 
+def _teams(play: dict[str, Any]) -> bool:
+    return any(
+        len(side["members"]) != 1 or side["members"][0] != side["name"] for side in play["players"]
+    )
+
+
+def side_label(side: dict[str, Any]) -> str:
+    """``Red (Aki, Cho)``; ``Red (members not known)``."""
+    inside = ", ".join(side["members"]) if side["members"] else "members not known"
+    return f"{side['name']} ({inside})"
+
+
+def players_line(play: dict[str, Any]) -> str:
+    """The people of a summary: names, or each team with its members."""
+    if _teams(play):
+        return " v ".join(side_label(side) for side in play["players"])
+    return ", ".join(p["name"] for p in play["people"])
+
+
+def winners_line(play: dict[str, Any], join: Any) -> str:
+    """Who won: the winners' names, a team with its members; ``-`` for none recorded."""
+    if not play["winners"]:
+        return "-"
+    if _teams(play):
+        won = [side for side in play["players"] if side["name"] in play["winners"]]
+        return str(join([side_label(side) for side in won]))
+    return str(join(play["winners"]))
+
+
 def game_title(game: str) -> str:
     """A game id's box title."""
     from companion.exports import title
@@ -106,6 +135,7 @@ def history_list(
         return
     from rich import box
     from rich.table import Table
+    from rich.text import Text
 
     from scorers import join_names
 
@@ -113,12 +143,13 @@ def history_list(
     for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
         table.add_column(heading, justify="right" if heading == "#" else "left")
     for play in plays:
+        ignored = " (ignored)" if play["ignored"] else ""
         table.add_row(
             str(play["id"]),
             stamp(play["played_at"]),
-            game_title(play["game"]),
-            ", ".join(p["name"] for p in play["players"]),
-            join_names(play["winners"]),
+            Text(game_title(play["game"]) + ignored),
+            Text(players_line(play)),
+            Text(winners_line(play, join_names)),
         )
     show(table)
     if more:
@@ -137,19 +168,43 @@ def history_show(
         print_json(play.to_json())
         return
     from companion.render import result_table
+    from scorers import join_names
 
     title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
     show(result_table(play.result, title=title))
+    if play.uses_teams:
+        for side, name in enumerate(play.players):
+            people = [p.name for p in play.members(side)]
+            known = join_names(people) if people else "members not known"
+            typer.echo(f"{name}: {known}")
+    anonymous = [p.name for p in play.persons if p.anonymous]
+    starter = play.starter
     details = [
+        ("Started", starter.name if starter else ""),
+        (
+            "Anonymous",
+            join_names(anonymous) + " (not counted as a person in the stats)" if anonymous else "",
+        ),
+        (
+            "Not scored",
+            join_names([s["name"] for s in play.result["players"] if s["total"] is None]),
+        ),
+        ("Expansions", ", ".join(e.name for e in play.expansions)),
         ("Location", play.location),
         ("Duration", f"{play.duration_min} min" if play.duration_min else ""),
-        ("Started", play.players[play.start_player] if play.start_player is not None else ""),
         ("Imported from", play.source if play.source != "companion" else ""),
+        ("Ignored", "yes: kept out of the statistics (as in BG Stats)" if play.ignored else ""),
         ("Notes", play.notes),
     ]
     for label, value in details:
         if value:
             typer.echo(f"{label}: {value}")
+    if play.uses_teams and not all(play.members(k) for k in range(len(play.players))):
+        example = play.players[0]
+        typer.echo(
+            f"Name the members with: companion history edit {play.id} "
+            f"--members '{example}=NAME,NAME'"
+        )
 
 
 def _get(db: Path | None, play_id: int) -> "Play":
@@ -167,7 +222,18 @@ def history_edit(
     play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
     rename: Annotated[
         list[str] | None,
-        typer.Option("--rename", metavar="OLD=NEW", help="Rename a player (repeatable)."),
+        typer.Option("--rename", metavar="OLD=NEW", help="Rename a person or a team (repeatable)."),
+    ] = None,
+    members: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--members",
+            metavar="TEAM=A,B",
+            help="Name a team's members in seat order (repeatable).",
+        ),
+    ] = None,
+    start: Annotated[
+        str | None, typer.Option("--start-player", metavar="NAME", help="Who started.")
     ] = None,
     date: Annotated[
         str | None, typer.Option("--date", help="When it was played, e.g. 2026-11-30 20:15 (UTC).")
@@ -185,15 +251,23 @@ def history_edit(
     ] = None,
     db: DbOption = None,
 ) -> None:
-    """Change a recorded game: names, date, location, notes or its score file."""
+    """Change a recorded game: names, a team's members, date, location, notes or its score file."""
     from companion.editing import EditError, edit_play
 
-    if not any(v is not None for v in (rename, date, location, notes, duration, score_file)):
+    given = (rename, members, start, date, location, notes, duration, score_file)
+    if not any(v is not None for v in given):
         fail(
-            "nothing to change: give --rename, --date, --location, --notes, "
-            "--duration or --score-file",
+            "nothing to change: give --rename, --members, --start-player, --date, "
+            "--location, --notes, --duration or --score-file",
             2,
         )
+    teams: dict[str, list[str]] = {}
+    for item in members or []:
+        team, sep, names = item.partition("=")
+        listed = [n.strip() for n in names.split(",") if n.strip()]
+        if not sep or not team.strip() or not listed:
+            fail(f"--members takes TEAM=NAME,NAME, got {item!r}", 2)
+        teams[team.strip()] = listed
     renames: dict[str, str] = {}
     for item in rename or []:
         old, sep, new = item.partition("=")
@@ -216,6 +290,8 @@ def history_edit(
             changed = edit_play(
                 play,
                 renames=renames,
+                members=teams,
+                start=start,
                 played_at=parse_time(date, "--date") if date else None,
                 location=location,
                 notes=notes,
@@ -302,30 +378,100 @@ def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOptio
 def history_export(
     fmt: Annotated[str, typer.Option("--format", "-f", help="csv, json, bgstats or bgg-xml.")],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Write to FILE instead of the screen.")
+        Path | None,
+        typer.Option("--out", "-o", help="Write to FILE (a new file) instead of the screen."),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace FILE if it already exists.")
+    ] = False,
+    excel: Annotated[
+        bool,
+        typer.Option("--excel", help="csv for Excel: UTF-8 with a byte order mark, CRLF lines."),
+    ] = False,
     game: GameOption = None,
     db: DbOption = None,
 ) -> None:
     """Export the history for spreadsheets, BG Stats or BoardGameGeek."""
-    from companion.exports import FORMATS, export
+    from companion.exports import FORMATS, encoded, export, missing_bgg_ids
+    from companion.history import default_path
 
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
+    if excel and fmt != "csv":
+        fail("--excel is for --format csv", 2)
+    database = db or default_path()
+    if out is not None:
+        _check_out(out, database, force=force)
     with open_history(db) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
-    text = export(plays, fmt, events=logs)
+    data = encoded(export(plays, fmt, events=logs, excel=excel), excel=excel)
+    if fmt in ("bgstats", "bgg-xml"):
+        missing = missing_bgg_ids(plays)
+        if missing:
+            typer.echo(
+                f"Note: no BoardGameGeek id is known yet for {', '.join(missing)}; written as 0.",
+                err=True,
+            )
     if out is None:
-        typer.echo(text, nl=False)
+        import sys
+
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
         return
-    temporary = out.with_name(out.name + ".part")
+    _write_out(out, data)
+    typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
+
+
+def _same_file(a: Path, b: Path) -> bool:
     try:
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(out)
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _check_out(out: Path, database: Path, *, force: bool) -> None:
+    """Refuse to write over the history, a link, a device, a folder, or (without --force)
+    an existing file."""
+    for part in ("", "-wal", "-shm", "-journal"):
+        if _same_file(out, database.with_name(database.name + part)):
+            fail(f"{out} is the history database itself; nothing was written")
+    if out.is_symlink():
+        fail(f"{out} is a symbolic link; nothing was written")
+    if out.exists():
+        if not out.is_file():
+            fail(f"{out} is not a regular file; nothing was written")
+        if not force:
+            fail(f"{out} already exists; use --force to replace it")
+    if not out.parent.is_dir():
+        fail(f"cannot write {out}: the folder {out.parent} does not exist")
+
+
+def _write_out(out: Path, data: bytes) -> None:
+    """Write through a temporary file beside ``out``, renamed into place; removed on failure."""
+    import os
+    import tempfile
+
+    try:
+        handle, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".part")
     except OSError as error:
         fail(f"cannot write {out}: {error.strerror or error}")
-    typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
+    temporary = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        temporary.chmod(0o666 & ~mask)
+        os.replace(temporary, out)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        fail(f"cannot write {out}: {error.strerror or error}")
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 @history_app.command("import")
@@ -335,13 +481,15 @@ def history_import(
     ],
     db: DbOption = None,
 ) -> None:
-    """Import games from our json export or a BG Stats export."""
-    from companion.imports import parse
-    from companion.scorefile import InputError, read_source
+    """Import games from our json export or a BG Stats backup."""
+    from companion.imports import not_scored, read_import
+    from companion.scorefile import FileTooLarge, InputError
     from scorers import ScoreFileError
 
     try:
-        parsed = parse(read_source(file))
+        parsed = read_import(file)
+    except FileTooLarge as error:
+        fail(str(error), 2)
     except InputError as error:
         fail(str(error))
     except ScoreFileError as error:
@@ -350,15 +498,37 @@ def history_import(
             "nothing was imported:",
             error.problems,
         )
+    added_plays: list[Any] = []
     with open_history(db) as history:
         added, skipped = history.add(
-            _with_progress(parsed.plays), keep_ids=parsed.kind == "json", events=parsed.events
+            _with_progress(parsed.plays),
+            keep_ids=parsed.kind == "json",
+            events=parsed.events,
+            added_plays=added_plays,
         )
-    typer.echo(f"Imported {added} games; {skipped} were already in the history.")
+    typer.echo(
+        f"Imported {plural(added, 'game')}; "
+        f"{skipped} {'was' if skipped == 1 else 'were'} already in the history."
+    )
     if parsed.skipped_games:
         others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
         total = sum(parsed.skipped_games.values())
-        typer.echo(f"Skipped {total} plays of other games: {others}.")
+        typer.echo(f"Skipped {plural(total, 'play')} of other games: {others}.")
+    blank = not_scored(added_plays)
+    if blank:
+        typer.echo(
+            f"{plural(blank, 'seat')} had no score: kept as not scored, "
+            "out of the score statistics."
+        )
+    ignored = sum(1 for p in added_plays if p.ignored)
+    if ignored:
+        typer.echo(
+            f"{plural(ignored, 'game')} marked ignored in BG Stats: kept, out of the statistics."
+        )
+    for note in parsed.notes[:20]:
+        typer.echo(f"Note: {note}")
+    if len(parsed.notes) > 20:
+        typer.echo(f"... and {len(parsed.notes) - 20} more notes.")
 
 
 def _with_progress(plays: list[Any]) -> Any:

@@ -1,41 +1,74 @@
-"""Writing the history in formats other apps read: csv, json, BG Stats, BGG XML."""
+"""Writing the history in formats other apps read: csv, json, BG Stats, BGG XML.
+
+Every format carries the people of a play (a team game's members with their
+side), the start player, plays ignored in statistics, not-scored seats and
+expansions. The BG Stats and BoardGameGeek shapes follow the files those apps
+and the public tools around them really write and read:
+
+- BG Stats: a backup (``.bgsplay``) with ``userInfo``, ``players`` (with
+  ``isAnonymous``), ``locations`` (plays point at one with
+  ``locationRefId``), ``games`` (with ``bggId`` and ``usesTeams``) and
+  ``plays`` (with ``ignored``, ``manualWinner``, ``usesTeams``,
+  ``expansionPlays`` and ``playerScores``: ``score`` as text, ``team``,
+  ``startPlayer``, ``winner``, ``rank``, ``seatOrder``). Dates are local
+  time, ``YYYY-MM-DD HH:MM:SS``; uuids are upper case.
+- BoardGameGeek XML API2 plays: every attribute the API writes, numbers we
+  don't have as ``0`` and texts as empty.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
+import re
 import uuid
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime
 from typing import Any
 from xml.etree import ElementTree
 
-from companion.history import Play
+from companion.history import Person, Play
+from scorers.names import name_key
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
 JSON_FORMAT = "companion-history"
-JSON_VERSION = 1
+JSON_VERSION = 2
 
-# BoardGameGeek ids we could confirm; the others are left empty rather than guessed.
-BGG_IDS: dict[str, int] = {"tokaido": 123540}
+BGG_IDS: dict[str, int] = {"tokaido": 123540, "shogun": 20551}
+"""BoardGameGeek ids we could confirm; the other games are written as 0."""
 
 # A fixed namespace so that player and game uuids stay the same across exports.
 NAMESPACE = uuid.UUID("6f1c2a56-2f4e-4c8e-9f55-0c6b3d1e7a21")
+ANONYMOUS = "Anonymous player"
+"""The name BG Stats gives its anonymous player."""
+TERMS_OF_USE = "https://boardgamegeek.com/xmlapi/termsofuse"
 
 CSV_COLUMNS = (
     "play_id",
+    "play_uuid",
     "play_date",
     "game",
+    "game_id",
     "bgg_id",
     "duration_min",
     "location",
+    "ignored",
+    "expansions",
+    "team",
     "player",
+    "anonymous",
     "seat_order",
     "start_player",
     "score",
     "rank",
     "winner",
+    "notes",
 )
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+# Characters XML 1.0 does not allow anywhere in a document.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def title(game: str) -> str:
@@ -45,13 +78,32 @@ def title(game: str) -> str:
     return SCORERS[game].info.title if game in SCORERS else game
 
 
+def missing_bgg_ids(plays: Sequence[Play]) -> list[str]:
+    """The titles of the exported games whose BoardGameGeek id is not known (written as 0)."""
+    games = dict.fromkeys(p.game for p in plays if p.game not in BGG_IDS)
+    return [title(game) for game in games]
+
+
+def _moment(played_at: str) -> datetime:
+    return datetime.fromisoformat(played_at.replace("Z", "+00:00"))
+
+
 def play_date(play: Play) -> str:
-    """``YYYY-MM-DD HH:MM:SS`` from the stored ISO time."""
-    return play.played_at.replace("T", " ").removesuffix("Z")[:19]
+    """``YYYY-MM-DDTHH:MM:SSZ``: ISO 8601 in UTC, with the zone."""
+    return _moment(play.played_at).astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def local_date(played_at: str) -> str:
+    """The stored UTC time as this computer's local time, ``YYYY-MM-DD HH:MM:SS``."""
+    return _moment(played_at).astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
 def export(
-    plays: Sequence[Play], fmt: str, *, events: Mapping[int, list[dict[str, Any]]] | None = None
+    plays: Sequence[Play],
+    fmt: str,
+    *,
+    events: Mapping[int, list[dict[str, Any]]] | None = None,
+    excel: bool = False,
 ) -> str:
     """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`).
 
@@ -59,15 +111,47 @@ def export(
         plays: The games to export.
         fmt: The format.
         events: Event logs by play id (only the json format carries them).
+        excel: csv only: lines end with CRLF (the text is meant to be
+            written with a UTF-8 byte order mark, see :func:`encoded`).
     """
     if fmt == "json":
         return to_json(plays, events=events)
-    writers = {"csv": to_csv, "bgstats": to_bgstats, "bgg-xml": to_bgg_xml}
+    if fmt == "csv":
+        return to_csv(plays, excel=excel)
+    writers = {"bgstats": to_bgstats, "bgg-xml": to_bgg_xml}
     return writers[fmt](plays)
 
 
-def to_csv(plays: Sequence[Play]) -> str:
-    """One row per player per play, then one column per scoring category."""
+def encoded(text: str, *, excel: bool = False) -> bytes:
+    """The bytes of an export: UTF-8, with a byte order mark for Excel."""
+    return ("\ufeff" if excel else "").encode() + text.encode("utf-8")
+
+
+def safe_cell(value: object) -> object:
+    """A cell a spreadsheet will not run: text starting with ``= + - @``, a tab
+    or a CR gets a leading apostrophe. Numbers are left as they are."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+def _people_rows(play: Play) -> list[tuple[Person | None, int, int | None]]:
+    """``(person, side, position)`` per person; a side without known people gets one row."""
+    rows: list[tuple[Person | None, int, int | None]] = [
+        (p, p.side, k) for k, p in enumerate(play.persons)
+    ]
+    known = {p.side for p in play.persons}
+    rows += [(None, side, None) for side in range(len(play.players)) if side not in known]
+    return rows
+
+
+def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
+    """One row per person per play, then one column per scoring category.
+
+    A team game's members each get a row with their side's score, and their
+    side's name in ``team``; a side whose members are not known gets one row
+    with an empty ``player``. Not-scored seats have an empty ``score``.
+    """
     from scorers import SCORERS
 
     categories: list[str] = []
@@ -77,35 +161,45 @@ def to_csv(plays: Sequence[Play]) -> str:
         for p in play.result["players"]:
             categories.extend(c for c in p["breakdown"] if c not in categories)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\r\n" if excel else "\n")
     writer.writerow([*CSV_COLUMNS, *categories])
     for play in plays:
-        for seat, p in enumerate(play.result["players"]):
-            writer.writerow(
-                [
-                    play.id,
-                    play_date(play),
-                    play.game,
-                    BGG_IDS.get(play.game, ""),
-                    "" if play.duration_min is None else play.duration_min,
-                    play.location,
-                    p["name"],
-                    seat + 1,
-                    int(play.start_player == seat),
-                    p["total"],
-                    p["rank"],
-                    int(p["name"] in play.result["winners"]),
-                    *(p["breakdown"].get(c, "") for c in categories),
-                ]
-            )
+        teams = play.uses_teams
+        winners = set(play.result["winners"])
+        expansions = "; ".join(e.name for e in play.expansions)
+        for person, side_index, position in _people_rows(play):
+            side = play.result["players"][side_index]
+            cells: list[object] = [
+                play.id,
+                play.uuid,
+                play_date(play),
+                title(play.game),
+                play.game,
+                BGG_IDS.get(play.game, 0),
+                "" if play.duration_min is None else play.duration_min,
+                play.location,
+                int(play.ignored),
+                expansions,
+                side["name"] if teams else "",
+                person.name if person else "",
+                int(person.anonymous) if person else "",
+                "" if position is None else position + 1,
+                int(position is not None and play.start_player == position),
+                "" if side["total"] is None else side["total"],
+                "" if side["rank"] is None else side["rank"],
+                int(side["name"] in winners),
+                play.notes,
+                *(side["breakdown"].get(c, "") for c in categories),
+            ]
+            writer.writerow([safe_cell(c) for c in cells])
     return out.getvalue()
 
 
 def to_json(
     plays: Sequence[Play], *, events: Mapping[int, list[dict[str, Any]]] | None = None
 ) -> str:
-    """Everything, losslessly: each play with its score file exactly as given and,
-    for a game played along, the event log of its answers."""
+    """Everything, losslessly: each play with its people, its score file exactly as
+    given and, for a game played along, the event log of its answers."""
     logs = events or {}
     document = {
         "format": JSON_FORMAT,
@@ -118,77 +212,247 @@ def to_json(
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def _uuid(kind: str, name: str) -> str:
+    return str(uuid.uuid5(NAMESPACE, f"{kind}:{name}")).upper()
+
+
 def player_uuid(name: str) -> str:
-    """A player's uuid, the same in every export."""
-    return str(uuid.uuid5(NAMESPACE, f"player:{name}"))
+    """A player's uuid, the same in every export (and for every spelling of the name)."""
+    return _uuid("player", name_key(name))
 
 
 def game_uuid(game: str) -> str:
     """A game's uuid, the same in every export."""
-    return str(uuid.uuid5(NAMESPACE, f"game:{game}"))
+    return _uuid("game", game)
+
+
+def _player_counts(game: str) -> tuple[int, int]:
+    from scorers import SCORERS
+
+    if game == "shibuya":
+        return 2, 4
+    if game in SCORERS:
+        info = SCORERS[game].info
+        return info.min_players, info.max_players
+    return 1, 1
+
+
+def _manual_winner(play: Play) -> bool:
+    """Whether the winners are not simply every side with the top score."""
+    sides = play.result["players"]
+    totals = [s["total"] for s in sides if s["total"] is not None]
+    if not totals:
+        return bool(play.result["winners"])
+    top = max(totals)
+    return sorted(play.result["winners"]) != sorted(s["name"] for s in sides if s["total"] == top)
+
+
+class _Refs:
+    """Numbered ids for the players, locations and games of a BG Stats file."""
+
+    def __init__(self) -> None:
+        self.players: dict[str, tuple[int, str, bool]] = {}  # key -> (id, name, anonymous)
+        self.locations: dict[str, int] = {}
+        self.games: dict[tuple[str, str, int], int] = {}  # (kind, name, bgg id) -> id
+
+    def player(self, name: str, *, anonymous: bool = False) -> int:
+        key = "\0anonymous" if anonymous else name_key(name)
+        if key not in self.players:
+            self.players[key] = (len(self.players) + 1, ANONYMOUS if anonymous else name, anonymous)
+        return self.players[key][0]
+
+    def location(self, name: str) -> int:
+        if not name:
+            return 0
+        return self.locations.setdefault(name, len(self.locations) + 1)
+
+    def game(self, kind: str, name: str, bgg_id: int) -> int:
+        return self.games.setdefault((kind, name, bgg_id), len(self.games) + 1)
+
+
+def _bgstats_scores(play: Play, refs: _Refs) -> list[dict[str, Any]]:
+    teams = play.uses_teams
+    winners = set(play.result["winners"])
+    entries = []
+    for person, side_index, position in _people_rows(play):
+        side = play.result["players"][side_index]
+        anonymous = person is None or person.anonymous
+        entry: dict[str, Any] = {
+            "score": "" if side["total"] is None else str(side["total"]),
+            "winner": side["name"] in winners,
+            "newPlayer": False,
+            "startPlayer": position is not None and play.start_player == position,
+            "playerRefId": refs.player(person.name if person else "", anonymous=anonymous),
+            "role": "",
+            "rank": side["rank"] or 0,
+            "seatOrder": 0 if position is None else position + 1,
+        }
+        if teams:
+            entry["team"] = side["name"]
+        entries.append(entry)
+    return entries
 
 
 def to_bgstats(plays: Sequence[Play]) -> str:
-    """The shape of a BG Stats export: players, games and plays with their scores."""
-    player_ids: dict[str, int] = {}
-    game_ids: dict[str, int] = {}
+    """A BG Stats backup (``.bgsplay``) holding ``plays``."""
+    refs = _Refs()
+    game_refs: dict[str, int] = {}
+    teams_games: set[str] = set()
+    counts: Counter[int] = Counter()
+    documents = []
     for play in plays:
-        game_ids.setdefault(play.game, len(game_ids) + 1)
-        for p in play.result["players"]:
-            player_ids.setdefault(p["name"], len(player_ids) + 1)
+        game_refs.setdefault(play.game, refs.game("base", play.game, BGG_IDS.get(play.game, 0)))
+        if play.uses_teams:
+            teams_games.add(play.game)
+        scores = _bgstats_scores(play, refs)
+        counts.update(s["playerRefId"] for s in scores)
+        date = local_date(play.played_at)
+        documents.append(
+            {
+                "uuid": play.uuid.upper(),
+                "modificationDate": date,
+                "entryDate": date,
+                "playDate": date,
+                "usesTeams": play.uses_teams,
+                "durationMin": play.duration_min or 0,
+                "ignored": play.ignored,
+                "manualWinner": _manual_winner(play),
+                "rounds": 0,
+                "bggId": 0,
+                "importPlayId": 0,
+                "locationRefId": refs.location(play.location),
+                "gameRefId": game_refs[play.game],
+                "board": "",
+                "rating": 0,
+                "nemestatsId": 0,
+                "scoringSetting": 0,
+                "playImages": "[]",
+                "comments": play.notes,
+                "expansionPlays": [
+                    {"gameRefId": refs.game("expansion", e.name, e.bgg_id), "bggId": e.bgg_id}
+                    for e in play.expansions
+                ],
+                "playerScores": scores,
+            }
+        )
+    now = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+    # BG Stats' "me": the person in most of the plays.
+    me = max(
+        (pid for pid, _, anonymous in refs.players.values() if not anonymous),
+        key=lambda pid: (counts[pid], -pid),
+        default=0,
+    )
     document: dict[str, Any] = {
+        "about": "Board game plays exported by companion, in the shape of a BG Stats backup.",
+        "userInfo": {"meRefId": me, "bggUsername": "", "exportDate": now},
         "players": [
-            {"id": pid, "uuid": player_uuid(name), "name": name} for name, pid in player_ids.items()
+            {
+                "uuid": _uuid("player", "\0anonymous") if anonymous else player_uuid(name),
+                "id": pid,
+                "name": name,
+                "isAnonymous": anonymous,
+                "modificationDate": now,
+                "bggUsername": "",
+            }
+            for pid, name, anonymous in refs.players.values()
+        ],
+        "locations": [
+            {"uuid": _uuid("location", name), "id": lid, "name": name, "modificationDate": now}
+            for name, lid in refs.locations.items()
         ],
         "games": [
-            {
-                "id": gid,
-                "uuid": game_uuid(game),
-                "name": title(game),
-                "bggId": BGG_IDS.get(game, 0),
-                "highestWins": True,
-            }
-            for game, gid in game_ids.items()
+            _bgstats_game(kind, name, bgg_id, gid, now, name in teams_games)
+            for (kind, name, bgg_id), gid in refs.games.items()
         ],
-        "plays": [
-            {
-                "uuid": play.uuid,
-                "playDate": play_date(play),
-                "gameRefId": game_ids[play.game],
-                "durationMin": play.duration_min or 0,
-                "comments": play.notes,
-                "locationName": play.location,
-                "playerScores": [
-                    {
-                        "playerRefId": player_ids[p["name"]],
-                        "score": str(p["total"]),
-                        "winner": p["name"] in play.result["winners"],
-                        "rank": p["rank"],
-                        "startPlayer": play.start_player == seat,
-                        "seatOrder": seat + 1,
-                    }
-                    for seat, p in enumerate(play.result["players"])
-                ],
-            }
-            for play in plays
-        ],
+        "plays": documents,
+        "tags": [],
+        "groups": [],
+        "challenges": [],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
+def _bgstats_game(
+    kind: str, name: str, bgg_id: int, gid: int, now: str, uses_teams: bool
+) -> dict[str, Any]:
+    base = kind == "base"
+    low, high = _player_counts(name) if base else (1, 1)
+    shown = title(name) if base else name
+    return {
+        "uuid": game_uuid(name) if base else _uuid("expansion", f"{name}:{bgg_id}"),
+        "id": gid,
+        "name": shown,
+        "modificationDate": now,
+        "cooperative": False,
+        "highestWins": True,
+        "noPoints": False,
+        "usesTeams": uses_teams,
+        "urlThumb": "",
+        "urlImage": "",
+        "bggName": shown,
+        "bggYear": 0,
+        "bggId": bgg_id,
+        "designers": "",
+        "isBaseGame": int(base),
+        "isExpansion": int(not base),
+        "rating": 0,
+        "minPlayerCount": low,
+        "maxPlayerCount": high,
+        "minPlayTime": 0,
+        "maxPlayTime": 0,
+        "minAge": 0,
+        "preferredImage": 0,
+        "copies": [],
+    }
+
+
+def xml_text(value: str) -> str:
+    """``value`` without the characters XML 1.0 forbids (most control characters)."""
+    return _NOT_XML.sub("", value)
+
+
+def _start_positions(play: Play) -> list[str]:
+    """Each person's place in turn order from the start player (1 = started), or ``""``."""
+    count = len(play.persons)
+    start = play.start_player
+    if start is None or not 0 <= start < count:
+        return [""] * count
+    return [str((k - start) % count + 1) for k in range(count)]
+
+
 def to_bgg_xml(plays: Sequence[Play]) -> str:
-    """The BoardGameGeek plays XML shape."""
-    root = ElementTree.Element("plays", {"total": str(len(plays))})
+    """The BoardGameGeek XML API2 ``plays`` document, every attribute included.
+
+    One ``player`` per person; a team's name goes in ``color``;
+    ``startposition`` counts from the recorded start player (empty when
+    unknown); a not-scored seat has an empty ``score``; an ignored play has
+    ``nowinstats="1"``.
+    """
+    root = ElementTree.Element(
+        "plays",
+        {
+            "username": "",
+            "userid": "0",
+            "total": str(len(plays)),
+            "page": "1",
+            "termsofuse": TERMS_OF_USE,
+        },
+    )
     for play in plays:
-        attributes = {
-            "id": str(play.id),
-            "date": play.played_at[:10],
-            "quantity": "1",
-            "length": str(play.duration_min or 0),
-            "location": play.location,
-        }
-        element = ElementTree.SubElement(root, "play", attributes)
-        ElementTree.SubElement(
+        element = ElementTree.SubElement(
+            root,
+            "play",
+            {
+                "id": str(play.id),
+                "date": local_date(play.played_at)[:10],
+                "quantity": "1",
+                "length": str(play.duration_min or 0),
+                "incomplete": "0",
+                "nowinstats": "1" if play.ignored else "0",
+                "location": xml_text(play.location),
+            },
+        )
+        item = ElementTree.SubElement(
             element,
             "item",
             {
@@ -197,19 +461,33 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
                 "objectid": str(BGG_IDS.get(play.game, 0)),
             },
         )
-        if play.notes:
-            ElementTree.SubElement(element, "comments").text = play.notes
+        subtypes = ElementTree.SubElement(item, "subtypes")
+        ElementTree.SubElement(subtypes, "subtype", {"value": "boardgame"})
+        comments = play.notes
+        if play.expansions:
+            listed = ", ".join(e.name for e in play.expansions)
+            comments = f"{comments}\nExpansions: {listed}" if comments else f"Expansions: {listed}"
+        if comments:
+            ElementTree.SubElement(element, "comments").text = xml_text(comments)
         players = ElementTree.SubElement(element, "players")
-        for seat, p in enumerate(play.result["players"]):
+        teams = play.uses_teams
+        positions = _start_positions(play)
+        winners = set(play.result["winners"])
+        for person, side_index, position in _people_rows(play):
+            side = play.result["players"][side_index]
             ElementTree.SubElement(
                 players,
                 "player",
                 {
-                    "name": p["name"],
-                    "startposition": str(seat + 1),
-                    "score": str(p["total"]),
-                    "win": "1" if p["name"] in play.result["winners"] else "0",
+                    "username": "",
+                    "userid": "0",
+                    "name": xml_text(person.name if person else side["name"]),
+                    "startposition": "" if position is None else positions[position],
+                    "color": xml_text(side["name"]) if teams else "",
+                    "score": "" if side["total"] is None else str(side["total"]),
                     "new": "0",
+                    "rating": "0",
+                    "win": "1" if side["name"] in winners else "0",
                 },
             )
     ElementTree.indent(root)

@@ -23,13 +23,15 @@ from types import TracebackType
 from typing import Any
 
 from companion.schema import MIGRATIONS, SCHEMA_VERSION
+from scorers.names import name_key
 
 APPLICATION_ID = 0x43504E31  # "CPN1"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 30_000
 ENV_VAR = "COMPANION_DB"
 PLAY_COLUMNS = (
-    "id, uuid, played_at, game, score_file, result, location, notes, duration_min, source"
+    "id, uuid, played_at, game, score_file, result, location, notes, duration_min, source, "
+    "ignored, expansions, start_player"
 )
 
 
@@ -50,12 +52,55 @@ class PlayNotFound(HistoryError):
 
 
 @dataclass(frozen=True)
+class Person:
+    """One person at the table.
+
+    Attributes:
+        name: As shown (two names with the same :func:`name_key` are the same
+            person).
+        side: The index of their side in ``result["players"]``: their own
+            entry, or their team's.
+        anonymous: BG Stats' anonymous player: kept in the play, never a
+            person in the stats.
+    """
+
+    name: str
+    side: int
+    anonymous: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "side", "anonymous"}``."""
+        return {"name": self.name, "side": self.side, "anonymous": self.anonymous}
+
+
+@dataclass(frozen=True)
+class Expansion:
+    """An expansion played with the game (from BG Stats' ``expansionPlays``)."""
+
+    name: str
+    bgg_id: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"name", "bgg_id"}``."""
+        return {"name": self.name, "bgg_id": self.bgg_id}
+
+
+@dataclass(frozen=True)
 class Play:
     """One recorded game.
 
+    The result's ``players`` are the sides that scored: one per player, or one
+    per team in a team game (4-player Shibuya). ``people`` are the persons at
+    the table in seat order, each pointing at their side; in a team game that
+    order goes round the sides (Shibuya: side 0's first member, side 1's
+    first, side 0's second, side 1's second). A side whose members are not
+    known has no people. A side's ``total`` is ``None`` when it was not scored
+    (a blank score in BG Stats) and its ``rank`` ``None`` when unknown.
+
     Attributes:
         id: The record's number.
-        uuid: A stable identity, kept across exports and imports.
+        uuid: A stable identity, kept across exports and imports (compared
+            without regard to case).
         played_at: When it was played, ISO 8601 in UTC.
         game: The game id.
         score_file: The score file exactly as given (``None`` for a play
@@ -65,7 +110,12 @@ class Play:
         notes: Free text.
         duration_min: How long it took, in minutes, if known.
         source: ``companion``, or the app it was imported from.
-        start_player: The seat (0-based) that started, if known.
+        start_player: The person (index into ``people``) who started, if known.
+        people: The persons in seat order; ``None`` (only when saving) means
+            "take them from the score file": a team's ``members``, otherwise
+            one person per side.
+        ignored: Kept out of statistics (as BG Stats' ``ignored`` plays).
+        expansions: Expansions played with it.
     """
 
     id: int
@@ -79,11 +129,42 @@ class Play:
     duration_min: int | None = None
     source: str = "companion"
     start_player: int | None = None
+    people: tuple[Person, ...] | None = None
+    ignored: bool = False
+    expansions: tuple[Expansion, ...] = ()
 
     @property
     def players(self) -> list[str]:
-        """Player names in seat order."""
+        """The sides' names in seat order (a team game: the teams)."""
         return [p["name"] for p in self.result["players"]]
+
+    @property
+    def persons(self) -> tuple[Person, ...]:
+        """The people, taken from the score file when not given."""
+        if self.people is not None:
+            return self.people
+        return derive_people(self.score_file, self.result)
+
+    @property
+    def uses_teams(self) -> bool:
+        """Whether a side is a team (its members differ from one person of its name)."""
+        return _uses_teams(self.persons, self.players)
+
+    def members(self, side: int) -> list[Person]:
+        """The known people of ``side``, in seat order."""
+        return [p for p in self.persons if p.side == side]
+
+    @property
+    def starter(self) -> Person | None:
+        """The person who started, when known."""
+        people = self.persons
+        if self.start_player is None or not 0 <= self.start_player < len(people):
+            return None
+        return people[self.start_player]
+
+    def won(self, person: Person) -> bool:
+        """Whether ``person`` is on a winning side."""
+        return self.result["players"][person.side]["name"] in self.result["winners"]
 
     def to_json(self) -> dict[str, Any]:
         """Everything about the record, its score file parsed."""
@@ -97,22 +178,104 @@ class Play:
             "duration_min": self.duration_min,
             "source": self.source,
             "start_player": self.start_player,
+            "people": [p.to_json() for p in self.persons],
+            "ignored": self.ignored,
+            "expansions": [e.to_json() for e in self.expansions],
             "score_file": None if self.score_file is None else json.loads(self.score_file),
             "result": self.result,
         }
 
     def summary(self) -> dict[str, Any]:
         """The record without its score file, for ``history list --json``."""
-        return {
-            "id": self.id,
-            "played_at": self.played_at,
-            "game": self.game,
-            "players": [
-                {"name": p["name"], "total": p["total"], "rank": p["rank"]}
-                for p in self.result["players"]
-            ],
-            "winners": self.result["winners"],
-        }
+        return summary_of(
+            self.id,
+            self.played_at,
+            self.game,
+            self.ignored,
+            self.result["players"],
+            self.result["winners"],
+            self.persons,
+        )
+
+
+def summary_of(
+    play_id: int,
+    played_at: str,
+    game: str,
+    ignored: bool,
+    sides: list[dict[str, Any]],
+    winners: list[str],
+    people: Iterable[Person],
+) -> dict[str, Any]:
+    """The ``history list --json`` entry of one play.
+
+    ``players`` are the sides (name, total or ``None``, rank or ``None``),
+    each with its ``members``; ``people`` are the persons in seat order.
+    """
+    people = list(people)
+    return {
+        "id": play_id,
+        "played_at": played_at,
+        "game": game,
+        "ignored": ignored,
+        "players": [
+            {
+                "name": side["name"],
+                "total": side["total"],
+                "rank": side["rank"],
+                "members": [p.name for p in people if p.side == k],
+            }
+            for k, side in enumerate(sides)
+        ],
+        "people": [p.to_json() for p in people],
+        "winners": list(winners),
+    }
+
+
+def _uses_teams(people: Iterable[Person], sides: list[str]) -> bool:
+    counts = [0] * len(sides)
+    for person in people:
+        counts[person.side] += 1
+        if person.name != sides[person.side]:
+            return True
+    return any(c != 1 for c in counts)
+
+
+def seat_order(teams: list[list[str]]) -> list[tuple[int, str]]:
+    """``(side, name)`` of every member in seat order, going round the sides.
+
+    Partners sit apart: with two teams of two, the order is side 0's first
+    member, side 1's first, side 0's second, side 1's second.
+    """
+    order: list[tuple[int, str]] = []
+    for k in range(max((len(t) for t in teams), default=0)):
+        order.extend((side, members[k]) for side, members in enumerate(teams) if k < len(members))
+    return order
+
+
+def derive_people(score_file: str | None, result: Mapping[str, Any]) -> tuple[Person, ...]:
+    """The people of a play from its score file: a team's members, else one per side."""
+    sides = [p["name"] for p in result["players"]]
+    teams = _members_in(score_file, len(sides))
+    if teams is not None:
+        return tuple(Person(name, side) for side, name in seat_order(teams))
+    return tuple(Person(name, side) for side, name in enumerate(sides))
+
+
+def _members_in(score_file: str | None, sides: int) -> list[list[str]] | None:
+    if score_file is None:
+        return None
+    try:
+        data = json.loads(score_file)
+    except ValueError:
+        return None
+    entries = data.get("players") if isinstance(data, dict) else None
+    if not isinstance(entries, list) or len(entries) != sides:
+        return None
+    teams = [e.get("members") if isinstance(e, dict) else None for e in entries]
+    if not all(isinstance(t, list) and t and all(isinstance(m, str) for m in t) for t in teams):
+        return None
+    return [list(t) for t in teams if isinstance(t, list)]
 
 
 @dataclass(frozen=True)
@@ -121,7 +284,8 @@ class Filter:
 
     Attributes:
         game: A game id.
-        player: A player's name (exact).
+        player: A person's name (compared by :func:`name_key`: case is ignored);
+            a team's name matches its plays too.
         since: An ISO date or time; plays at or after it.
     """
 
@@ -138,9 +302,9 @@ class Filter:
             params.append(self.game)
         if self.player:
             clauses.append(
-                "plays.id IN (SELECT play_id FROM play_players WHERE play_players.name = ?)"
+                "plays.id IN (SELECT play_id FROM play_people WHERE name_key = ? AND anonymous = 0)"
             )
-            params.append(self.player)
+            params.append(name_key(self.player))
         if self.since:
             clauses.append("plays.played_at >= ?")
             params.append(self.since)
@@ -239,6 +403,7 @@ class History:
                 return  # another process migrated it first
             if version > 0:
                 self.backup_path = self._backup(version)
+            db.create_function("name_key", 1, name_key, deterministic=True)
             db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
@@ -309,6 +474,7 @@ class History:
         notes: str = "",
         duration_min: int | None = None,
         start_player: int | None = None,
+        people: tuple[Person, ...] | None = None,
     ) -> int:
         """Save a scored game in one transaction.
 
@@ -320,7 +486,10 @@ class History:
             location: Where it was played.
             notes: Free text.
             duration_min: Minutes played, if known.
-            start_player: The seat that started, if known.
+            start_player: The person who started, if known: an index into the
+                people in seat order (for 4-player Shibuya: side 0's first
+                member, side 1's first, side 0's second, side 1's second).
+            people: The people; taken from the score file when omitted.
 
         Returns:
             The new record's id.
@@ -336,6 +505,7 @@ class History:
             notes=notes,
             duration_min=duration_min,
             start_player=start_player,
+            people=people,
         )
         with self.guard("save the game"), self.transaction() as db:
             return insert(db, play, keep_id=False)
@@ -346,14 +516,19 @@ class History:
         *,
         keep_ids: bool = True,
         events: Mapping[str, list[dict[str, Any]]] | None = None,
+        added_plays: list[Play] | None = None,
     ) -> tuple[int, int]:
         """Add plays (from an import) in one transaction; skip uuids already present.
+
+        Uuids are compared without regard to case (BG Stats writes them in
+        upper case).
 
         Args:
             plays: The plays to add.
             keep_ids: Reuse each play's id when it is free.
             events: Event logs of played-along games, by play uuid; each is
                 stored as a finished session of that play.
+            added_plays: When given, the plays actually added are appended.
 
         Returns:
             ``(added, skipped)``.
@@ -361,7 +536,9 @@ class History:
         added = skipped = 0
         with self.guard("import the games"), self.transaction() as db:
             for play in plays:
-                if db.execute("SELECT 1 FROM plays WHERE uuid = ?", (play.uuid,)).fetchone():
+                if db.execute(
+                    "SELECT 1 FROM plays WHERE uuid = ? COLLATE NOCASE", (play.uuid,)
+                ).fetchone():
                     skipped += 1
                     continue
                 play_id = insert(db, play, keep_id=keep_ids)
@@ -369,6 +546,8 @@ class History:
                 if log:
                     _insert_log(db, play_id, play.game, log)
                 added += 1
+                if added_plays is not None:
+                    added_plays.append(play)
         return added, skipped
 
     def event_logs(self) -> dict[int, list[dict[str, Any]]]:
@@ -392,12 +571,22 @@ class History:
             rows = self._db.execute(
                 f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY played_at, id", params
             ).fetchall()
-            starts = dict(
-                self._db.execute(
-                    "SELECT play_id, seat FROM play_players WHERE start_player = 1"
-                ).fetchall()
-            )
-        return [_play(row, starts.get(row[0])) for row in rows]
+            people = self._people([row[0] for row in rows])
+        return [_play(row, people.get(row[0], ())) for row in rows]
+
+    def _people(self, ids: list[int]) -> dict[int, tuple[Person, ...]]:
+        """The people of the plays ``ids``, in seat order."""
+        found: dict[int, list[Person]] = {}
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk : chunk + 500]
+            marks = ",".join("?" * len(part))
+            for play_id, name, side, anonymous in self._db.execute(
+                "SELECT play_id, name, side, anonymous FROM play_people "
+                f"WHERE play_id IN ({marks}) ORDER BY play_id, position",
+                part,
+            ):
+                found.setdefault(play_id, []).append(Person(name, side, bool(anonymous)))
+        return {k: tuple(v) for k, v in found.items()}
 
     def summaries(self, where: Filter | None = None, *, limit: int = 0) -> list[dict[str, Any]]:
         """Light summaries (no score file) of the matching games, oldest first.
@@ -410,28 +599,34 @@ class History:
         tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
         with self.guard("read the history"):
             plays = self._db.execute(
-                f"SELECT id, played_at, game FROM plays{condition}{tail}", params
+                f"SELECT id, played_at, game, ignored FROM plays{condition}{tail}", params
             ).fetchall()
             ids = [row[0] for row in plays]
-            seats: dict[int, list[tuple[str, int, int, int]]] = {i: [] for i in ids}
+            seats: dict[int, list[tuple[str, int, int, int, int]]] = {i: [] for i in ids}
             for chunk in range(0, len(ids), 500):
                 part = ids[chunk : chunk + 500]
                 marks = ",".join("?" * len(part))
-                for play_id, name, total, rank, winner in self._db.execute(
-                    "SELECT play_id, name, total, rank, winner FROM play_players "
+                for play_id, name, total, rank, winner, scored in self._db.execute(
+                    "SELECT play_id, name, total, rank, winner, scored FROM play_players "
                     f"WHERE play_id IN ({marks}) ORDER BY play_id, seat",
                     part,
                 ):
-                    seats[play_id].append((name, total, rank, winner))
+                    seats[play_id].append((name, total, rank, winner, scored))
+            people = self._people(ids)
         result = [
-            {
-                "id": play_id,
-                "played_at": played_at,
-                "game": game,
-                "players": [{"name": n, "total": t, "rank": r} for n, t, r, _ in seats[play_id]],
-                "winners": [n for n, _, _, w in seats[play_id] if w],
-            }
-            for play_id, played_at, game in plays
+            summary_of(
+                play_id,
+                played_at,
+                game,
+                bool(ignored),
+                [
+                    {"name": n, "total": t if scored else None, "rank": r or None}
+                    for n, t, r, _, scored in seats[play_id]
+                ],
+                [n for n, _, _, w, _ in seats[play_id] if w],
+                people.get(play_id, ()),
+            )
+            for play_id, played_at, game, ignored in plays
         ]
         result.sort(key=lambda s: (s["played_at"], s["id"]))
         return result
@@ -446,12 +641,10 @@ class History:
             row = self._db.execute(
                 f"SELECT {PLAY_COLUMNS} FROM plays WHERE id = ?", (play_id,)
             ).fetchone()
-            start = self._db.execute(
-                "SELECT seat FROM play_players WHERE play_id = ? AND start_player = 1", (play_id,)
-            ).fetchone()
+            people = self._people([play_id])
         if row is None:
             raise PlayNotFound(f"no game #{play_id} in the history")
-        return _play(row, start[0] if start else None)
+        return _play(row, people.get(play_id, ()))
 
     def replace(self, play: Play) -> None:
         """Store an edited play under its id, in one transaction.
@@ -463,6 +656,7 @@ class History:
             if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play.id} in the history")
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
+            db.execute("DELETE FROM play_people WHERE play_id = ?", (play.id,))
             insert(db, play, keep_id=True)
 
     def delete(self, play_id: int) -> None:
@@ -473,22 +667,49 @@ class History:
         """
         with self.guard("delete the game"), self.transaction() as db:
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play_id,))
+            db.execute("DELETE FROM play_people WHERE play_id = ?", (play_id,))
             if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play_id} in the history")
 
     def seat_rows(self, where: Filter | None = None) -> list[tuple[Any, ...]]:
-        """``(play_id, game, name, total, rank, winner)`` for every seat.
+        """Every side of every play that counts in statistics, with its people.
 
-        Ordered by time, then play, then seat; the raw material of the stats.
+        Plays marked ignored are left out, and so are interim scorings where
+        the history has a ``status`` column (``status = 'final'`` only).
+        One row per person, and one row with no person for a side whose
+        members are not known::
+
+            (play_id, game, side, side_name, total, rank, winner,
+             person_key, person_name, anonymous)
+
+        ``total`` is ``None`` for a side that was not scored, ``rank`` ``None``
+        when unknown; ``person_key`` is :func:`name_key` of the name. Ordered by
+        time, then play, then side, then seat: the raw material of the stats.
         """
         condition, params = (where or Filter()).where()
+        counted = "plays.ignored = 0" + (
+            " AND plays.status = 'final'" if self._has_status() else ""
+        )
+        condition = f"{condition} AND {counted}" if condition else f" WHERE {counted}"
         with self.guard("read the history"):
             return self._db.execute(
-                "SELECT plays.id, plays.game, pp.name, pp.total, pp.rank, pp.winner "
-                "FROM plays JOIN play_players AS pp ON pp.play_id = plays.id"
-                f"{condition} ORDER BY plays.played_at, plays.id, pp.seat",
+                "SELECT plays.id, plays.game, pp.seat, pp.name, "
+                "CASE WHEN pp.scored THEN pp.total END, nullif(pp.rank, 0), pp.winner, "
+                "people.name_key, people.name, coalesce(people.anonymous, 0) "
+                "FROM plays JOIN play_players AS pp ON pp.play_id = plays.id "
+                "LEFT JOIN play_people AS people "
+                "ON people.play_id = plays.id AND people.side = pp.seat"
+                f"{condition} ORDER BY plays.played_at, plays.id, pp.seat, people.position",
                 params,
             ).fetchall()
+
+    def _has_status(self) -> bool:
+        """Whether ``plays`` has the ``status`` column (final or interim scorings)."""
+        known = getattr(self, "_status_column", None)
+        if known is None:
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(plays)")}
+            known = self._status_column = "status" in columns
+        return known
 
     @contextmanager
     def guard(self, action: str) -> Iterator[None]:
@@ -531,7 +752,7 @@ def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
 
 
 def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
-    """Insert ``play`` and its seats; inside the caller's transaction.
+    """Insert ``play``, its sides and its people; inside the caller's transaction.
 
     Returns:
         The id it was stored under (its own when ``keep_id`` and free).
@@ -539,8 +760,9 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
     wanted = play.id if keep_id and play.id > 0 else None
     if wanted is not None and db.execute("SELECT 1 FROM plays WHERE id = ?", (wanted,)).fetchone():
         wanted = None
+    people = play.persons
     cursor = db.execute(
-        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             wanted,
             play.uuid,
@@ -552,25 +774,38 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
             play.notes,
             play.duration_min,
             play.source,
+            int(play.ignored),
+            json.dumps([e.to_json() for e in play.expansions], ensure_ascii=False),
+            play.start_player,
         ),
     )
     play_id = cursor.lastrowid
     assert play_id is not None
     winners = set(play.result["winners"])
+    starter = play.starter
     db.executemany(
-        "INSERT INTO play_players (play_id, seat, name, total, rank, winner, start_player) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO play_players (play_id, seat, name, total, rank, winner, start_player, scored) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         [
             (
                 play_id,
                 seat,
                 p["name"],
-                p["total"],
-                p["rank"],
+                p["total"] if p["total"] is not None else 0,
+                p["rank"] or 0,
                 p["name"] in winners,
-                seat == play.start_player,
+                starter is not None and starter.side == seat,
+                p["total"] is not None,
             )
             for seat, p in enumerate(play.result["players"])
+        ],
+    )
+    db.executemany(
+        "INSERT INTO play_people (play_id, position, side, name, name_key, anonymous) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (play_id, k, p.side, p.name, name_key(p.name), int(p.anonymous))
+            for k, p in enumerate(people)
         ],
     )
     return play_id
@@ -592,8 +827,11 @@ def _insert_log(db: sqlite3.Connection, play_id: int, game: str, log: list[dict[
     )
 
 
-def _play(row: tuple[Any, ...], start_player: int | None) -> Play:
-    (play_id, uuid, played_at, game, score_file, result, location, notes, duration, source) = row
+def _play(row: tuple[Any, ...], people: tuple[Person, ...]) -> Play:
+    (play_id, uuid, played_at, game, score_file, result, location, notes, duration, source) = row[
+        :10
+    ]
+    ignored, expansions, start_player = row[10:13]
     return Play(
         play_id,
         uuid,
@@ -606,4 +844,7 @@ def _play(row: tuple[Any, ...], start_player: int | None) -> Play:
         duration,
         source,
         start_player,
+        people,
+        bool(ignored),
+        tuple(Expansion(e["name"], e["bgg_id"]) for e in json.loads(expansions)),
     )

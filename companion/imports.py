@@ -1,21 +1,62 @@
-"""Reading history files: our own json export and BG Stats exports.
+"""Reading history files: our own json export and BG Stats backups.
 
-A file is read and checked whole before anything is written, so a malformed
-file imports nothing; its problems carry their JSON paths like score files.
+A file is read with a size limit, parsed strictly (duplicate keys, nesting and
+unpaired surrogates are problems) and checked whole before anything is
+written, so a malformed file imports nothing; its problems carry their JSON
+paths like score files. What is accepted is bounded and consistent, so that
+no later command (list, show, stats, any export) can fail on it:
+
+- names go through :func:`scorers.names.clean_name`; a person appears once
+  per play (BG Stats' anonymous player may appear several times);
+- dates are real dates, ids are scalars, every number fits its use (and
+  SQLite's 64 bits);
+- a play of ours with a score file is re-scored by our scorer and must give
+  the result stored with it.
+
+BG Stats specifics: scores written as sums (``"58+10+4"``) are added up,
+decimals are rounded (with a note), blank scores are *not scored* (kept, never
+0), winners are taken as marked and never invented, ``ignored`` plays are
+kept out of statistics, expansions are kept, team plays become sides with
+their members, the anonymous player stays anonymous. A game is matched by its
+BoardGameGeek id, and by name only when it has none; plays of other games are
+counted and skipped, and never block an import.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from companion.exports import BGG_IDS, JSON_FORMAT, NAMESPACE
-from companion.history import Play
-from scorers import SCORERS, Reader, ScoreFileError, UnknownGameError, find_game
+from companion.exports import ANONYMOUS, BGG_IDS, JSON_FORMAT, NAMESPACE, title
+from companion.history import Expansion, Person, Play, derive_people
+from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
+from scorers.names import InvalidName, clean_name, name_key
 
 IMPORTED_CATEGORY = "imported"
+MAX_IMPORT_BYTES = 64_000_000
+"""Real BG Stats backups run to tens of megabytes (game images are links)."""
+MAX_IMPORT_DEPTH = 64
+"""BG Stats nests score sheets about 10 levels deep; our own export less."""
+MAX_PLAYS = 250_000
+MAX_SEATS = 30
+MAX_SCORE = 1_000_000_000
+MAX_DURATION = 100_000
+MAX_NOTES = 20_000
+MAX_LOCATION = 200
+MAX_UUID = 100
+MAX_EXPANSIONS = 100
+MAX_EVENTS = 100_000
+MAX_REF = (1 << 63) - 1
+MAX_PROBLEMS = 100
+"""At most this many problems are listed; the rest are counted."""
+_SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?(\s*[+-]\s*[0-9]+(\.[0-9]+)?)*")
+_TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]+)?)")
+BY_BGG_ID = {number: game for game, number in BGG_IDS.items()}
 
 
 @dataclass
@@ -27,65 +68,118 @@ class Parsed:
         plays: The plays to add.
         skipped_games: Plays of games other than ours, by game name.
         events: Event logs of played-along games, by play uuid.
+        notes: What was changed on the way in (rounded scores, added-up team
+            scores), one line each.
     """
 
     kind: str
     plays: list[Play] = field(default_factory=list)
     skipped_games: dict[str, int] = field(default_factory=dict)
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def not_scored(plays: list[Play]) -> int:
+    """How many sides of ``plays`` have no score."""
+    return sum(1 for play in plays for side in play.result["players"] if side["total"] is None)
+
+
+def read_import(source: str) -> Parsed:
+    """Read an import file (a path, or ``-`` for standard input) with the size limit.
+
+    Raises:
+        InputError: The file cannot be read, is too large or is not UTF-8.
+        ScoreFileError: It is not an import file, or is malformed.
+    """
+    from companion.scorefile import read_source
+
+    return parse(read_source(source, limit=MAX_IMPORT_BYTES))
 
 
 def parse(text: str) -> Parsed:
-    """Read an import file.
+    """Read the text of an import file.
 
     Raises:
         ScoreFileError: The file is not JSON, not a known format, or
-            malformed; every problem has its path.
+            malformed; every problem has its path (at most
+            :data:`MAX_PROBLEMS` are listed, then how many more there are).
     """
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ScoreFileError.single(
-            "$", f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
-        ) from error
-    if isinstance(data, dict) and data.get("format") == JSON_FORMAT:
-        return _parse_ours(data)
-    if isinstance(data, dict) and {"players", "games", "plays"} <= data.keys():
-        return _parse_bgstats(data)
-    raise ScoreFileError.single(
-        "$", "neither a companion json export nor a BG Stats export (players, games, plays)"
-    )
+    from companion.scorefile import parse_json
 
-
-def _parse_ours(data: dict[str, Any]) -> Parsed:
+    data = parse_json(text, max_depth=MAX_IMPORT_DEPTH)
     r = Reader()
-    root = r.obj(data, "$", required=("format", "version", "plays"))
-    parsed = Parsed("json")
-    if root is not None and root.get("version") != 1:
-        r.error("version", f"unknown version {root.get('version')!r} (this companion reads 1)")
-    items = r.field(data, "$", "plays", r.array) or []
-    for k, item in enumerate(items):
-        play = _read_play(r, item, f"plays[{k}]")
-        if play is not None:
-            parsed.plays.append(play)
-            log = _read_events(r, item, f"plays[{k}].events")
-            if log:
-                parsed.events[play.uuid] = log
-    r.raise_if_problems()
+    try:
+        if isinstance(data, dict) and data.get("format") == JSON_FORMAT:
+            parsed = _parse_ours(r, data)
+        elif isinstance(data, dict) and {"players", "games", "plays"} <= data.keys():
+            parsed = _parse_bgstats(r, data)
+        else:
+            raise ScoreFileError.single(
+                "$",
+                "neither a companion json export nor a BG Stats export (players, games, plays)",
+            )
+        r.raise_if_problems()
+    except ScoreFileError as error:
+        problems = list(error.problems)
+        if len(problems) > MAX_PROBLEMS:
+            more = len(problems) - MAX_PROBLEMS
+            problems = [*problems[:MAX_PROBLEMS], Problem("$", f"... and {more} more problems")]
+            raise ScoreFileError(problems) from error
+        raise
     return parsed
 
 
-def _read_events(r: Reader, item: object, path: str) -> list[dict[str, Any]]:
-    entries = r.array(item.get("events") if isinstance(item, dict) else None, path) or []
-    log = []
-    for k, entry in enumerate(entries):
-        event = r.obj(entry, f"{path}[{k}]", required=("at", "key", "value"))
-        if event is None:
-            continue
-        r.field(event, f"{path}[{k}]", "at", r.text)
-        r.field(event, f"{path}[{k}]", "key", r.text)
-        log.append(event)
-    return log
+# ---------------------------------------------------------------- shared checks
+
+
+def _bounded_text(
+    r: Reader, value: object, path: str, *, limit: int, empty: bool = True
+) -> str | None:
+    """A text of at most ``limit`` characters (``empty``: may be empty)."""
+    if not isinstance(value, str):
+        r.error(path, "must be a text")
+        return None
+    if len(value) > limit:
+        r.error(path, f"is {len(value)} characters long (at most {limit})")
+        return None
+    if not empty and not value.strip():
+        r.error(path, "must not be empty")
+        return None
+    return value
+
+
+def _plain_text(r: Reader, value: object, path: str, *, limit: int) -> str | None:
+    """A one-line text (a location, an expansion): no control characters."""
+    text = _bounded_text(r, value, path, limit=limit)
+    if text is None:
+        return None
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
+        r.error(path, "must not contain control characters")
+        return None
+    return " ".join(text.split())
+
+
+def _name(r: Reader, value: object, path: str, *, what: str = "name") -> str | None:
+    """A name through the one name rule."""
+    if not isinstance(value, str):
+        r.error(path, "must be a text")
+        return None
+    try:
+        return clean_name(value, what=what)
+    except InvalidName as error:
+        r.error(path, str(error))
+        return None
+
+
+def _whole(r: Reader, value: object, path: str, *, low: int, high: int) -> int | None:
+    return r.integer(value, path, low=low, high=high)
+
+
+def _is_scalar(value: object) -> bool:
+    return (type(value) is int and -MAX_REF <= value <= MAX_REF) or isinstance(value, str)
+
+
+# ---------------------------------------------------------------- our json export
 
 
 PLAY_KEYS = (
@@ -102,134 +196,486 @@ PLAY_KEYS = (
     "result",
     "events",
 )
+PLAY_KEYS_V2 = (*PLAY_KEYS, "people", "ignored", "expansions")
 
 
-def _read_play(r: Reader, value: object, path: str) -> Play | None:
-    raw = r.obj(value, path, required=PLAY_KEYS)
+def _parse_ours(r: Reader, data: dict[str, Any]) -> Parsed:
+    root = r.obj(data, "$", required=("format", "version", "plays"))
+    parsed = Parsed("json")
+    version = root.get("version") if root is not None else None
+    if version not in (1, 2) or type(version) is not int:
+        r.error("version", f"unknown version {version!r} (this companion reads 1 and 2)")
+        return parsed
+    items = r.field(data, "$", "plays", lambda v, p: r.array(v, p, max_len=MAX_PLAYS)) or []
+    if len(items) > MAX_PLAYS:
+        return parsed
+    for k, item in enumerate(items):
+        path = f"plays[{k}]"
+        play = _read_play(r, item, path, version)
+        if play is not None:
+            parsed.plays.append(play)
+            log = _read_events(r, item, f"{path}.events")
+            if log:
+                parsed.events[play.uuid] = log
+    return parsed
+
+
+def _read_events(r: Reader, item: object, path: str) -> list[dict[str, Any]]:
+    value = item.get("events") if isinstance(item, dict) else None
+    entries = r.array(value, path, max_len=MAX_EVENTS) or []
+    if len(entries) > MAX_EVENTS:
+        return []
+    log = []
+    for k, entry in enumerate(entries):
+        event = r.obj(entry, f"{path}[{k}]", required=("at", "key", "value"))
+        if event is None or {"at", "key", "value"} - event.keys():
+            continue
+        at = _iso_time(r, event["at"], f"{path}[{k}].at")
+        key = _bounded_text(r, event["key"], f"{path}[{k}].key", limit=200, empty=False)
+        if at is not None and key is not None:
+            log.append({"at": event["at"], "key": key, "value": event["value"]})
+    return log
+
+
+def _iso_time(r: Reader, value: object, path: str) -> str | None:
+    """An ISO 8601 time (``Z`` or an offset; none means UTC) → the stored UTC form."""
+    if not isinstance(value, str) or len(value) > 40:
+        r.error(path, "must be a date and time such as 2026-11-30T20:15:00Z")
+        return None
+    try:
+        moment = datetime.fromisoformat(value.strip())
+    except ValueError:
+        r.error(path, f"{value!r} is not a real date and time (such as 2026-11-30T20:15:00Z)")
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (OverflowError, ValueError):
+        r.error(path, f"{value!r} is out of range")
+        return None
+
+
+def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None:
+    raw = r.obj(value, path, required=PLAY_KEYS if version == 1 else PLAY_KEYS_V2)
     if raw is None:
         return None
     before = len(r.problems)
-    play_id = r.field(raw, path, "id", lambda v, p: r.integer(v, p, low=1))
-    ident = r.field(raw, path, "uuid", r.text)
-    played_at = r.field(raw, path, "played_at", r.text)
+    play_id = r.field(raw, path, "id", lambda v, p: r.integer(v, p, low=1, high=MAX_REF))
+    ident = r.field(
+        raw, path, "uuid", lambda v, p: _bounded_text(r, v, p, limit=MAX_UUID, empty=False)
+    )
+    played_at = r.field(raw, path, "played_at", lambda v, p: _iso_time(r, v, p))
     game = r.field(raw, path, "game", lambda v, p: r.choice(v, p, tuple(SCORERS), what="game"))
-    location = _optional_text(r, raw, path, "location")
-    notes = _optional_text(r, raw, path, "notes")
-    source = r.field(raw, path, "source", r.text)
-    duration = _nullable(r, raw, path, "duration_min", r.integer)
-    start = _nullable(r, raw, path, "start_player", r.integer)
+    location = r.field(raw, path, "location", lambda v, p: _plain_text(r, v, p, limit=MAX_LOCATION))
+    notes = r.field(raw, path, "notes", lambda v, p: _bounded_text(r, v, p, limit=MAX_NOTES))
+    source = r.field(raw, path, "source", lambda v, p: _plain_text(r, v, p, limit=40))
+    if source == "":
+        r.error(f"{path}.source", "must not be empty")
+    duration = _nullable(r, raw, path, "duration_min", 0, MAX_DURATION)
+    start = _nullable(r, raw, path, "start_player", 0, MAX_SEATS * 4)
+    ignored = r.field(raw, path, "ignored", r.boolean, default=False)
+    expansions = _read_expansions(r, raw.get("expansions", []), f"{path}.expansions")
     score_file = raw.get("score_file")
     if score_file is not None and not isinstance(score_file, str):
         r.error(f"{path}.score_file", "must be the score file's text, or null")
-    result = _read_result(r, raw.get("result"), f"{path}.result")
-    if len(r.problems) > before or result is None:
+        score_file = None
+    result = _read_result(r, raw.get("result"), f"{path}.result", game)
+    if result is not None and isinstance(score_file, str) and game is not None:
+        result = _rescored(r, score_file, result, game, f"{path}.score_file")
+    people: tuple[Person, ...] | None = None
+    if result is not None:
+        derived = derive_people(score_file, result)
+        people = derived
+        if "people" in raw:
+            people = _read_people(r, raw["people"], f"{path}.people", result)
+            if people is not None and score_file is not None and not _same_people(people, derived):
+                r.error(f"{path}.people", "does not match the players of the score file")
+    if people is not None and start is not None and people and start >= len(people):
+        r.error(f"{path}.start_player", f"there are only {len(people)} people in this game")
+    if len(r.problems) > before or result is None or people is None:
         return None
-    assert play_id and ident and played_at and game and source
+    if not (play_id and ident and played_at and game and source):
+        return None  # a required key is missing: already a problem
     return Play(
         play_id,
         ident,
         played_at,
         game,
-        score_file if isinstance(score_file, str) else None,
+        score_file,
         result,
         location or "",
         notes or "",
-        duration,
+        duration or None,
         source,
         start,
+        people,
+        bool(ignored),
+        expansions or (),
     )
 
 
-def _optional_text(r: Reader, raw: dict[str, object], path: str, key: str) -> str | None:
-    value = raw.get(key, "")
-    if not isinstance(value, str):
-        r.error(f"{path}.{key}", "must be a text")
-        return None
-    return value
-
-
-def _nullable(r: Reader, raw: dict[str, object], path: str, key: str, check: Any) -> int | None:
+def _nullable(r: Reader, raw: dict[str, object], path: str, key: str, low: int, high: int) -> Any:
     value = raw.get(key)
-    return None if value is None else check(value, f"{path}.{key}")
+    return None if value is None else r.integer(value, f"{path}.{key}", low=low, high=high)
 
 
-def _read_result(r: Reader, value: object, path: str) -> dict[str, Any] | None:
+def _read_expansions(r: Reader, value: object, path: str) -> tuple[Expansion, ...] | None:
+    items = r.array(value, path, max_len=MAX_EXPANSIONS)
+    if items is None or len(items) > MAX_EXPANSIONS:
+        return None
+    found = []
+    for k, item in enumerate(items):
+        entry = r.obj(item, f"{path}[{k}]", required=("name", "bgg_id"))
+        if entry is None or {"name", "bgg_id"} - entry.keys():
+            continue
+        name = _plain_text(r, entry["name"], f"{path}[{k}].name", limit=MAX_LOCATION)
+        number = r.integer(entry["bgg_id"], f"{path}[{k}].bgg_id", high=MAX_REF)
+        if name is not None and number is not None:
+            found.append(Expansion(name, number))
+    return tuple(found)
+
+
+def _read_people(
+    r: Reader, value: object, path: str, result: dict[str, Any]
+) -> tuple[Person, ...] | None:
+    sides = len(result["players"])
+    items = r.array(value, path, max_len=MAX_SEATS * 4)
+    if items is None or len(items) > MAX_SEATS * 4:
+        return None
+    people = []
+    seen: dict[str, int] = {}
+    ok = True
+    for k, item in enumerate(items):
+        entry = r.obj(item, f"{path}[{k}]", required=("name", "side", "anonymous"))
+        if entry is None or {"name", "side", "anonymous"} - entry.keys():
+            ok = False
+            continue
+        name = _name(r, entry["name"], f"{path}[{k}].name")
+        side = r.integer(entry["side"], f"{path}[{k}].side", high=sides - 1)
+        anonymous = r.boolean(entry["anonymous"], f"{path}[{k}].anonymous")
+        if name is None or side is None or anonymous is None:
+            ok = False
+            continue
+        if not anonymous:
+            key = name_key(name)
+            if key in seen:
+                r.error(f"{path}[{k}].name", f"{name!r} is already {path}[{seen[key]}]")
+                ok = False
+                continue
+            seen[key] = k
+        people.append(Person(name, side, anonymous))
+    return tuple(people) if ok else None
+
+
+def _same_people(a: tuple[Person, ...], b: tuple[Person, ...]) -> bool:
+    return [(name_key(p.name), p.side) for p in a] == [(name_key(p.name), p.side) for p in b]
+
+
+def _read_result(r: Reader, value: object, path: str, game: str | None) -> dict[str, Any] | None:
     raw = r.obj(
         value, path, required=("game", "players", "winners", "tiebreak"), optional=("notes",)
     )
-    if raw is None:
+    if raw is None or {"game", "players", "winners", "tiebreak"} - raw.keys():
         return None
-    players = r.field(raw, path, "players", lambda v, p: r.array(v, p, min_len=1)) or []
-    for k, item in enumerate(players):
-        seat = r.obj(item, f"{path}.players[{k}]", required=("name", "total", "rank", "breakdown"))
-        if seat is None:
+    before = len(r.problems)
+    if game is not None and raw["game"] != game:
+        r.error(f"{path}.game", f"must be {game!r}, the play's game")
+    items = r.array(raw["players"], f"{path}.players", min_len=1, max_len=MAX_SEATS) or []
+    sides: list[dict[str, Any]] = []
+    keys: dict[str, int] = {}
+    for k, item in enumerate(items[:MAX_SEATS]):
+        spath = f"{path}.players[{k}]"
+        seat = r.obj(item, spath, required=("name", "total", "rank", "breakdown"))
+        if seat is None or {"name", "total", "rank", "breakdown"} - seat.keys():
             continue
-        r.field(seat, f"{path}.players[{k}]", "name", r.text)
-        r.field(seat, f"{path}.players[{k}]", "total", r.integer)
-        r.field(seat, f"{path}.players[{k}]", "rank", lambda v, p: r.integer(v, p, low=1))
-    r.field(raw, path, "winners", r.array)
-    return raw
+        name = _name(r, seat["name"], f"{spath}.name")
+        total = seat["total"]
+        if total is not None:
+            total = r.integer(total, f"{spath}.total", low=-MAX_SCORE, high=MAX_SCORE)
+        rank = seat["rank"]
+        if rank is not None:
+            rank = r.integer(rank, f"{spath}.rank", low=1, high=MAX_SEATS)
+        breakdown = _read_breakdown(r, seat["breakdown"], f"{spath}.breakdown")
+        if name is not None and name_key(name) in keys:
+            r.error(f"{spath}.name", f"{name!r} is already players[{keys[name_key(name)]}]")
+            continue
+        if name is not None:
+            keys[name_key(name)] = k
+            sides.append({"name": name, "total": total, "rank": rank, "breakdown": breakdown})
+    winners = r.array(raw["winners"], f"{path}.winners", max_len=MAX_SEATS) or []
+    names = {name_key(s["name"]): s["name"] for s in sides}
+    chosen: list[str] = []
+    for k, winner in enumerate(winners[:MAX_SEATS]):
+        if not isinstance(winner, str) or name_key(" ".join(winner.split())) not in names:
+            r.error(f"{path}.winners[{k}]", "must be the name of one of the players")
+            continue
+        found = names[name_key(" ".join(winner.split()))]
+        if found in chosen:
+            r.error(f"{path}.winners[{k}]", f"{found!r} is listed twice")
+            continue
+        chosen.append(found)
+    tiebreak = raw["tiebreak"]
+    if tiebreak is not None:
+        tiebreak = _plain_text(r, tiebreak, f"{path}.tiebreak", limit=200)
+    notes = raw.get("notes", [])
+    notes_list = r.array(notes, f"{path}.notes", max_len=50) or []
+    for k, note in enumerate(notes_list[:50]):
+        _bounded_text(r, note, f"{path}.notes[{k}]", limit=1000)
+    if len(r.problems) > before:
+        return None
+    result: dict[str, Any] = {
+        "game": raw["game"],
+        "players": sides,
+        "winners": chosen,
+        "tiebreak": tiebreak,
+    }
+    if notes_list:
+        result["notes"] = list(notes_list)
+    return result
 
 
-def _parse_bgstats(data: dict[str, Any]) -> Parsed:
-    r = Reader()
+def _read_breakdown(r: Reader, value: object, path: str) -> dict[str, int] | None:
+    if not isinstance(value, dict):
+        r.error(path, "must be an object of category: points")
+        return None
+    if len(value) > 50:
+        r.error(path, f"has {len(value)} categories (at most 50)")
+        return None
+    breakdown = {}
+    for key, points in value.items():
+        if len(key) > 60 or not key.strip():
+            r.error(f"{path}.{key[:20]}", "a category name must have 1 to 60 characters")
+            return None
+        number = r.integer(points, f"{path}.{key}", low=-MAX_SCORE, high=MAX_SCORE)
+        if number is None:
+            return None
+        breakdown[key] = number
+    return breakdown
+
+
+def _comparable(result: dict[str, Any]) -> tuple[Any, ...]:
+    return (
+        [(name_key(p["name"]), p["total"], p["rank"], p["breakdown"]) for p in result["players"]],
+        sorted(name_key(w) for w in result["winners"]),
+        result.get("tiebreak"),
+    )
+
+
+def _rescored(
+    r: Reader, text: str, stored: dict[str, Any], game: str, path: str
+) -> dict[str, Any] | None:
+    """Re-score the score file: it must be valid and give the stored result."""
+    from companion.scorefile import MAX_DEPTH, MAX_SCORE_FILE_BYTES, parse_json
+
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_SCORE_FILE_BYTES:
+        r.error(path, "is larger than a score file can be")
+        return None
+    try:
+        result = SCORERS[game].score_json(parse_json(text, max_depth=MAX_DEPTH)).to_json()
+    except ScoreFileError as error:
+        for found in error.problems[:5]:
+            r.error(path, f"not a valid {game} score file: {found}")
+        return None
+    for k, side in enumerate(result["players"]):
+        problem: str | None = None if isinstance(side["name"], str) else "not a text"
+        if problem is None:
+            try:
+                clean_name(side["name"])
+            except InvalidName as error:
+                problem = str(error)
+        if problem:
+            r.error(f"{path}", f"players[{k}].name: {problem}")
+            return None
+    if _comparable(result) != _comparable(stored):
+        r.error(path, "re-scored, it does not give the stored result")
+        return None
+    return result
+
+
+# ---------------------------------------------------------------- BG Stats
+
+
+@dataclass
+class _Player:
+    name: object
+    anonymous: bool
+    path: str
+
+
+@dataclass
+class _Seat:
+    """One row of a BG Stats play, read."""
+
+    index: int
+    path: str
+    person: Person
+    key: str
+    total: int | None
+    rank: int | None
+    winner: bool
+    start: bool
+    order: int
+    team: str
+
+
+def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
     parsed = Parsed("bgstats")
-    names = _refs(r, data.get("players"), "players", "name")
-    titles = _refs(r, data.get("games"), "games", "name")
-    bgg: dict[Any, int] = {
-        entry.get("id"): entry.get("bggId") or 0
-        for entry in data.get("games") or []
-        if isinstance(entry, dict)
-    }
-    locations = {
-        entry.get("id"): entry.get("name")
-        for entry in data.get("locations") or []
-        if isinstance(entry, dict)
-    }
-    by_bgg = {number: game for game, number in BGG_IDS.items()}
-    plays = r.array(data.get("plays"), "plays") or []
-    r.raise_if_problems()
+    players = _bg_players(r, data["players"])
+    games = _bg_refs(r, data["games"], "games")
+    locations = _bg_refs(r, data.get("locations", []), "locations")
+    plays = r.array(data["plays"], "plays", max_len=MAX_PLAYS)
+    if r.problems or plays is None or len(plays) > MAX_PLAYS:
+        return parsed
     for k, item in enumerate(plays):
         path = f"plays[{k}]"
-        raw = r.obj(
-            item, path, required=("playDate", "gameRefId", "playerScores"), allow_unknown=True
-        )
-        if raw is None or "gameRefId" not in raw:
+        raw = r.obj(item, path, allow_unknown=True)
+        if raw is None:
             continue
-        ref = raw["gameRefId"]
-        if ref not in titles:
-            r.error(f"{path}.gameRefId", f"no game with id {ref!r} in games")
+        ref = raw.get("gameRefId")
+        entry = games.get(ref) if _is_scalar(ref) else None
+        if entry is None:
+            if not _is_scalar(ref):
+                r.error(f"{path}.gameRefId", "must be the id of a game listed in games")
+            else:
+                other = "a game not listed in games"
+                parsed.skipped_games[other] = parsed.skipped_games.get(other, 0) + 1
             continue
-        game = by_bgg.get(bgg.get(ref, 0)) or _our_game(titles[ref])
+        name = entry.get("name")
+        shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
+        game = _our_game(entry)
         if game is None:
-            parsed.skipped_games[titles[ref]] = parsed.skipped_games.get(titles[ref], 0) + 1
+            parsed.skipped_games[shown] = parsed.skipped_games.get(shown, 0) + 1
             continue
-        play = _bgstats_play(r, raw, path, game, names, locations)
+        play = _bgstats_play(r, raw, path, game, players, games, locations, parsed.notes)
         if play is not None:
             parsed.plays.append(play)
-    r.raise_if_problems()
     return parsed
 
 
-def _refs(r: Reader, value: object, path: str, key: str) -> dict[Any, str]:
-    items = r.array(value, path) or []
-    refs: dict[Any, str] = {}
+def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
+    items = r.array(value, "players", max_len=MAX_PLAYS)
+    found: dict[object, _Player] = {}
+    if items is None or len(items) > MAX_PLAYS:
+        return found
     for k, item in enumerate(items):
-        # BG Stats files carry many more keys than we read: unknown ones are fine.
-        entry = r.obj(item, f"{path}[{k}]", required=("id", key), allow_unknown=True)
-        if entry is None:
+        path = f"players[{k}]"
+        entry = r.obj(item, path, required=("id",), allow_unknown=True)
+        if entry is None or "id" not in entry:
             continue
-        name = r.field(entry, f"{path}[{k}]", key, r.text)
-        if name is not None and "id" in entry:
-            refs[entry["id"]] = name
-    return refs
+        ident = entry["id"]
+        if not _is_scalar(ident):
+            r.error(f"{path}.id", "must be a number or a text")
+            continue
+        if ident in found:
+            r.error(f"{path}.id", f"{ident!r} is already the id of {found[ident].path}")
+            continue
+        anonymous = entry.get("isAnonymous") is True
+        found[ident] = _Player(entry.get("name"), anonymous, path)
+    return found
 
 
-def _our_game(name: str) -> str | None:
+def _bg_refs(r: Reader, value: object, what: str) -> dict[object, dict[str, Any]]:
+    items = r.array(value, what, max_len=MAX_PLAYS)
+    found: dict[object, dict[str, Any]] = {}
+    if items is None or len(items) > MAX_PLAYS:
+        return found
+    for k, item in enumerate(items):
+        entry = r.obj(item, f"{what}[{k}]", required=("id",), allow_unknown=True)
+        if entry is None or "id" not in entry:
+            continue
+        if not _is_scalar(entry["id"]):
+            r.error(f"{what}[{k}].id", "must be a number or a text")
+            continue
+        found.setdefault(entry["id"], {**entry, "_path": f"{what}[{k}]"})
+    return found
+
+
+def _bgg_id(value: object) -> int:
+    if type(value) is int and 0 < value <= MAX_REF:
+        return value
+    if isinstance(value, str) and value.strip().isdigit() and len(value) < 19:
+        return int(value.strip())
+    return 0
+
+
+def _our_game(entry: dict[str, Any]) -> str | None:
+    """Our game id for a BG Stats game: by BoardGameGeek id, by name only without one."""
+    number = _bgg_id(entry.get("bggId"))
+    if number:
+        return BY_BGG_ID.get(number)
+    name = entry.get("name")
+    if not isinstance(name, str) or len(name) > 200:
+        return None
     try:
         return find_game(name).info.id
     except UnknownGameError:
         return None
+
+
+def _local_date(r: Reader, value: object, path: str) -> str | None:
+    """BG Stats' local ``YYYY-MM-DD HH:MM:SS`` → the stored UTC form."""
+    if isinstance(value, str) and len(value) <= 40:
+        text = value.strip().replace("T", " ")
+        for pattern in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+            try:
+                moment = datetime.strptime(text, pattern)
+            except ValueError:
+                continue
+            try:
+                return moment.astimezone().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            except (OverflowError, ValueError, OSError):
+                break
+    r.error(path, "must be a real date such as 2026-11-30 20:15:00")
+    return None
+
+
+def score_value(value: object) -> tuple[int | None, str | None]:
+    """A BG Stats score → ``(points, note)``; ``(None, None)`` when blank.
+
+    Sums and differences of numbers (``"58+10+4"``) are added up; a decimal is
+    rounded half up, and the note says so.
+
+    Raises:
+        ValueError: Not a score (the message says why).
+    """
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None, None
+    if isinstance(value, bool):
+        raise ValueError(f"must be a score, got {json.dumps(value)}")
+    if type(value) is int:
+        exact = Decimal(value)
+    elif isinstance(value, float):
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("must be a score")
+        exact = Decimal(repr(value))
+    elif isinstance(value, str):
+        text = value.strip()
+        if len(text) > 200 or not _SCORE_EXPRESSION.fullmatch(text):
+            raise ValueError(f"must be a score such as 58 or 58+10+4, got {text[:40]!r}")
+        exact = sum(
+            (Decimal(number) * (-1 if sign == "-" else 1) for sign, number in _TERM.findall(text)),
+            Decimal(0),
+        )
+    else:
+        raise ValueError("must be a score such as 58 or 58+10+4")
+    points = int(exact.to_integral_value(rounding=ROUND_HALF_UP))
+    if abs(points) > MAX_SCORE:
+        raise ValueError(f"must be at most {MAX_SCORE} in size")
+    note = None if exact == points else f"score {value} rounded to {points}"
+    return points, note
+
+
+def _flag(r: Reader, raw: dict[str, Any], key: str, path: str) -> bool:
+    value = raw.get(key, False)
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    if type(value) is int and value in (0, 1):
+        return bool(value)
+    r.error(f"{path}.{key}", "must be true or false")
+    return False
 
 
 def _bgstats_play(
@@ -237,80 +683,247 @@ def _bgstats_play(
     raw: dict[str, Any],
     path: str,
     game: str,
-    names: dict[Any, str],
-    locations: dict[Any, Any],
+    players: dict[object, _Player],
+    games: dict[object, dict[str, Any]],
+    locations: dict[object, dict[str, Any]],
+    notes: list[str],
 ) -> Play | None:
-    date = raw.get("playDate")
-    if not isinstance(date, str) or len(date) < 10:
-        r.error(f"{path}.playDate", "must be a date such as 2026-11-30 20:15:00")
-        return None
-    scores = r.array(raw.get("playerScores"), f"{path}.playerScores", min_len=1) or []
-    seats: list[tuple[int, str, int, int | None, bool, bool]] = []
-    for k, item in enumerate(scores):
+    before = len(r.problems)
+    played_at = _local_date(r, raw.get("playDate"), f"{path}.playDate")
+    what = f"the {title(game)} play of {str(raw.get('playDate'))[:10]}"
+    scores = r.array(raw.get("playerScores"), f"{path}.playerScores", min_len=1, max_len=MAX_SEATS)
+    seats: list[_Seat] = []
+    anonymous_count = 0
+    seen: dict[str, str] = {}
+    play_notes: list[str] = []
+    for k, item in enumerate((scores or [])[:MAX_SEATS]):
         spath = f"{path}.playerScores[{k}]"
-        if not isinstance(item, dict) or item.get("playerRefId") not in names:
+        entry = r.obj(item, spath, allow_unknown=True)
+        if entry is None:
+            continue
+        ref = entry.get("playerRefId")
+        player = players.get(ref) if _is_scalar(ref) else None
+        if player is None:
             r.error(f"{spath}.playerRefId", "must name a player listed in players")
             continue
-        total = _score(r, item.get("score"), f"{spath}.score")
-        if total is None:
+        if player.anonymous:
+            anonymous_count += 1
+            name = _anonymous_name(player.name, anonymous_count)
+            key = f"\0anonymous{anonymous_count}"
+        else:
+            cleaned = _name(r, player.name, f"{player.path}.name")
+            if cleaned is None:
+                continue
+            name, key = cleaned, name_key(cleaned)
+            if key in seen:
+                r.error(
+                    f"{spath}.playerRefId",
+                    f"{name} is twice in {what} (also at {seen[key]})",
+                )
+                continue
+            seen[key] = f"playerScores[{k}]"
+        try:
+            total, note = score_value(entry.get("score"))
+        except ValueError as error:
+            r.error(f"{spath}.score", str(error))
             continue
-        rank = item.get("rank")
-        seat = item.get("seatOrder")
+        if note:
+            play_notes.append(f"{name}: {note}")
+        rank = entry.get("rank", 0)
+        if rank is None:
+            rank = 0
+        rank = r.integer(rank, f"{spath}.rank", high=1000)
+        order = entry.get("seatOrder", 0)
+        order = r.integer(0 if order is None else order, f"{spath}.seatOrder", high=1000)
+        team = entry.get("team")
+        if team is not None and not isinstance(team, str):
+            if type(team) is int and 0 <= team <= MAX_REF:
+                team = str(team)
+            else:
+                r.error(f"{spath}.team", "must be a team name")
+                continue
         seats.append(
-            (
-                seat if type(seat) is int else k,
-                names[item["playerRefId"]],
+            _Seat(
+                k,
+                spath,
+                Person(name, 0, player.anonymous),
+                key,
                 total,
-                rank if type(rank) is int and rank > 0 else None,
-                bool(item.get("winner")),
-                bool(item.get("startPlayer")),
+                rank or None,
+                _flag(r, entry, "winner", spath),
+                _flag(r, entry, "startPlayer", spath),
+                order or 0,
+                (team or "").strip(),
             )
         )
-    if not seats or len(seats) != len(scores):
+    ignored = _flag(r, raw, "ignored", path)
+    uses_teams = _flag(r, raw, "usesTeams", path) or any(s.team for s in seats)
+    expansions = _bg_expansions(r, raw.get("expansionPlays"), f"{path}.expansionPlays", games)
+    location = ""
+    if _is_scalar(raw.get("locationRefId")) and raw.get("locationRefId") in locations:
+        place = locations[raw["locationRefId"]]
+        found = _plain_text(r, place.get("name", ""), f"{place['_path']}.name", limit=MAX_LOCATION)
+        location = found or ""
+    comments = raw.get("comments")
+    if comments is not None and not isinstance(comments, str):
+        comments = None
+    if isinstance(comments, str):
+        comments = _bounded_text(r, comments, f"{path}.comments", limit=MAX_NOTES)
+    duration = raw.get("durationMin")
+    if duration is not None and not (type(duration) is int and 0 <= duration <= MAX_DURATION):
+        r.error(f"{path}.durationMin", f"must be a whole number of minutes up to {MAX_DURATION}")
+    if len(r.problems) > before or not seats or played_at is None:
         return None
-    seats.sort(key=lambda s: s[0])
-    totals = [s[2] for s in seats]
-    ranks = [s[3] or 1 + sum(1 for t in totals if t > s[2]) for s in seats]
-    winners = [s[1] for s in seats if s[4]] or [
-        s[1] for s, rk in zip(seats, ranks, strict=True) if rk == 1
-    ]
-    result = {
+    orders = [s.order for s in seats]
+    if all(orders) and len(set(orders)) == len(orders):
+        seats.sort(key=lambda s: s.order)
+    sides, people = _sides(r, seats, uses_teams, path, what, play_notes)
+    if sides is None:
+        return None
+    result: dict[str, Any] = {
         "game": game,
-        "players": [
-            {"name": s[1], "total": s[2], "rank": rk, "breakdown": {IMPORTED_CATEGORY: s[2]}}
-            for s, rk in zip(seats, ranks, strict=True)
+        "players": sides,
+        "winners": [
+            s["name"] for s, won in zip(sides, _side_wins(seats, people), strict=True) if won
         ],
-        "winners": winners,
         "tiebreak": None,
     }
-    starts = [k for k, s in enumerate(seats) if s[5]]
+    if play_notes:
+        result["notes"] = play_notes
+        notes.extend(f"{what}: {n}" for n in play_notes)
+    starts = [k for k, s in enumerate(seats) if s.start]
     ident = raw.get("uuid")
-    if not isinstance(ident, str) or not ident:
-        ident = str(uuid.uuid5(NAMESPACE, json.dumps(raw, sort_keys=True)))
-    duration = raw.get("durationMin")
-    comments = raw.get("comments")
-    location = locations.get(raw.get("locationRefId"))
+    if not isinstance(ident, str) or not ident.strip() or len(ident) > MAX_UUID:
+        ident = str(uuid.uuid5(NAMESPACE, json.dumps(raw, sort_keys=True, default=str)))
     return Play(
         id=0,
-        uuid=ident,
-        played_at=f"{date[:10]}T{date[11:19] if len(date) >= 19 else '00:00:00'}Z",
+        uuid=ident.strip(),
+        played_at=played_at,
         game=game,
         score_file=None,
         result=result,
-        location=location if isinstance(location, str) else "",
-        notes=comments if isinstance(comments, str) else "",
-        duration_min=duration if type(duration) is int and duration > 0 else None,
+        location=location,
+        notes=comments or "",
+        duration_min=duration or None,
         source="bgstats",
         start_player=starts[0] if starts else None,
+        people=people,
+        ignored=ignored,
+        expansions=expansions,
     )
 
 
-def _score(r: Reader, value: object, path: str) -> int | None:
-    if value is None or value == "":
-        return 0
-    if type(value) is int:
-        return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value)
-    r.error(path, f"must be a score, got {value!r}")
-    return None
+def _anonymous_name(listed: object, count: int) -> str:
+    try:
+        base = clean_name(listed) if isinstance(listed, str) else ANONYMOUS
+    except InvalidName:
+        base = ANONYMOUS
+    return base if count == 1 else f"{base[:36]} {count}"
+
+
+def _side_wins(seats: list[_Seat], people: tuple[Person, ...]) -> list[bool]:
+    wins: dict[int, bool] = {}
+    for seat, person in zip(seats, people, strict=True):
+        wins[person.side] = wins.get(person.side, False) or seat.winner
+    return [wins[k] for k in sorted(wins)]
+
+
+def _sides(
+    r: Reader,
+    seats: list[_Seat],
+    uses_teams: bool,
+    path: str,
+    what: str,
+    play_notes: list[str],
+) -> tuple[list[dict[str, Any]] | None, tuple[Person, ...]]:
+    """The result's sides and the people (in seat order) pointing at them."""
+    groups: dict[str, list[_Seat]] = {}
+    for seat in seats:
+        label = seat.team if uses_teams and seat.team else f"\0{seat.key}"
+        groups.setdefault(label, []).append(seat)
+    sides: list[dict[str, Any]] = []
+    side_of: dict[str, int] = {}
+    names: set[str] = set()
+    for label, members in groups.items():
+        if label.startswith("\0"):
+            name: str | None = members[0].person.name
+        else:
+            shown = f"Team {label}" if label.isdigit() else label
+            name = _name(r, shown, f"{members[0].path}.team", what="team name")
+        if name is None:
+            return None, ()
+        if name_key(name) in names:
+            r.error(f"{members[0].path}.team", f"{name!r} names two sides of {what}")
+            return None, ()
+        names.add(name_key(name))
+        totals = [m.total for m in members if m.total is not None]
+        total: int | None = None
+        if totals:
+            total = totals[0] if len(set(totals)) == 1 else sum(totals)
+            if len(set(totals)) > 1:
+                play_notes.append(f"{name}: the members' scores were added up to {total}")
+        ranks = [m.rank for m in members if m.rank]
+        side_of[label] = len(sides)
+        sides.append(
+            {
+                "name": name,
+                "total": total,
+                "rank": min(ranks) if ranks else None,
+                "breakdown": {} if total is None else {IMPORTED_CATEGORY: total},
+            }
+        )
+    people = tuple(
+        Person(
+            s.person.name,
+            side_of[s.team if uses_teams and s.team else f"\0{s.key}"],
+            s.person.anonymous,
+        )
+        for s in seats
+    )
+    wins = _side_wins(seats, people)
+    if not any(side["rank"] for side in sides):
+        _derive_ranks(sides, wins)
+    return sides, people
+
+
+def _derive_ranks(sides: list[dict[str, Any]], wins: list[bool]) -> None:
+    """Ranks from what is known when BG Stats gives none: winners first, then by score."""
+    winners = sum(wins)
+    for side, won in zip(sides, wins, strict=True):
+        if won:
+            side["rank"] = 1
+        elif side["total"] is not None:
+            above = sum(
+                1
+                for other, other_won in zip(sides, wins, strict=True)
+                if not other_won and other["total"] is not None and other["total"] > side["total"]
+            )
+            side["rank"] = 1 + winners + above
+
+
+def _bg_expansions(
+    r: Reader, value: object, path: str, games: dict[object, dict[str, Any]]
+) -> tuple[Expansion, ...]:
+    if value is None:
+        return ()
+    items = r.array(value, path, max_len=MAX_EXPANSIONS)
+    if items is None or len(items) > MAX_EXPANSIONS:
+        return ()
+    found = []
+    for k, item in enumerate(items):
+        entry = r.obj(item, f"{path}[{k}]", allow_unknown=True)
+        if entry is None:
+            continue
+        ref = entry.get("gameRefId")
+        game = games.get(ref) if _is_scalar(ref) else None
+        number = _bgg_id(entry.get("bggId")) or (_bgg_id(game.get("bggId")) if game else 0)
+        name: object = game.get("name") if game else None
+        if not isinstance(name, str) or not name.strip():
+            if not number:
+                continue
+            name = f"BoardGameGeek item {number}"
+        where = f"{game['_path']}.name" if game else f"{path}[{k}]"
+        shown = _plain_text(r, name, where, limit=MAX_LOCATION)
+        if shown:
+            found.append(Expansion(shown, number))
+    return tuple(found)

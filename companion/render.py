@@ -33,15 +33,21 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("")
     for player in players:
-        table.add_column(player["name"], justify="right")
+        table.add_column(Text(player["name"]), justify="right")
     categories: list[str] = []
     for player in players:
         categories.extend(c for c in player["breakdown"] if c not in categories)
     for category in categories:
-        table.add_row(label(category), *(str(p["breakdown"].get(category, 0)) for p in players))
+        table.add_row(
+            label(category),
+            *(
+                _shown(p["breakdown"].get(category, None if p["total"] is None else 0))
+                for p in players
+            ),
+        )
     table.add_section()
-    table.add_row(Text("Total", style="bold"), *(Text(str(p["total"]), "bold") for p in players))
-    table.add_row("Rank", *(str(p["rank"]) for p in players))
+    table.add_row(Text("Total", style="bold"), *(Text(_shown(p["total"]), "bold") for p in players))
+    table.add_row("Rank", *(_shown(p["rank"]) for p in players))
     lines: list[RenderableType] = [
         Text(title, style="bold"),
         table,
@@ -52,9 +58,16 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     return Group(*lines)
 
 
+def _shown(value: object) -> str:
+    """A total or rank; ``-`` for a seat that was not scored or not ranked."""
+    return "-" if value is None else str(value)
+
+
 def outcome(result: Mapping[str, Any]) -> str:
     """One sentence naming the winner, the tie-break used, or a shared win."""
     winners = list(result["winners"])
+    if not winners:
+        return "No winner recorded."
     if len(winners) > 1:
         return f"Shared win: {join_names(winners)}."
     if result.get("tiebreak"):

@@ -106,4 +106,76 @@ MIGRATIONS += (
         ),
     ),
 )
+
+# Migration 5: the people of every play (a team game's sides and their
+# members), the start player as a person, not-scored seats, plays ignored in
+# statistics, expansions, and uuids compared without regard to case. It only
+# adds columns and tables, so it applies on top of whatever migration 4 did to
+# ``plays``. People are taken from the stored score file where it names a
+# team's members; a Shibuya play without a score file whose sides are "Red" and
+# "Blue" (the names companion gives teams) is a team play whose members are not
+# known; every other seat is one person. ``name_key`` is a Python function the
+# history registers on its connection before migrating.
+_MEMBER = "json_extract(plays.score_file, '$.players[{side}].members[{member}]')"
+_TEAM_FILE = (
+    "plays.game = 'shibuya' AND plays.score_file IS NOT NULL AND json_valid(plays.score_file) "
+    "AND json_type(plays.score_file, '$.players[0].members') = 'array' "
+    "AND json_type(plays.score_file, '$.players[1].members') = 'array' "
+    "AND json_array_length(plays.score_file, '$.players[0].members') = 2 "
+    "AND json_array_length(plays.score_file, '$.players[1].members') = 2 "
+    "AND json_array_length(plays.score_file, '$.players') = 2 "
+    + " ".join(
+        f"AND json_type(plays.score_file, '$.players[{s}].members[{m}]') = 'text'"
+        for s in (0, 1)
+        for m in (0, 1)
+    )
+)
+_UNKNOWN_TEAM = (
+    "plays.game = 'shibuya' AND (plays.score_file IS NULL OR NOT json_valid(plays.score_file)) "
+    "AND (SELECT group_concat(lower(name), ',') FROM "
+    "(SELECT name FROM play_players WHERE play_id = plays.id ORDER BY seat)) = 'red,blue'"
+)
+MIGRATIONS += (
+    (
+        5,
+        "people and sides, start person, not-scored seats, ignored plays, expansions",
+        (
+            "ALTER TABLE plays ADD COLUMN ignored INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE plays ADD COLUMN expansions TEXT NOT NULL DEFAULT '[]'",
+            "ALTER TABLE plays ADD COLUMN start_player INTEGER",
+            "ALTER TABLE play_players ADD COLUMN scored INTEGER NOT NULL DEFAULT 1",
+            """CREATE TABLE play_people (
+                play_id INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                side INTEGER NOT NULL,
+                name TEXT NOT NULL,
+                name_key TEXT NOT NULL,
+                anonymous INTEGER NOT NULL DEFAULT 0,
+                PRIMARY KEY (play_id, position)
+            )""",
+            "CREATE INDEX play_people_by_key ON play_people (name_key, play_id)",
+            "CREATE INDEX plays_by_uuid_nocase ON plays (uuid COLLATE NOCASE)",
+            """UPDATE plays SET start_player = (
+                SELECT seat FROM play_players
+                WHERE play_players.play_id = plays.id AND play_players.start_player = 1)""",
+            f"""INSERT INTO play_people (play_id, position, side, name, name_key)
+                SELECT plays.id, member * 2 + side.n,
+                    side.n, CASE side.n * 2 + member
+                        WHEN 0 THEN {_MEMBER.format(side=0, member=0)}
+                        WHEN 1 THEN {_MEMBER.format(side=0, member=1)}
+                        WHEN 2 THEN {_MEMBER.format(side=1, member=0)}
+                        ELSE {_MEMBER.format(side=1, member=1)} END,
+                    ''
+                FROM plays, (SELECT 0 AS n UNION ALL SELECT 1) AS side,
+                    (SELECT 0 AS member UNION ALL SELECT 1)
+                WHERE coalesce(({_TEAM_FILE}), 0)""",
+            f"""INSERT INTO play_people (play_id, position, side, name, name_key)
+                SELECT pp.play_id, pp.seat, pp.seat, pp.name, ''
+                FROM play_players AS pp JOIN plays ON plays.id = pp.play_id
+                WHERE NOT coalesce(({_TEAM_FILE}), 0)
+                    AND NOT coalesce(({_UNKNOWN_TEAM}), 0)""",
+            "UPDATE play_people SET name_key = name_key(name)",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

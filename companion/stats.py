@@ -1,14 +1,29 @@
-"""Statistics over the history: players, games and head-to-head records.
+"""Statistics over the history: people, games and head-to-head records.
+
+Who counts:
+    A person is everyone at the table except BG Stats' anonymous player, and
+    two names with the same :func:`scorers.names.name_key` are one person
+    (shown with the spelling of their latest play). In a team game every
+    member of a side plays, and every member of a winning side wins. A side
+    whose members are not known counts for the game but for no person.
+    Plays marked ignored (and interim scorings) are not counted at all.
 
 Definitions:
-    wins: plays a player won; a shared win counts for every winner.
-    current streak: wins in a row up to the player's most recent play.
-    margin of victory: the winner's total minus the best total of a player
-        who did not win (0 for a win shared by everyone).
-    head-to-head: for two players, the plays they were both in, and how often
-        each finished above the other (by rank).
+    wins: plays a person won; a shared win counts for every winner.
+    current streak: wins in a row up to the person's most recent play.
+    scores: a side that was not scored (a blank score in BG Stats) counts as
+        a play and may win, but is left out of every score figure: averages,
+        best and high scores, winning scores and margins. Nothing is ever
+        counted as 0 points for want of a score.
+    margin of victory: the winner's total minus the best total of a side that
+        did not win (0 for a win shared by everyone); only plays where both
+        are scored.
+    head-to-head: for two people on different sides of the same play, the
+        plays they were both in, and how often each finished above the other:
+        by rank when both ranks are known, otherwise a winner is above a
+        non-winner, otherwise they are level. Partners are not opponents.
     rival: the opponent with the most shared plays.
-    nemesis: the opponent against whom the player's share of "finished
+    nemesis: the opponent against whom the person's share of "finished
         above" is lowest, among opponents with at least 3 shared plays.
 """
 
@@ -23,22 +38,31 @@ NEMESIS_MIN_PLAYS = 3
 
 @dataclass
 class GameRecord:
-    """One player's record in one game."""
+    """One person's record in one game.
+
+    Attributes:
+        plays: Plays of the game.
+        wins: Plays won.
+        scored: Plays where their side had a score.
+        points: The sum of those scores.
+        best: Their best score, ``None`` when never scored.
+    """
 
     plays: int = 0
     wins: int = 0
+    scored: int = 0
     points: int = 0
-    best: int = 0
+    best: int | None = None
 
     @property
-    def average(self) -> float:
-        """Average score."""
-        return self.points / self.plays if self.plays else 0.0
+    def average(self) -> float | None:
+        """Average score over the scored plays (``None`` when none was scored)."""
+        return self.points / self.scored if self.scored else None
 
 
 @dataclass
 class PlayerStats:
-    """One player's record."""
+    """One person's record."""
 
     name: str
     plays: int = 0
@@ -56,29 +80,43 @@ class PlayerStats:
 
 @dataclass
 class GameStats:
-    """One game's record."""
+    """One game's record.
+
+    Attributes:
+        game: The game id.
+        plays: Plays counted.
+        high_score: The best score of any side, ``None`` when nothing was scored.
+        high_scorers: Who made it (a team's members; a side's name when its
+            members are not known).
+        winning_points: Sum of the winners' scores, over ``winning_plays``.
+        winning_plays: Plays whose winner was scored.
+        margins: Sum of the margins of victory, over ``margin_plays``.
+        margin_plays: Plays where a margin could be computed.
+    """
 
     game: str
     plays: int = 0
-    high_score: int = 0
+    high_score: int | None = None
     high_scorers: list[str] = field(default_factory=list)
     winning_points: int = 0
+    winning_plays: int = 0
     margins: int = 0
+    margin_plays: int = 0
 
     @property
-    def average_winning_score(self) -> float:
-        """Average total of the winner."""
-        return self.winning_points / self.plays if self.plays else 0.0
+    def average_winning_score(self) -> float | None:
+        """Average score of the winner (``None`` when no winner was scored)."""
+        return self.winning_points / self.winning_plays if self.winning_plays else None
 
     @property
-    def average_margin(self) -> float:
-        """Average margin of victory."""
-        return self.margins / self.plays if self.plays else 0.0
+    def average_margin(self) -> float | None:
+        """Average margin of victory (``None`` when none could be computed)."""
+        return self.margins / self.margin_plays if self.margin_plays else None
 
 
 @dataclass
 class HeadToHead:
-    """Two players' record against each other (``a`` sorts before ``b``)."""
+    """Two people's record against each other."""
 
     a: str
     b: str
@@ -97,6 +135,10 @@ class HeadToHead:
         return above / self.plays if self.plays else 0.0
 
 
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
 @dataclass
 class Stats:
     """Everything ``history stats`` shows."""
@@ -106,7 +148,7 @@ class Stats:
     head_to_head: list[HeadToHead]
 
     def to_json(self) -> dict[str, Any]:
-        """The stats as a JSON document (rates rounded to 4 places)."""
+        """The stats as a JSON document (rates rounded to 4 places, ``null`` for no score)."""
         return {
             "players": [
                 {
@@ -121,7 +163,8 @@ class Stats:
                         game: {
                             "plays": g.plays,
                             "wins": g.wins,
-                            "average_score": round(g.average, 4),
+                            "scored_plays": g.scored,
+                            "average_score": _rounded(g.average),
                             "best_score": g.best,
                         }
                         for game, g in p.games.items()
@@ -135,8 +178,8 @@ class Stats:
                     "plays": g.plays,
                     "high_score": g.high_score,
                     "high_scorers": g.high_scorers,
-                    "average_winning_score": round(g.average_winning_score, 4),
-                    "average_margin": round(g.average_margin, 4),
+                    "average_winning_score": _rounded(g.average_winning_score),
+                    "average_margin": _rounded(g.average_margin),
                 }
                 for g in self.games
             ],
@@ -152,105 +195,157 @@ class Stats:
         }
 
 
-def compute(rows: Iterable[Sequence[Any]]) -> Stats:
-    """Compute the stats from seat rows ordered by time, play and seat.
+# One side of the play being read: [total, rank, winner, [(key, name, anonymous)], side name]
+_Side = list[Any]
 
-    The loop keeps plain lists in dicts (this runs over every seat of every
-    play, 100,000 plays in well under a second); the dataclasses are built at
-    the end.
+
+def compute(rows: Iterable[Sequence[Any]]) -> Stats:
+    """Compute the stats from the rows :meth:`History.seat_rows` returns.
+
+    The loop keeps plain lists in dicts (this runs over every person of every
+    play, 100,000 plays in about a second); the dataclasses are built at the
+    end.
 
     Args:
-        rows: ``(play_id, game, name, total, rank, winner)`` as
-            :meth:`History.seat_rows` returns them.
+        rows: ``(play_id, game, side, side_name, total, rank, winner,
+            person_key, person_name, anonymous)``, ordered by time, play, side
+            and seat.
     """
-    people: dict[str, list[int]] = {}  # name -> [plays, wins, streak]
-    records: dict[tuple[str, str], list[int]] = {}  # (name, game) -> [plays, wins, points, best]
+    people: dict[str, list[int]] = {}  # key -> [plays, wins, streak]
+    names: dict[str, str] = {}  # key -> latest spelling
+    records: dict[tuple[str, str], list[Any]] = {}  # -> [plays, wins, scored, points, best]
     games: dict[str, GameStats] = {}
-    pairs: dict[tuple[str, str], list[int]] = {}  # (a, b) -> [plays, a_above, b_above]
-    current: int | None = None
+    pairs: dict[tuple[str, str], list[int]] = {}  # (a, b) keys -> [plays, a_above, b_above]
+    current: Any = None
     game = ""
-    seats: list[tuple[str, int, int, int]] = []
+    sides: list[_Side] = []
+    side_index: Any = None
 
     def close_play() -> None:
         g = games.get(game)
         if g is None:
             g = games[game] = GameStats(game)
-        top = winning = other = -1
-        for _, total, _, winner in seats:
-            if total > top:
+        g.plays += 1
+        top = winning = other = None
+        losers = False
+        for total, _, winner, _, _ in sides:
+            if not winner:
+                losers = True
+            if total is None:
+                continue
+            if top is None or total > top:
                 top = total
             if winner:
-                if total > winning:
+                if winning is None or total > winning:
                     winning = total
-            elif total > other:
+            elif other is None or total > other:
                 other = total
-        if g.plays == 0 or top > g.high_score:
-            g.high_score, g.high_scorers = top, []
-        if top == g.high_score:
-            for name, total, _, _ in seats:
-                if total == top and name not in g.high_scorers:
-                    g.high_scorers.append(name)
-        g.plays += 1
-        winning = top if winning < 0 else winning
-        g.winning_points += winning
-        g.margins += winning - other if other >= 0 else 0
-        count = len(seats)
-        for i in range(count - 1):
-            a, _, rank_a, _ = seats[i]
-            for j in range(i + 1, count):
-                b, _, rank_b, _ = seats[j]
-                if b < a:
-                    key, first, second = (b, a), rank_b, rank_a
+        if top is not None:
+            if g.high_score is None or top > g.high_score:
+                g.high_score, g.high_scorers = top, []
+            if top == g.high_score:
+                for total, _, _, members, side_name in sides:
+                    if total != top:
+                        continue
+                    for who in [m[1] for m in members] or [side_name]:
+                        if who not in g.high_scorers:
+                            g.high_scorers.append(who)
+        if winning is not None:
+            g.winning_points += winning
+            g.winning_plays += 1
+            if other is not None or not losers:
+                g.margins += winning - other if other is not None else 0
+                g.margin_plays += 1
+        for i in range(len(sides) - 1):
+            _, rank_a, win_a, members_a, _ = sides[i]
+            for j in range(i + 1, len(sides)):
+                _, rank_b, win_b, members_b, _ = sides[j]
+                if rank_a is not None and rank_b is not None:
+                    order = (rank_a > rank_b) - (rank_a < rank_b)  # -1: a above
                 else:
-                    key, first, second = (a, b), rank_a, rank_b
-                pair = pairs.get(key)
-                if pair is None:
-                    pair = pairs[key] = [0, 0, 0]
-                pair[0] += 1
-                if first < second:
-                    pair[1] += 1
-                elif second < first:
-                    pair[2] += 1
+                    order = (bool(win_b) and not win_a) - (bool(win_a) and not win_b)
+                for key_a, _, anon_a in members_a:
+                    if anon_a:
+                        continue
+                    for key_b, _, anon_b in members_b:
+                        if anon_b or key_a == key_b:
+                            continue
+                        if key_b < key_a:
+                            pair_key, first_above = (key_b, key_a), order > 0
+                            second_above = order < 0
+                        else:
+                            pair_key, first_above = (key_a, key_b), order < 0
+                            second_above = order > 0
+                        pair = pairs.get(pair_key)
+                        if pair is None:
+                            pair = pairs[pair_key] = [0, 0, 0]
+                        pair[0] += 1
+                        pair[1] += first_above
+                        pair[2] += second_above
 
-    for play_id, play_game, name, total, rank, winner in rows:
+    for (
+        play_id,
+        play_game,
+        side,
+        side_name,
+        total,
+        rank,
+        winner,
+        key,
+        name,
+        anonymous,
+    ) in rows:
         if play_id != current:
-            if seats:
+            if sides:
                 close_play()
-            current, game, seats = play_id, play_game, []
-        seats.append((name, total, rank, winner))
-        person = people.get(name)
+            current, game, sides, side_index = play_id, play_game, [], None
+        if side != side_index:
+            side_index = side
+            sides.append([total, rank, winner, [], side_name])
+        if key is None:
+            continue
+        sides[-1][3].append((key, name, anonymous))
+        if anonymous:
+            continue
+        names[key] = name
+        person = people.get(key)
         if person is None:
-            person = people[name] = [0, 0, 0]
+            person = people[key] = [0, 0, 0]
         person[0] += 1
         person[1] += winner
         person[2] = person[2] + 1 if winner else 0
-        record = records.get((name, play_game))
+        record = records.get((key, play_game))
         if record is None:
-            record = records[(name, play_game)] = [0, 0, 0, total]
+            record = records[(key, play_game)] = [0, 0, 0, 0, None]
         record[0] += 1
         record[1] += winner
-        record[2] += total
-        if total > record[3]:
-            record[3] = total
-    if seats:
+        if total is not None:
+            record[2] += 1
+            record[3] += total
+            if record[4] is None or total > record[4]:
+                record[4] = total
+    if sides:
         close_play()
 
     players = {
-        n: PlayerStats(n, plays, wins, streak) for n, (plays, wins, streak) in people.items()
+        key: PlayerStats(names[key], plays, wins, streak)
+        for key, (plays, wins, streak) in people.items()
     }
-    for (name, played), (plays, wins, points, best) in records.items():
-        players[name].games[played] = GameRecord(plays, wins, points, best)
-    head = {key: HeadToHead(*key, *counts) for key, counts in pairs.items()}
+    for (key, played), (plays, wins, scored, points, best) in records.items():
+        players[key].games[played] = GameRecord(plays, wins, scored, points, best)
+    head = {
+        keys: HeadToHead(names[keys[0]], names[keys[1]], *counts) for keys, counts in pairs.items()
+    }
     by_player: dict[str, list[HeadToHead]] = {}
-    for h in head.values():
-        by_player.setdefault(h.a, []).append(h)
-        by_player.setdefault(h.b, []).append(h)
-    for p in players.values():
-        _rival_and_nemesis(p, by_player.get(p.name, []))
+    for (key_a, key_b), h in head.items():
+        by_player.setdefault(key_a, []).append(h)
+        by_player.setdefault(key_b, []).append(h)
+    for key, p in players.items():
+        _rival_and_nemesis(p, by_player.get(key, []))
     return Stats(
-        sorted(players.values(), key=lambda p: (-p.wins, -p.win_rate, p.name)),
+        sorted(players.values(), key=lambda p: (-p.wins, -p.win_rate, p.name.casefold(), p.name)),
         sorted(games.values(), key=lambda g: g.game),
-        sorted(head.values(), key=lambda h: (-h.plays, h.a, h.b)),
+        sorted(head.values(), key=lambda h: (-h.plays, h.a.casefold(), h.b.casefold())),
     )
 
 

@@ -20,6 +20,11 @@ def bar(fraction: float, width: int = BAR_WIDTH) -> str:
     return ("█" * full + (" ▏▎▍▌▋▊▉"[part] if part else "")).ljust(width)
 
 
+def _number(value: float | None, fmt: str = "") -> str:
+    """A figure, or ``-`` when there is none (nothing was scored)."""
+    return "-" if value is None else format(value, fmt)
+
+
 def _table(*headings: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in headings:
@@ -33,36 +38,40 @@ def stats_tables(stats: Stats) -> RenderableType:
     players = _table("Player", "Plays", "Wins", "Win rate", "", "Streak", "Rival", "Nemesis")
     for p in stats.players:
         players.add_row(
-            p.name,
+            Text(p.name),
             str(p.plays),
             str(p.wins),
             f"{p.win_rate:.0%}",
             bar(p.win_rate),
             str(p.streak),
-            p.rival or "-",
-            p.nemesis or "-",
+            Text(p.rival or "-"),
+            Text(p.nemesis or "-"),
         )
     scores = _table("Player", "Game", "Plays", "Average", "Best")
     for p in stats.players:
         for game, record in sorted(p.games.items()):
             scores.add_row(
-                p.name, title(game), str(record.plays), f"{record.average:.1f}", str(record.best)
+                Text(p.name),
+                title(game),
+                str(record.plays),
+                _number(record.average, ".1f"),
+                _number(record.best),
             )
     games = _table("Game", "Plays", "High score", "By", "Avg winning", "Avg margin")
     for g in stats.games:
         games.add_row(
             title(g.game),
             str(g.plays),
-            str(g.high_score),
-            ", ".join(g.high_scorers),
-            f"{g.average_winning_score:.1f}",
-            f"{g.average_margin:.1f}",
+            _number(g.high_score),
+            Text(", ".join(g.high_scorers)),
+            _number(g.average_winning_score, ".1f"),
+            _number(g.average_margin, ".1f"),
         )
     pairs = _table("Player", "Opponent", "Plays", "Ahead", "", "Behind", "Level")
     for h in stats.head_to_head:
         pairs.add_row(
-            h.a,
-            h.b,
+            Text(h.a),
+            Text(h.b),
             str(h.plays),
             str(h.a_above),
             bar(h.share_above(h.a), 6),

@@ -213,12 +213,12 @@ def test_history_list_and_show(db_path: Path) -> None:
         (2, "shibuya", ["Red"]),
     ]
     assert listed[1]["players"] == [
-        {"name": "Red", "total": 6, "rank": 1},
-        {"name": "Blue", "total": 4, "rank": 2},
+        {"name": "Red", "total": 6, "rank": 1, "members": ["Aki", "Ben"]},
+        {"name": "Blue", "total": 4, "rank": 2, "members": ["Cho", "Dai"]},
     ]
 
     table = runner.invoke(app, ["history", "list"]).stdout
-    assert "Tokaido" in table and "Aki, Ben, Cho" in table and "Red, Blue" in table
+    assert "Tokaido" in table and "Aki, Ben, Cho" in table and "Red (Aki, Ben) v Blue (Cho," in table
 
     shown = json.loads(runner.invoke(app, ["history", "show", "1", "--json"]).stdout)
     assert shown["score_file"] == json.loads(TOKAIDO.read_text())

@@ -74,9 +74,9 @@ def test_show_includes_the_details(filled: Path) -> None:
     lines = runner.invoke(app, ["history", "show", "1"]).stdout.splitlines()
     assert lines[0] == "Game #1: Tokaido, 2026-01-01 20:00 UTC"
     assert lines[-4:] == [
+        "Started: Aki",
         "Location: Aki's place",
         "Duration: 45 min",
-        "Started: Aki",
         "Notes: first game of the year",
     ]
 
@@ -143,7 +143,10 @@ def test_edit_refuses_bad_changes(db_path: Path) -> None:
     assert clash.exit_code == 2
     assert "players[1].name: 'Aki' is already the name of players[0]" in clash.stderr
     nobody = runner.invoke(app, ["history", "edit", "1", "--rename", "Zed=Zoe"])
-    assert (nobody.exit_code, nobody.stderr) == (2, "Error: no player named 'Zed' in this game\n")
+    assert (nobody.exit_code, nobody.stderr) == (
+        2,
+        "Error: no person or team named 'Zed' in this game\n",
+    )
     nothing = runner.invoke(app, ["history", "edit", "1"])
     assert nothing.exit_code == 2
     assert runner.invoke(app, ["history", "show", "1", "--json"]).stdout == before
@@ -216,7 +219,7 @@ def test_malformed_import_imports_nothing(filled: Path, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr == (
         f"Error: {bad} cannot be imported (1 problem); nothing was imported:\n"
-        "  plays[2].playerScores[1].score: must be a score, got 'lots'\n"
+        "  plays[2].playerScores[1].score: must be a score such as 58 or 58+10+4, got 'lots'\n"
     )
     assert ids() == [1, 2, 3, 4, 5, 6, 7]
 
@@ -240,3 +243,153 @@ def test_old_history_is_upgraded_with_a_message(tmp_path: Path) -> None:
     assert [p["game"] for p in json.loads(result.stdout)] == ["tokaido", "shibuya"]
     with History(path) as history:
         assert len(history.plays()) == 2
+
+
+BACKUP = FILES / "bgstats-backup.bgsplay"
+
+
+def test_import_says_what_it_did(db_path: Path) -> None:
+    first = runner.invoke(app, ["history", "import", str(BACKUP)])
+    assert (first.exit_code, first.stdout) == (
+        0,
+        "Imported 5 games; 0 were already in the history.\n"
+        "Skipped 2 plays of other games: Catan (1), Shogun (1).\n"
+        "2 seats had no score: kept as not scored, out of the score statistics.\n"
+        "1 game marked ignored in BG Stats: kept, out of the statistics.\n"
+        "Note: the Tokaido play of 2026-10-03: Ben: score 57.5 rounded to 58\n",
+    )
+    again = runner.invoke(app, ["history", "import", str(BACKUP)])
+    assert again.stdout.splitlines()[0] == "Imported 0 games; 5 were already in the history."
+
+
+def test_team_games_in_list_and_show(db_path: Path) -> None:
+    runner.invoke(app, ["history", "import", str(BACKUP)])
+    table = runner.invoke(app, ["history", "list"]).stdout
+    assert "Red (Aki, Cho) v" in table and "Tokaido (ignored)" in table
+    lines = runner.invoke(app, ["history", "show", "3"]).stdout.splitlines()
+    assert lines[-7:] == [
+        "Red: Aki and Cho",
+        "Blue: Ben and Dai",
+        "Started: Ben",
+        "Location: Aki's place",
+        "Duration: 40 min",
+        "Imported from: bgstats",
+        "Notes: Red ran away with it",
+    ]
+    assert ids("--player", "CHO") == [1, 3, 5]
+
+
+def test_edit_names_the_members_of_a_team(tmp_path: Path) -> None:
+    """A team game with unknown members (an early BG Stats export's Red and Blue)."""
+    source = tmp_path / "old.json"
+    data = json.loads(BACKUP.read_text())
+    data["plays"][3]["usesTeams"] = False
+    for entry in data["plays"][3]["playerScores"]:
+        del entry["team"]
+    data["plays"] = [data["plays"][3]]
+    source.write_text(json.dumps(data))
+    runner.invoke(app, ["history", "import", str(source)])
+    with History(tmp_path / "history.sqlite3") as history:
+        play = history.get(1)
+        from dataclasses import replace
+
+        from tests.history_fixture import result
+
+        sides = result("shibuya", [("Red", 6, 1), ("Blue", 3, 2)], ["Red"])
+        history.replace(replace(play, result=sides, people=(), start_player=None))
+    shown = runner.invoke(app, ["history", "show", "1"]).stdout
+    assert "Red: members not known" in shown
+    edit = runner.invoke(
+        app,
+        [
+            "history", "edit", "1",
+            "--members", "red=Aki,Cho",
+            "--members", "Blue=Ben,Dai",
+            "--start-player", "dai",
+        ],
+    )  # fmt: skip
+    assert (edit.exit_code, edit.stdout) == (0, "Game #1 changed.\n")
+    with History(tmp_path / "history.sqlite3") as history:
+        play = history.get(1)
+    assert [(p.name, p.side) for p in play.persons] == [
+        ("Aki", 0),
+        ("Ben", 1),
+        ("Cho", 0),
+        ("Dai", 1),
+    ]
+    assert play.starter is not None and play.starter.name == "Dai"
+    bad = runner.invoke(app, ["history", "edit", "1", "--members", "Green=Emi,Fay"])
+    assert (bad.exit_code, bad.stderr) == (2, "Error: no team named 'Green' in this game\n")
+
+
+def test_names_that_look_like_markup_are_plain_text(tmp_path: Path) -> None:
+    data = json.loads(BACKUP.read_text())
+    data["players"][0]["name"] = "Al [/b]"
+    source = tmp_path / "markup.json"
+    source.write_text(json.dumps(data))
+    assert runner.invoke(app, ["history", "import", str(source)]).exit_code == 0
+    for args in (["list"], ["show", "1"], ["stats"]):
+        outcome = runner.invoke(app, ["history", *args])
+        assert outcome.exit_code == 0 and "Al [/b]" in outcome.stdout, outcome.output
+
+
+def test_export_out_is_never_overwritten_silently(filled: Path, tmp_path: Path) -> None:
+    out = tmp_path / "plays.csv"
+    out.write_text("keep me")
+    refused = runner.invoke(app, ["history", "export", "-f", "csv", "-o", str(out)])
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f"Error: {out} already exists; use --force to replace it\n",
+    )
+    assert out.read_text() == "keep me"
+    forced = runner.invoke(app, ["history", "export", "-f", "csv", "-o", str(out), "--force"])
+    assert forced.exit_code == 0 and out.read_text().startswith("play_id,")
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
+@pytest.mark.parametrize("target", ["db", "link", "device", "folder"])
+def test_export_refuses_the_history_links_and_devices(
+    filled: Path, tmp_path: Path, target: str
+) -> None:
+    paths = {
+        "db": filled,
+        "link": tmp_path / "link.csv",
+        "device": Path("/dev/null"),
+        "folder": tmp_path,
+    }
+    (tmp_path / "link.csv").symlink_to(tmp_path / "elsewhere.csv")
+    before = filled.read_bytes()
+    outcome = runner.invoke(
+        app, ["history", "export", "-f", "csv", "-o", str(paths[target]), "--force"]
+    )
+    assert outcome.exit_code == 1
+    assert outcome.stderr.startswith(f"Error: {paths[target]} is ")
+    assert filled.read_bytes() == before
+    assert not (tmp_path / "elsewhere.csv").exists()
+
+
+def test_a_failed_export_leaves_no_part_file(
+    filled: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    def broken(*_: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", broken)
+    out = tmp_path / "plays.xml"
+    outcome = runner.invoke(app, ["history", "export", "-f", "bgg-xml", "-o", str(out)])
+    assert outcome.exit_code == 1
+    assert outcome.stderr.endswith(f"Error: cannot write {out}: No space left on device\n")
+    assert not out.exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".part")] == []
+
+
+def test_excel_csv(filled: Path, tmp_path: Path) -> None:
+    out = tmp_path / "plays.csv"
+    ok = runner.invoke(app, ["history", "export", "-f", "csv", "--excel", "-o", str(out)])
+    assert ok.exit_code == 0
+    assert out.read_bytes().startswith(b"\xef\xbb\xbfplay_id,")
+    assert b"\r\n" in out.read_bytes()
+    wrong = runner.invoke(app, ["history", "export", "-f", "json", "--excel"])
+    assert (wrong.exit_code, wrong.stderr) == (2, "Error: --excel is for --format csv\n")

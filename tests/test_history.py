@@ -55,12 +55,18 @@ def test_record_and_read_back(db_path: Path) -> None:
         "id": 2,
         "played_at": "2026-12-01T19:00:00Z",
         "game": "shibuya",
+        "ignored": False,
         "players": [
-            {"name": "Red", "total": 6, "rank": 1},
-            {"name": "Blue", "total": 2, "rank": 2},
+            {"name": "Red", "total": 6, "rank": 1, "members": ["Red"]},
+            {"name": "Blue", "total": 2, "rank": 2, "members": ["Blue"]},
+        ],
+        "people": [
+            {"name": "Red", "side": 0, "anonymous": False},
+            {"name": "Blue", "side": 1, "anonymous": False},
         ],
         "winners": ["Red"],
     }
+    assert not play.uses_teams
     with History(db_path) as history:
         assert [p.id for p in history.plays()] == [1, 2]
 
@@ -81,12 +87,16 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         versions = db.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert versions == [
+    assert versions[:3] == [
         (1, "plays and their players"),
         (2, "uuids, location, notes, duration, start player, imported plays"),
         (3, "games in progress and their event logs"),
     ]
-    assert SCHEMA_VERSION == 3
+    assert versions[-1] == (
+        5,
+        "people and sides, start person, not-scored seats, ignored plays, expansions",
+    )
+    assert versions[-1][0] == SCHEMA_VERSION
 
 
 def test_missing_folders_are_created(tmp_path: Path) -> None:
@@ -267,3 +277,153 @@ def test_edit_replace_and_delete(db_path: Path) -> None:
         assert [p.id for p in history.plays()] == [first]
         with pytest.raises(PlayNotFound):
             history.delete(second)
+
+
+TEAMS_FILE = (FILES / "shibuya-teams.json").read_text()
+
+
+def teams_result() -> dict[str, object]:
+    from scorers import SCORERS
+
+    return SCORERS["shibuya"].score_json(json.loads(TEAMS_FILE)).to_json()
+
+
+def test_a_team_game_stores_its_people_in_seat_order(db_path: Path) -> None:
+    """Red is Aki and Ben, Blue is Cho and Dai: partners sit opposite."""
+    with History(db_path) as history:
+        play_id = history.record(
+            game="shibuya", score_file=TEAMS_FILE, result=teams_result(), start_player=2
+        )
+        play = history.get(play_id)
+        summary = history.summaries()[0]
+    assert play.players == ["Red", "Blue"]
+    assert [(p.name, p.side) for p in play.persons] == [
+        ("Aki", 0),
+        ("Cho", 1),
+        ("Ben", 0),
+        ("Dai", 1),
+    ]
+    assert play.uses_teams
+    assert play.starter is not None and play.starter.name == "Ben"
+    assert [p.name for p in play.persons if play.won(p)] == ["Aki", "Ben"]
+    assert [p.name for p in play.members(1)] == ["Cho", "Dai"]
+    assert summary["players"][0]["members"] == ["Aki", "Ben"]
+    assert play.summary() == summary
+
+
+def test_filter_by_person_ignores_case(db_path: Path) -> None:
+    from companion.history import Filter
+
+    with History(db_path) as history:
+        history.record(game="shibuya", score_file=TEAMS_FILE, result=teams_result())
+        save(history)
+        assert [p.id for p in history.plays(Filter(player="ben"))] == [1]
+        assert [p.id for p in history.plays(Filter(player="RED"))] == [2]
+        assert history.summaries(Filter(player="  DAI ")) == [history.get(1).summary()]
+
+
+def test_uuids_compare_without_case(db_path: Path) -> None:
+    from dataclasses import replace
+
+    with History(db_path) as history:
+        save(history)
+        play = history.get(1)
+        copy = replace(play, id=0, uuid=play.uuid.upper())
+        assert history.add([copy]) == (0, 1)
+
+
+def _version_3_history(path: Path) -> None:
+    """A history as companion wrote it before migration 5 (schema 3)."""
+    from companion.schema import MIGRATIONS
+
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+        "applied_at TEXT NOT NULL)"
+    )
+    for number, name, statements in MIGRATIONS:
+        if number > 3:
+            continue
+        for statement in statements:
+            db.execute(statement)
+        db.execute(
+            "INSERT INTO schema_migrations VALUES (?, ?, '2026-01-01T00:00:00Z')", (number, name)
+        )
+    db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    db.execute("PRAGMA user_version = 3")
+    rows = [
+        # A 4-player game saved with its score file; the flow's start player 1 is Cho.
+        (1, "shibuya", TEAMS_FILE, teams_result(), "companion", 1),
+        # Red and Blue imported from an earlier BG Stats export: members unknown.
+        (2, "shibuya", None, RESULT, "bgstats", 0),
+        (3, "shibuya", SCORE_FILE, RESULT, "companion", None),
+        (
+            4,
+            "tokaido",
+            None,
+            {
+                "game": "tokaido",
+                "players": [
+                    {"name": "Aki", "total": 50, "rank": 2, "breakdown": {"journey": 50}},
+                    {"name": "Émi", "total": 60, "rank": 1, "breakdown": {"journey": 60}},
+                ],
+                "winners": ["Émi"],
+                "tiebreak": None,
+            },
+            "companion",
+            1,
+        ),
+    ]
+    for play_id, game, score_file, result, source, start in rows:
+        db.execute(
+            "INSERT INTO plays (id, uuid, played_at, game, score_file, result, source) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (
+                play_id,
+                f"uuid-{play_id}",
+                f"2026-01-0{play_id}T20:00:00Z",
+                game,
+                score_file,
+                json.dumps(result),
+                source,
+            ),
+        )
+        for seat, side in enumerate(result["players"]):  # type: ignore[index]
+            db.execute(
+                "INSERT INTO play_players VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (
+                    play_id,
+                    seat,
+                    side["name"],
+                    side["total"],
+                    side["rank"],
+                    side["name"] in result["winners"],
+                    seat == start,
+                ),  # type: ignore[index]
+            )
+    db.close()
+
+
+def test_migration_5_turns_teams_into_people(tmp_path: Path) -> None:
+    path = tmp_path / "v3.sqlite3"
+    _version_3_history(path)
+    with History(path) as history:
+        assert history.backup_path == tmp_path / "v3.sqlite3.v3-backup"
+        team, unknown, two, tokaido = history.plays()
+        rows = history.seat_rows()
+    assert [(p.name, p.side) for p in team.persons] == [
+        ("Aki", 0),
+        ("Cho", 1),
+        ("Ben", 0),
+        ("Dai", 1),
+    ]
+    assert team.starter is not None and team.starter.name == "Cho"
+    assert unknown.uses_teams and unknown.persons == () and unknown.start_player == 0
+    assert [(p.name, p.side) for p in two.persons] == [("Red", 0), ("Blue", 1)]
+    assert not two.uses_teams
+    assert tokaido.starter is not None and tokaido.starter.name == "Émi"
+    assert (tokaido.ignored, tokaido.expansions) == (False, ())
+    keys = [row[7] for row in rows if row[0] == 4]
+    assert keys == ["aki", "émi"]
+    # The side whose members are unknown is a row without a person.
+    assert [row[7:] for row in rows if row[0] == 2] == [(None, None, 0), (None, None, 0)]

@@ -42,19 +42,50 @@ def test_players(db_path: Path) -> None:
 def test_scores_per_game(db_path: Path) -> None:
     games = {p["name"]: p["games"] for p in stats_of(db_path)["players"]}
     assert games["Aki"] == {
-        "tokaido": {"plays": 4, "wins": 2, "average_score": 59.5, "best_score": 65},
-        "shogun": {"plays": 2, "wins": 1, "average_score": 42.5, "best_score": 50},
-        "shibuya": {"plays": 1, "wins": 1, "average_score": 6.0, "best_score": 6},
+        "tokaido": {
+            "plays": 4,
+            "wins": 2,
+            "scored_plays": 4,
+            "average_score": 59.5,
+            "best_score": 65,
+        },
+        "shogun": {
+            "plays": 2,
+            "wins": 1,
+            "scored_plays": 2,
+            "average_score": 42.5,
+            "best_score": 50,
+        },
+        "shibuya": {
+            "plays": 1,
+            "wins": 1,
+            "scored_plays": 1,
+            "average_score": 6.0,
+            "best_score": 6,
+        },
     }
     assert games["Cho"]["tokaido"] == {
         "plays": 3,
         "wins": 1,
+        "scored_plays": 3,
         "average_score": 46.6667,
         "best_score": 70,
     }
     assert games["Dai"] == {
-        "shogun": {"plays": 1, "wins": 0, "average_score": 20.0, "best_score": 20},
-        "shibuya": {"plays": 1, "wins": 0, "average_score": 3.0, "best_score": 3},
+        "shogun": {
+            "plays": 1,
+            "wins": 0,
+            "scored_plays": 1,
+            "average_score": 20.0,
+            "best_score": 20,
+        },
+        "shibuya": {
+            "plays": 1,
+            "wins": 0,
+            "scored_plays": 1,
+            "average_score": 3.0,
+            "best_score": 3,
+        },
     }
 
 
@@ -132,3 +163,109 @@ def test_bar() -> None:
     assert bar(1.0) == "█" * 10
     assert bar(0.5) == "█████     "
     assert bar(0.0625, 2) == "▏ "
+
+
+FILES = Path(__file__).parent / "files"
+
+
+def imported(path: Path) -> dict[str, Any]:
+    """The stats of the hand-written BG Stats backup (times read in UTC)."""
+    from companion.imports import parse
+
+    parsed = parse((FILES / "bgstats-backup.bgsplay").read_text())
+    with History(path) as history:
+        history.add(parsed.plays, keep_ids=False)
+        return compute(history.seat_rows()).to_json()
+
+
+def test_teams_blanks_ignored_and_anonymous(db_path: Path) -> None:
+    """Red (Aki, Cho) beat Blue (Ben, Dai) 6-3 at Shibuya; Cho's Tokaido score was
+    left blank; Ben's Shogun score too; the ignored play (the anonymous player
+    won) counts for nobody; nobody was marked winner at the last Tokaido."""
+    stats = imported(db_path)
+    assert [(p["name"], p["plays"], p["wins"], p["current_streak"]) for p in stats["players"]] == [
+        ("Aki", 3, 2, 1),
+        ("Cho", 3, 1, 0),
+        ("Ben", 3, 0, 0),
+        ("Dai", 3, 0, 0),
+    ]
+    games = {p["name"]: p["games"] for p in stats["players"]}
+    assert games["Cho"]["tokaido"] == {
+        "plays": 2,
+        "wins": 0,
+        "scored_plays": 1,
+        "average_score": 61.0,
+        "best_score": 61,
+    }
+    assert games["Ben"]["shogun"] == {
+        "plays": 1,
+        "wins": 0,
+        "scored_plays": 0,
+        "average_score": None,
+        "best_score": None,
+    }
+    assert games["Aki"]["tokaido"]["best_score"] == 80  # 58+10+4+4+4; the ignored 70 not counted
+    assert stats["games"] == [
+        {
+            "game": "shibuya",
+            "plays": 1,
+            "high_score": 6,
+            "high_scorers": ["Aki", "Cho"],
+            "average_winning_score": 6.0,
+            "average_margin": 3.0,
+        },
+        {
+            "game": "shogun",
+            "plays": 1,
+            "high_score": 44,
+            "high_scorers": ["Dai"],
+            "average_winning_score": None,
+            "average_margin": None,
+        },
+        {
+            "game": "tokaido",
+            "plays": 2,
+            "high_score": 80,
+            "high_scorers": ["Aki"],
+            "average_winning_score": 80.0,
+            "average_margin": 22.0,
+        },
+    ]
+    pairs = {
+        tuple(h["players"]): (h["plays"], h["above"], h["ties"]) for h in stats["head_to_head"]
+    }
+    # Partners are not opponents: Aki and Cho met only at Tokaido.
+    assert pairs[("Aki", "Cho")] == (1, {"Aki": 1, "Cho": 0}, 0)
+    assert pairs[("Aki", "Ben")] == (3, {"Aki": 2, "Ben": 0}, 1)
+    assert pairs[("Cho", "Dai")] == (2, {"Cho": 1, "Dai": 1}, 0)
+
+
+def test_interim_scorings_do_not_count(db_path: Path) -> None:
+    """Once the history has issue 9's ``status`` column, only final plays count."""
+    import sqlite3
+
+    fill(db_path)
+    with sqlite3.connect(db_path) as db:
+        db.execute("ALTER TABLE plays ADD COLUMN status TEXT NOT NULL DEFAULT 'final'")
+        db.execute("UPDATE plays SET status = 'interim' WHERE game = 'shogun'")
+    db.close()
+    with History(db_path) as history:
+        stats = compute(history.seat_rows()).to_json()
+    assert [g["game"] for g in stats["games"]] == ["shibuya", "tokaido"]
+
+
+def test_a_name_in_other_cases_is_one_person(db_path: Path) -> None:
+    from tests.history_fixture import result
+
+    with History(db_path) as history:
+        for name in ("Zoë", "ZOË", "zoë"):
+            history.record(
+                game="tokaido",
+                score_file=None,
+                result=result("tokaido", [(name, 60, 1), ("Ben", 50, 2)], [name]),
+            )
+        stats = compute(history.seat_rows()).to_json()
+    assert [(p["name"], p["plays"], p["wins"]) for p in stats["players"]] == [
+        ("zoë", 3, 3),
+        ("Ben", 3, 0),
+    ]

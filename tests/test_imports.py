@@ -1,0 +1,265 @@
+"""Imports of real-shaped BG Stats backups and of our own json, and bad files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.history import Expansion, History, Person
+from companion.imports import parse, score_value
+from scorers import ScoreFileError
+
+FILES = Path(__file__).parent / "files"
+BACKUP = FILES / "bgstats-backup.bgsplay"
+
+
+def backup() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(BACKUP.read_text())
+    return data
+
+
+def problems(document: object) -> list[str]:
+    text = document if isinstance(document, str) else json.dumps(document)
+    with pytest.raises(ScoreFileError) as caught:
+        parse(text)
+    return [str(p) for p in caught.value.problems]
+
+
+def test_a_real_shaped_backup(db_path: Path) -> None:
+    parsed = parse(BACKUP.read_text())
+    assert parsed.skipped_games == {"Catan": 1, "Shogun": 1}
+    assert parsed.notes == ["the Tokaido play of 2026-10-03: Ben: score 57.5 rounded to 58"]
+    with History(db_path) as history:
+        assert history.add(parsed.plays, keep_ids=False) == (5, 0)
+        tokaido, shogun, shibuya, ignored, unmarked = history.plays()
+    assert tokaido.uuid == "5A1C0E00-0000-4000-8000-00000000000A"
+    assert [(s["name"], s["total"], s["rank"]) for s in tokaido.result["players"]] == [
+        ("Aki", 80, 1),  # 58+10+4+4+4
+        ("Ben", 58, 2),  # 57.5, rounded
+        ("Cho", None, 3),  # blank: not scored, never 0
+    ]
+    assert tokaido.result["notes"] == ["Ben: score 57.5 rounded to 58"]
+    assert tokaido.expansions == (Expansion("Tokaido: Crossroads", 179245),)
+    assert (tokaido.location, tokaido.notes, tokaido.duration_min) == (
+        "Game cafe",
+        "Crossroads for the first time",
+        50,
+    )
+    assert tokaido.starter == Person("Ben", 1)
+    # Shōgun is matched by its BoardGameGeek id; nobody was marked winner.
+    assert shogun.game == "shogun"
+    assert shogun.result["winners"] == []
+    assert [(s["name"], s["total"], s["rank"]) for s in shogun.result["players"]] == [
+        ("Aki", 40, 2),
+        ("Ben", None, None),
+        ("Dai", 44, 1),
+    ]
+    assert shibuya.players == ["Red", "Blue"]
+    assert [(p.name, p.side) for p in shibuya.persons] == [
+        ("Aki", 0),
+        ("Ben", 1),
+        ("Cho", 0),
+        ("Dai", 1),
+    ]
+    assert shibuya.result["winners"] == ["Red"]
+    assert [(s["total"], s["rank"]) for s in shibuya.result["players"]] == [(6, 1), (3, 2)]
+    assert shibuya.starter == Person("Ben", 1)
+    assert ignored.ignored
+    assert ignored.persons == (
+        Person("Anonymous player", 0, True),
+        Person("Aki", 1),
+        Person("Anonymous player 2", 2, True),
+    )
+    assert unmarked.result["winners"] == []
+    assert [s["rank"] for s in unmarked.result["players"]] == [2, 1]
+
+
+def test_upper_case_uuids_are_already_there(db_path: Path) -> None:
+    data = backup()
+    with History(db_path) as history:
+        history.add(parse(json.dumps(data)).plays)
+        for play in data["plays"]:
+            play["uuid"] = play["uuid"].swapcase()
+        assert history.add(parse(json.dumps(data)).plays) == (0, 5)
+
+
+def test_a_player_twice_in_our_game_names_the_play() -> None:
+    data = backup()
+    data["plays"][0]["playerScores"][1]["playerRefId"] = 1
+    assert problems(data) == [
+        "plays[0].playerScores[1].playerRefId: Aki is twice in the Tokaido play of "
+        "2026-10-03 (also at playerScores[0])"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("score", "expected"),
+    [
+        ("58+10+4+4+4", (80, None)),
+        ("10 - 3", (7, None)),
+        ("-4", (-4, None)),
+        ("57.5", (58, "score 57.5 rounded to 58")),
+        (12.25, (12, "score 12.25 rounded to 12")),
+        ("", (None, None)),
+        (None, (None, None)),
+        (7, (7, None)),
+    ],
+)
+def test_scores(score: object, expected: tuple[int | None, str | None]) -> None:
+    assert score_value(score) == expected
+
+
+@pytest.mark.parametrize("score", ["--5", "²", "5+", "1e3", True, [1], {"a": 1}, "9" * 30])
+def test_not_scores(score: object) -> None:
+    with pytest.raises(ValueError):
+        score_value(score)
+
+
+def ours() -> dict[str, Any]:
+    """A valid json export of one Tokaido play with its score file."""
+    score_file = (FILES / "tokaido-final.json").read_text()
+    from scorers import SCORERS
+
+    result = SCORERS["tokaido"].score_json(json.loads(score_file)).to_json()
+    return {
+        "format": "companion-history",
+        "version": 2,
+        "plays": [
+            {
+                "id": 1,
+                "uuid": "2b1a4c4e-0000-4000-8000-000000000001",
+                "played_at": "2026-11-30T20:15:00Z",
+                "game": "tokaido",
+                "location": "",
+                "notes": "",
+                "duration_min": None,
+                "source": "companion",
+                "start_player": 0,
+                "people": [
+                    {"name": p["name"], "side": k, "anonymous": False}
+                    for k, p in enumerate(result["players"])
+                ],
+                "ignored": False,
+                "expansions": [],
+                "score_file": score_file,
+                "result": result,
+                "events": [],
+            }
+        ],
+    }
+
+
+def test_our_export_is_read() -> None:
+    parsed = parse(json.dumps(ours()))
+    assert len(parsed.plays) == 1 and parsed.plays[0].game == "tokaido"
+
+
+def _set(document: dict[str, Any], path: str, value: object) -> dict[str, Any]:
+    target: Any = document
+    keys = path.split(".")
+    for key in keys[:-1]:
+        target = target[int(key)] if key.isdigit() else target[key]
+    last = keys[-1]
+    if value is _DELETE:
+        del target[last]
+    elif last.isdigit():
+        target[int(last)] = value
+    else:
+        target[last] = value
+    return document
+
+
+_DELETE = object()
+DEEP = "[" * 2000 + "]" * 2000
+
+# The targeted files that crashed the importer before, each answered with problems.
+CRASHES: list[tuple[str, object, str, object, str]] = [
+    ("ours", None, "plays.0.id", [1], "plays[0].id: must be a whole number, got a list"),
+    ("ours", None, "plays.0.id", 2**63, "plays[0].id: must be between 1 and"),
+    ("ours", None, "plays.0.uuid", {"a": 1}, "plays[0].uuid: must be a text"),
+    ("ours", None, "plays.0.source", _DELETE, "plays[0].source: missing"),
+    ("ours", None, "plays.0.id", _DELETE, "plays[0].id: missing"),
+    ("ours", None, "plays.0.score_file", "{not json", "plays[0].score_file: not a valid tokaido"),
+    ("ours", None, "plays.0.score_file", "[]", "plays[0].score_file: not a valid tokaido"),
+    (
+        "ours",
+        None,
+        "plays.0.result.players.0.breakdown",
+        [1],
+        "plays[0].result.players[0].breakdown: must be an object",
+    ),
+    (
+        "ours",
+        None,
+        "plays.0.result.players.0.total",
+        2**64,
+        "plays[0].result.players[0].total: must be between",
+    ),
+    (
+        "ours",
+        None,
+        "plays.0.result.winners.0",
+        "Nobody",
+        "plays[0].result.winners[0]: must be the name of one of the players",
+    ),
+    (
+        "ours",
+        None,
+        "plays.0.result.players.0.total",
+        1,
+        "plays[0].score_file: re-scored, it does not give the stored result",
+    ),
+    ("ours", None, "plays.0.played_at", "2026-02-30", "plays[0].played_at: '2026-02-30' is not"),
+    ("ours", None, "plays.0.start_player", 9, "plays[0].start_player: there are only"),
+    ("ours", None, "plays", 7, "plays: must be a list"),
+    ("bgstats", None, "games", 7, "games: must be a list"),
+    ("bgstats", None, "plays.0.gameRefId", [10], "plays[0].gameRefId: must be the id of a game"),
+    ("bgstats", None, "players.0.id", {"x": 1}, "players[0].id: must be a number or a text"),
+    ("bgstats", None, "plays.0.playerScores.0.score", "--5", "plays[0].playerScores[0].score:"),
+    ("bgstats", None, "plays.0.playerScores.0.score", "²", "plays[0].playerScores[0].score:"),
+    ("bgstats", None, "plays.0.playDate", "2026-13-01", "plays[0].playDate: must be a real date"),
+    ("bgstats", None, "players.0.name", "Al\x1b[31m", "players[0].name: the name must not"),
+]
+
+
+@pytest.mark.parametrize(("kind", "_", "path", "value", "expected"), CRASHES)
+def test_targeted_bad_files_name_the_place(
+    kind: str, _: object, path: str, value: object, expected: str
+) -> None:
+    document = _set(ours() if kind == "ours" else backup(), path, value)
+    found = problems(document)
+    assert any(p.startswith(expected) for p in found), found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[1, 2]", "$: neither a companion json export nor a BG Stats export"),
+        ("{nope", "$: not valid JSON: Expecting property name enclosed in double quotes"),
+        (DEEP, "$: nested more than 64 levels deep"),
+        ('{"players": [], "players": [], "games": [], "plays": []}', "players: this key is given"),
+        ('{"players": ["\\ud800"], "games": [], "plays": []}', "players[0]: holds an unpaired"),
+        ('{"format": "companion-history", "version": 9, "plays": []}', "version: unknown version"),
+    ],
+)
+def test_bad_json_names_the_place(text: str, expected: str) -> None:
+    found = problems(text)
+    assert found[0].startswith(expected), found
+
+
+def test_too_many_problems_are_counted() -> None:
+    data = backup()
+    data["plays"] = [dict(data["plays"][0], playDate="never") for _ in range(300)]
+    found = problems(data)
+    assert len(found) == 101
+    assert found[-1] == "$: ... and 200 more problems"
+
+
+def test_other_games_never_block(db_path: Path) -> None:
+    """The Catan play has a player twice and a player with a blank name: fine."""
+    data = backup()
+    data["plays"][5]["playerScores"][0]["score"] = "not a score"
+    assert len(parse(json.dumps(data)).plays) == 5
