@@ -218,7 +218,8 @@ def test_history_list_and_show(db_path: Path) -> None:
     ]
 
     table = runner.invoke(app, ["history", "list"]).stdout
-    assert "Tokaido" in table and "Aki, Ben, Cho" in table and "Red (Aki, Ben) v Blue (Cho," in table
+    assert "Tokaido" in table and "Aki, Ben, Cho" in table
+    assert "Red (Aki, Ben) v Blue (Cho," in table
 
     shown = json.loads(runner.invoke(app, ["history", "show", "1", "--json"]).stdout)
     assert shown["score_file"] == json.loads(TOKAIDO.read_text())
