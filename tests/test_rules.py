@@ -13,7 +13,15 @@ from typer.testing import CliRunner
 import companion.rules as rules_module
 from companion.cli import app
 from companion.rules import GAME_FOLDERS, PHASES, find_topic, load_topics, topic_for_phase
-from companion.rules.search import default_index_path, search
+from companion.rules.search import (
+    SHORT_SENTENCE,
+    SNIPPET_WORDS,
+    START,
+    STOP,
+    default_index_path,
+    search,
+    sentences,
+)
 from scorers import SCORERS
 
 RULEBOOKS = Path(__file__).resolve().parents[2] / "shared" / "rulebooks"
@@ -375,9 +383,19 @@ QUESTIONS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One search index for the module's searches (building it per test is slow)."""
+    path = tmp_path_factory.mktemp("rules-index") / "index.sqlite3"
+    search("warm up", index=path)
+    return path
+
+
 @pytest.mark.parametrize(("question", "game", "topic"), QUESTIONS)
-def test_search_finds_the_topic_in_the_top_3(question: str, game: str, topic: str) -> None:
-    hits = [(h.game, h.topic) for h in search(question, limit=3).hits]
+def test_search_finds_the_topic_in_the_top_3(
+    question: str, game: str, topic: str, index: Path
+) -> None:
+    hits = [(h.game, h.topic) for h in search(question, limit=3, index=index).hits]
     assert (game, topic) in hits, f"{question!r} gave {hits}"
 
 
@@ -385,16 +403,128 @@ def test_there_are_at_least_40_questions() -> None:
     assert len(QUESTIONS) >= 40
 
 
+# The snippet is the sentence that answers: (question, game, topic, words of the snippet).
+ANSWERS = [
+    (
+        "two travellers donated the same to the temple",
+        "tokaido",
+        "scoring-temple",
+        "travellers who gave the temple the same number of coins all score that place",
+    ),
+    (
+        "how many tourists can stand on one space",
+        "shimoda",
+        "movement",
+        "when you finish no space of a street may have more than three",
+    ),
+    (
+        "can two pedestrians share a tile",
+        "shibuya",
+        "crossing-move",
+        "It may not stop on a tile that already holds another pawn of its colour",
+    ),
+    (
+        "what if two people bid the same",
+        "shogun",
+        "turn-order",
+        "Equal bids: mix the daimyo cards of those who tied",
+    ),
+    ("castle majorities", "shogun", "scoring-castles", "(category castle_majorities)"),
+    (
+        "what happens when someone gets 8 site coins",
+        "kamakura",
+        "turns",
+        "every other player gets one final turn",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "game", "topic", "words"), ANSWERS)
+def test_the_snippet_is_the_answering_sentence(
+    question: str, game: str, topic: str, words: str, index: Path
+) -> None:
+    hit = search(question, limit=1, index=index).hits[0]
+    assert (hit.game, hit.topic) == (game, topic)
+    shown = hit.snippet.replace(START, "").replace(STOP, "")
+    assert words in shown
+
+
+def test_snippets_keep_whole_words_and_underscores(index: Path) -> None:
+    vocabulary = {w for t in ALL for w in WORD.findall(t.body.replace("`", " "))}
+    for question, *_ in [*QUESTIONS, *ANSWERS]:
+        for hit in search(question, index=index).hits:
+            shown = hit.snippet.replace(START, "").replace(STOP, "").strip("…")
+            assert shown.count(START) == shown.count(STOP) == 0
+            assert hit.snippet.count(START) == hit.snippet.count(STOP)
+            assert len(shown.split()) <= SNIPPET_WORDS + 2 * SHORT_SENTENCE
+            for word in WORD.findall(shown):
+                assert word in vocabulary, f"{question!r}: {word!r} in {shown!r}"
+
+
+# The table's words for the same thing: (query, another wording, the topic both reach first).
+SYNONYM_PAIRS = [
+    ("how does a pawn move", "how does a pedestrian move", "shibuya", "crossing-move"),
+    ("how much money do I start with in shogun", "war chests at the start", "shogun", "setup"),
+    ("same score tokaido", "tie tokaido", "tokaido", "tie-breaks"),
+    ("who starts in kamakura", "first player kamakura", "kamakura", "setup"),
+    (
+        "how many points per victory marker",
+        "victory marker score",
+        "shimoda",
+        "scoring-victory-markers",
+    ),
+    ("how far can a tourist go", "how many steps can tourists move", "shimoda", "movement"),
+]
+
+
+@pytest.mark.parametrize(("one", "other", "game", "topic"), SYNONYM_PAIRS)
+def test_synonyms_of_the_table_reach_the_same_topic(
+    one: str, other: str, game: str, topic: str, index: Path
+) -> None:
+    for query in (one, other):
+        hits = [(h.game, h.topic) for h in search(query, limit=3, index=index).hits]
+        assert (game, topic) in hits, f"{query!r} gave {hits}"
+
+
+def test_a_word_known_through_a_synonym_is_not_corrected(index: Path) -> None:
+    results = search("money", index=index)
+    assert results.corrections == {}
+    assert results.hits
+
+
+def test_a_typo_is_never_corrected_to_a_common_word(index: Path) -> None:
+    assert search("phase of the game", index=index).corrections == {}
+
+
 @pytest.mark.parametrize(
     ("query", "fixed"),
     [("souvenier", {"souvenier": "souvenir"}), ("rickshow", {"rickshow": "rickshaw"})],
 )
-def test_typos_are_corrected(query: str, fixed: dict[str, str]) -> None:
-    assert search(query).corrections == fixed
+def test_typos_are_corrected(query: str, fixed: dict[str, str], index: Path) -> None:
+    assert search(query, index=index).corrections == fixed
 
 
-def test_plurals_match_singulars() -> None:
-    assert search("castle").hits[0].topic == search("castles").hits[0].topic
+def test_plurals_match_singulars(index: Path) -> None:
+    assert (
+        search("castle", index=index).hits[0].topic == search("castles", index=index).hits[0].topic
+    )
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ("One. Two words here.", ["One.", "Two words here."]),
+        (
+            "- an item\n  going on. And more.\n- second",
+            ["an item going on.", "And more.", "second"],
+        ),
+        ("e.g. yellow stays. Next", ["e.g. yellow stays.", "Next"]),
+        ("| a | b |\n|---|---|\n| 1 | 2 |", ["a 1, b 2"]),
+        ("The `castle_majorities` and **bold**.", ["The castle_majorities and bold."]),
+    ],
+)
+def test_sentences(markdown: str, expected: list[str]) -> None:
+    assert sentences(markdown) == expected
 
 
 def test_index_lives_in_the_cache_and_is_rebuilt_when_a_topic_changes(
@@ -584,13 +714,21 @@ def test_search_output() -> None:
     assert result.stdout == (
         'Searching for "souvenir" (you typed "souvenier").\n'
         "1. Village: buying souvenirs (tokaido village)\n"
-        "   …Group your souvenirs into sets holding at most one card of each type. Within\n"
-        "   a set…\n"
-        "2. Collector (tokaido scoring-collector)\n"
-        "   The collector card goes to the traveller with the most souvenir cards,\n"
-        "   counted one by one…\n"
+        "   …Group your souvenirs into sets holding at most one card of each type.…\n"
+        "2. Encounters (tokaido encounters)\n"
+        "   …Shokunin (merchant, 2 cards): take the top souvenir; it scores 1, 3, 5 or 7\n"
+        "   as your sets allow.…\n"
         "\n"
         "Read one: companion rules tokaido village\n"
+    )
+
+
+def test_search_output_names_what_is_missing() -> None:
+    result = runner.invoke(app, ["rules", "search", "zanzibar", "--game", "shogun"])
+    assert result.exit_code == 0
+    assert result.stdout == (
+        'No topic matches "zanzibar".\n'
+        "Try other words, or list the topics: companion rules shogun\n"
     )
 
 
