@@ -119,15 +119,19 @@ def list_games(json: bool) -> None:
     for g in GAME_FOLDERS:
         text = f"{GAME_TITLES[g]} ({counts[g]} topics)"
         lines.extend(wrap(text, width, f"  {g:<{size}}", " " * (size + 2)))
-    lines.append("")
     usage = [
         ("companion rules GAME", "a game's topics, by phase"),
         ("companion rules GAME TOPIC", "one topic"),
         ('companion rules search "WORDS"', "the topics that answer a question"),
     ]
+    size = max(len(command) for command, _ in usage) + 4
+    lines.extend(["", bold("Read and search:")])
     for command, what in usage:
-        lines.extend(wrap(f"{command}: {what}", width, "", "    "))
-    lines.extend(["", *wrap(f"For example: {EXAMPLE_SEARCH}", width, "", "    ")])
+        if width - size >= 20:
+            lines.extend(wrap(what, width, f"  {command:<{size - 2}}", " " * size))
+        else:  # too narrow for two columns
+            lines.extend([*wrap(command, width, "  ", "    "), *wrap(what, width, "    ", "    ")])
+    lines.extend(["", bold("For example:"), *wrap(EXAMPLE_SEARCH, width, "  ", "    ")])
     typer.echo("\n".join(lines))
 
 

@@ -30,7 +30,7 @@ from pathlib import Path
 
 from companion.rules import topic_files
 
-INDEX_VERSION = "4"
+INDEX_VERSION = "5"
 START, STOP = "\x02", "\x03"
 WORD = re.compile(r"[a-z0-9]+")
 MIN_SIMILARITY = 0.72
@@ -265,7 +265,7 @@ SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"(])")
 def sentences(markdown: str) -> list[str]:
     """A topic's text cut into sentences, as plain text.
 
-    A list item is a sentence of its own (or several), and each row of a table
+    A list item stays whole (one item, one point), and each row of a table
     becomes one sentence naming its columns ("shortfall 3 to 4, revolts 2, ...").
     """
     from companion.rules.render import ITEM, blocks, inline
@@ -283,13 +283,13 @@ def sentences(markdown: str) -> list[str]:
                 ", ".join(f"{h} {v}" for h, v in zip(header, row, strict=False)) for row in body
             )
             continue
-        text = " ".join(line.strip() for line in lines)
-        if kind == "item":
+        if kind == "item":  # one item is one point, kept whole
             match = ITEM.match(lines[0])
-            text = " ".join(
-                [match.group(3) if match else text, *(line.strip() for line in lines[1:])]
-            )
-        out.extend(SENTENCE_END.split(inline(text).lstrip("# ")))
+            first = match.group(3) if match else lines[0].strip()
+            out.append(inline(" ".join([first, *(line.strip() for line in lines[1:])])))
+        else:
+            text = " ".join(line.strip() for line in lines)
+            out.extend(SENTENCE_END.split(inline(text).lstrip("# ")))
     return [s for s in out if s.strip()]
 
 
