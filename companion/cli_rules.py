@@ -211,12 +211,14 @@ def show_topic(game: str, title: str, name: str, json: bool) -> None:
 def source_line(topic: "Topic") -> str:
     """Where a topic comes from, in one line."""
     sections = [s for s in topic.source if s != "game-facts.md"]
-    parts = []
+    others = "game-facts.md" in topic.source
     if sections:
-        parts.append("rulebook: " + "; ".join(sections))
-    if "game-facts.md" in topic.source:
-        parts.append("other sources (game facts)")
-    return f"[{topic.phase}] From the {', and '.join(parts) or 'rulebook'}."
+        where = "the rulebook: " + "; ".join(sections)
+        if others:
+            where += ", and other sources (game facts)"
+    else:
+        where = "other sources (game facts)" if others else "the rulebook"
+    return f"[{topic.phase}] From {where}."
 
 
 def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
@@ -235,7 +237,8 @@ def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
     for typed, fixed in results.corrections.items():
         lines.extend(wrap(f'Searching for "{fixed}" (you typed "{typed}").', width))
     if not results.hits:
-        lines.extend(wrap(f'No topic matches "{query}".', width))
+        shown = query if len(query) <= 60 else query[:57] + "..."
+        lines.extend(wrap(f'No topic matches "{shown}".', width))
         hint = f"Try other words, or list the topics: companion rules {game_id or 'GAME'}"
         lines.extend(wrap(hint, width, "", "    "))
     for k, hit in enumerate(results.hits, 1):

@@ -780,3 +780,15 @@ def test_errors(args: list[str], code: int, error: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == code
     assert result.stderr.startswith(error)
+
+
+def test_a_huge_query_is_cut_to_a_question(index: Path) -> None:
+    from companion.rules.search import MAX_QUERY, MAX_TERMS
+
+    words = " ".join(f"zq{k}x" for k in range(50_000))
+    results = search(f"castles {words}", index=index)
+    assert len(results.query) == MAX_QUERY
+    assert len(results.terms) <= MAX_TERMS
+    assert results.hits[0].game == "shogun"
+    shown = runner.invoke(app, ["rules", "search", "y" * 5000]).stdout
+    assert max(len(line) for line in shown.splitlines()) <= 80

@@ -465,7 +465,7 @@ EXAMPLES: list[tuple[str, str, str, Callable[[], object], object]] = [
     (
         "shimoda",
         "scoring-shops",
-        "range 7 is the whole street, wherever the card stands",
+        "range 7: the whole street, wherever the card stands",
         lambda: breakdowns(
             "shimoda",
             shimoda(
@@ -480,7 +480,7 @@ EXAMPLES: list[tuple[str, str, str, Callable[[], object], object]] = [
     (
         "shimoda",
         "scoring-shops",
-        "a card with no line scores its own space only (range 1)",
+        "range 1: the card's own space only",
         lambda: breakdowns(
             "shimoda",
             shimoda(

@@ -40,6 +40,7 @@ RELEVANCE, COVERAGE, ANSWER = 3.0, 1.0, 1.0
 # A topic that holds a word only through another word for it covers this share of
 # it (a sentence, once its topic is chosen, covers all of it).
 SYNONYM_SHARE = 0.5
+MAX_QUERY, MAX_TERMS, MAX_WORD = 1000, 12, 40  # a question is short; longer input is cut
 SNIPPET_WORDS = 36  # a longer answering sentence is cut around its matches
 SHORT_SENTENCE = 8  # a sentence this short brings the next one along
 GAME_WORDS = {
@@ -294,10 +295,14 @@ def sentences(markdown: str) -> list[str]:
 
 
 def terms_of(query: str) -> list[str]:
-    """The words of a query that carry meaning (all of them if all are common)."""
-    words = WORD.findall(query.lower())
+    """The words of a query that carry meaning (all of them if all are common).
+
+    A question has a few words: only the first :data:`MAX_TERMS` different ones
+    are searched, and words longer than :data:`MAX_WORD` letters are dropped.
+    """
+    words = [w for w in WORD.findall(query[:MAX_QUERY].lower()) if len(w) <= MAX_WORD]
     meaningful = [w for w in words if w not in STOP_WORDS or w in KEPT_STOP_WORDS]
-    return meaningful or words
+    return list(dict.fromkeys(meaningful or words))[:MAX_TERMS]
 
 
 def correct(db: sqlite3.Connection, word: str) -> str | None:
@@ -390,7 +395,7 @@ def search(
         limit: How many results at most.
         index: The index file (default: the user's cache).
     """
-    results = Results(query, [])
+    results = Results(query[:MAX_QUERY], [])
     words = terms_of(query)
     named = {GAME_WORDS[w] for w in words if w in GAME_WORDS}
     if len(named) == 1 and len(words) > 1:
