@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping
 
-from scorers._core import GameInfo, PlayerScore, Result, Scorer, matches
+from scorers._core import GameInfo, PlayerScore, Result, Scorer, _fold, matches
 from scorers._validate import Problem, Reader, ScoreFileError, join_names
 
 __all__ = [
@@ -69,19 +69,27 @@ SCORERS = Registry(GAME_IDS)
 
 
 class UnknownGameError(LookupError):
-    """A name that is none of the registered games."""
+    """A name that is none of the registered games.
 
-    def __init__(self, name: str) -> None:
+    Attributes:
+        name: The name as given.
+        suggestion: The id of the game the name is closest to, if any is close.
+    """
+
+    def __init__(self, name: str, suggestion: str | None = None) -> None:
         self.name = name
+        self.suggestion = suggestion
         choices = ", ".join(SCORERS)
-        super().__init__(f"unknown game {name!r} (choose one of: {choices})")
+        hint = f"did you mean {suggestion}?" if suggestion else f"choose one of: {choices}"
+        super().__init__(f"unknown game {name!r} ({hint})")
 
 
 def find_game(name: str) -> Scorer:
     """Find a game by id, title or alias, ignoring case, blanks and punctuation.
 
     Raises:
-        UnknownGameError: When no game has that name.
+        UnknownGameError: When no game has that name, with the closest game
+            when one is close ("tokaidoo", "shog", "kamakura colection").
     """
     wanted = name.strip().casefold()
     if wanted in SCORERS:
@@ -89,4 +97,29 @@ def find_game(name: str) -> Scorer:
     for scorer in SCORERS.values():
         if matches(scorer.info, name):
             return scorer
-    raise UnknownGameError(name)
+    raise UnknownGameError(name, closest_game(name))
+
+
+def closest_game(name: str) -> str | None:
+    """The id of the game whose id, title or alias is closest to ``name``, if any is close.
+
+    A name of three letters or more that starts a game's id or title counts
+    as close ("shog" is Shogun); otherwise the spelling must be similar.
+    """
+    import difflib
+
+    typed = _fold(name)
+    if not typed:
+        return None
+    names = {_fold(n): game for game in SCORERS for n in (game, *_titles(game))}
+    if len(typed) >= 3:
+        starts = {game for known, game in names.items() if known.startswith(typed)}
+        if len(starts) == 1:
+            return starts.pop()
+    close = difflib.get_close_matches(typed, list(names), n=1, cutoff=0.75)
+    return names[close[0]] if close else None
+
+
+def _titles(game: str) -> tuple[str, ...]:
+    info = SCORERS[game].info
+    return (info.title, *info.aliases)

@@ -31,13 +31,36 @@ def test_find_game_resolves_ids_and_titles(name: str, game: str) -> None:
     assert find_game(name).info.id == game
 
 
-@pytest.mark.parametrize("name", ["chess", "", "shog", "tokaido2"])
+@pytest.mark.parametrize("name", ["chess", "", "sh", "shi", "list", "go"])
 def test_find_game_fails_clearly(name: str) -> None:
     with pytest.raises(UnknownGameError) as caught:
         find_game(name)
+    assert caught.value.suggestion is None
     assert str(caught.value) == (
         f"unknown game {name!r} (choose one of: shimoda, shibuya, tokaido, kamakura, shogun)"
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "closest"),
+    [
+        ("tokaidoo", "tokaido"),
+        ("tokaido2", "tokaido"),
+        ("Tokiado", "tokaido"),
+        ("shog", "shogun"),
+        ("showgun", "shogun"),
+        ("shibuja", "shibuya"),
+        ("Shimoda Perry Rd", "shimoda"),
+        ("perry", "shimoda"),
+        ("kamakura colection", "kamakura"),
+        ("kamak", "kamakura"),
+    ],
+)
+def test_a_misspelled_game_suggests_the_closest(name: str, closest: str) -> None:
+    with pytest.raises(UnknownGameError) as caught:
+        find_game(name)
+    assert caught.value.suggestion == closest
+    assert str(caught.value) == f"unknown game {name!r} (did you mean {closest}?)"
 
 
 def test_player_counts_follow_the_boxes() -> None:
@@ -49,3 +72,26 @@ def test_player_counts_follow_the_boxes() -> None:
         "kamakura": (2, 4),
         "shogun": (3, 5),
     }
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["score", "tokaidoo", "--input", "-", "--no-save"],
+        ["play", "tokaidoo"],
+        ["setup", "tokaidoo", "--players", "3"],
+        ["rules", "tokaidoo"],
+        ["rules", "tokaidoo", "inns"],
+        ["rules", "search", "inn", "--game", "tokaidoo"],
+        ["history", "list", "--game", "tokaidoo"],
+        ["history", "stats", "--game", "tokaidoo"],
+    ],
+)
+def test_every_command_that_takes_a_game_suggests_the_closest(args: list[str]) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli import app
+
+    result = CliRunner().invoke(app, args, input="{}")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: unknown game 'tokaidoo' (did you mean tokaido?)\n"

@@ -13,7 +13,15 @@ from typer.testing import CliRunner
 import companion.rules as rules_module
 from companion.cli import app
 from companion.rules import GAME_FOLDERS, PHASES, find_topic, load_topics, topic_for_phase
-from companion.rules.search import default_index_path, search
+from companion.rules.search import (
+    SHORT_SENTENCE,
+    SNIPPET_WORDS,
+    START,
+    STOP,
+    default_index_path,
+    search,
+    sentences,
+)
 from scorers import SCORERS
 
 RULEBOOKS = Path(__file__).resolve().parents[2] / "shared" / "rulebooks"
@@ -194,15 +202,23 @@ def test_topics_are_in_our_own_words() -> None:
     assert copied == []
 
 
-# Facts of game-facts.md: (game, topic, words the topic must hold).
+# Facts of game-facts.md and of the rulebooks: (game, topic, words the topic must hold).
+# Compared with blanks and line breaks folded, so that re-wrapping a topic does not matter.
 FACTS = [
     ("shimoda", "components", "seven in each of five colours"),
-    ("shimoda", "faq", "Assumption: the five tourist colours"),
-    ("shimoda", "faq", 'Assumption: "within one space"'),
+    ("shimoda", "components", "Assumption: the five colours are blue, black, red, yellow and pink"),
+    (
+        "shimoda",
+        "scoring-shops",
+        'Assumption: ranges 1 and 7 and the reading of "within one space"',
+    ),
     ("shimoda", "faq", "type each card's colour, condition, points and range"),
-    ("shimoda", "faq", "bridges\n  join spaces 2 and 6"),
+    ("shimoda", "faq", "the bridges join spaces 2 and 6"),
+    ("shimoda", "setup", "joining space 2 and space 6 of both streets"),
+    ("shimoda", "scoring-victory-markers", "Space k of one street faces space k of the other"),
     ("shibuya", "how-to-win", "6 of its 8 pawns"),
     ("shibuya", "optional-rule", "4 pawns at goal"),
+    ("shibuya", "optional-rule", "Assumption: a lead of 3 pawns at goal still wins"),
     ("shibuya", "four-players", "Assumption: the rules give no separate team victory"),
     ("tokaido", "scoring-achievements", "Everyone tied for most gets the card"),
     ("tokaido", "scoring-gourmet", "add the prices printed on the meals"),
@@ -213,34 +229,97 @@ FACTS = [
     ("tokaido", "inns", "Every meal is worth 6 points"),
     ("tokaido", "village", "k × k"),
     ("tokaido", "encounters", "The 14 cards"),
+    ("tokaido", "encounters", "Assumption: the rulebook gives 14 encounter cards"),
     ("tokaido", "temple", "Hirotada's ability"),
     ("tokaido", "travelers", "Yoshiyasu (9)"),
+    ("tokaido", "travelers", "Assumption: our rulebook copy names no traveller"),
     ("tokaido", "scoring-achievements", "Assumption:"),
     ("tokaido", "scoring-gourmet", "Assumption: no source says whether Kinko's"),
-    ("tokaido", "two-players", "Assumption:"),
-    ("kamakura", "faq", "Assumption: circles, coins and walk and visit actions"),
-    ("kamakura", "faq", "Assumption: A and N are the two stations"),
-    ("kamakura", "faq", "asks for the value printed on each\n  coin"),
-    ("kamakura", "faq", "Not known: the bonus printed on each exclusive tour card"),
+    ("tokaido", "two-players", "The companion leaves it out of the temple ranking"),
+    ("tokaido", "setup", "three piles, one per type (paddy, mountain, sea), each ordered by value"),
+    ("tokaido", "setup", "the seven piles (four of cards, three of panoramas)"),
+    ("kamakura", "components", "Assumption: circles, coins and the walk and visit actions"),
+    ("kamakura", "components", "circles A and N are the two stations"),
+    ("kamakura", "faq", "the bonus on each exclusive tour card, on each taxi ticket"),
+    ("kamakura", "faq", "big eater and rendezvous still go to everyone who qualifies"),
+    ("kamakura", "tour-cards", "Rendezvous** (M): both of your pieces on the same station"),
+    ("kamakura", "tour-cards", "Everyone who manages it scores it"),
+    ("kamakura", "tour-cards", "Assumption: when nobody holds an eat-around coin"),
+    ("kamakura", "scoring-remembrance", '"more than 5 coins"'),
+    ("kamakura", "taxi-tickets", "Assumption: our rulebook says an unused ticket scores"),
     ("kamakura", "two-players", "single site coin"),
     ("shogun", "rounds", "(8 rounds)"),
     ("shogun", "player-count", "8 provinces"),
     ("shogun", "setup", "18 with 3 players, 15 with 4"),
-    ("shogun", "faq", "at most one castle, one temple and one Noh theatre"),
+    ("shogun", "scoring-buildings", "Assumption: a province holds at most one building of each"),
     ("shogun", "scoring-majorities", "Assumption: when players tie for the most"),
     ("shogun", "winter", "| 7 or more | 3 | 3 |"),
-    ("shogun", "faq", "5, 7, 3, 2, 6, 3, 0, 2,\n  4, 3, 4, 1"),
+    ("shogun", "events", "5, 7, 3, 2, 6, 3, 0, 2, 4, 3, 4, 1"),
     ("shogun", "tie-breaks", "war chests"),
-    ("shogun", "faq", "A province list with tax and rice values"),
+    ("shogun", "faq", "the province list with its tax and rice values"),
     ("shogun", "province-list", "Mutsu 4/3"),
     ("shogun", "province-list", "Aki 4/3"),
     ("shogun", "province-list", "Assumption:"),
 ]
 
+# Errors the topics once held: (game, topic, words that must not come back).
+FIXED = [
+    ("kamakura", "faq", "Only big eater"),
+    ("tokaido", "setup", "per panorama type and value"),
+    ("tokaido", "two-players", "like a player, with no score"),
+    ("tokaido", "faq", "Assumption:"),
+]
+
+
+def folded(text: str) -> str:
+    return " ".join(text.split())
+
 
 @pytest.mark.parametrize(("game", "topic", "text"), FACTS)
 def test_game_facts_are_covered(game: str, topic: str, text: str) -> None:
-    assert text in topics_of(game)[topic].body
+    assert folded(text) in folded(topics_of(game)[topic].body)
+
+
+@pytest.mark.parametrize(("game", "topic", "text"), FIXED)
+def test_fixed_errors_stay_fixed(game: str, topic: str, text: str) -> None:
+    assert folded(text) not in folded(topics_of(game)[topic].body)
+
+
+def assumption_index(faq: rules_module.Topic) -> set[str]:
+    """The topic ids the FAQ lists under "Assumptions, each explained in its topic"."""
+    from companion.rules.render import blocks
+
+    listed: set[str] = set()
+    inside = False
+    for kind, lines in blocks(faq.body):
+        if kind == "paragraph":
+            inside = lines[0].startswith("Assumptions, each explained in its topic")
+        elif kind == "item" and inside:
+            listed.update(re.findall(r"`([a-z0-9-]+)`", " ".join(lines)))
+    return listed
+
+
+@pytest.mark.parametrize("game", GAME_FOLDERS)
+def test_every_assumption_is_labelled_once_and_indexed_by_the_faq(game: str) -> None:
+    topics = topics_of(game)
+    labelled = {t.id for t in topics.values() if "Assumption:" in t.body}
+    assert "faq" not in labelled, "the FAQ points to assumptions, it does not restate them"
+    assert assumption_index(topics["faq"]) == labelled
+
+
+@pytest.mark.parametrize("game", GAME_FOLDERS)
+def test_topic_references_name_real_topics(game: str) -> None:
+    topics = topics_of(game)
+    for topic in topics.values():
+        for name in re.findall(r"`([a-z0-9-]+)`", topic.body):
+            if "-" in name or name in topics:
+                assert name in topics or name in SCORERS[game].info.categories, (
+                    f"{game}/{topic.id} names `{name}`"
+                )
+
+
+def test_game_titles_match_the_scorers() -> None:
+    assert {g: SCORERS[g].info.title for g in GAME_FOLDERS} == rules_module.GAME_TITLES
 
 
 @pytest.mark.parametrize("game", ["shimoda", "tokaido"])
@@ -304,9 +383,19 @@ QUESTIONS = [
 ]
 
 
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One search index for the module's searches (building it per test is slow)."""
+    path = tmp_path_factory.mktemp("rules-index") / "index.sqlite3"
+    search("warm up", index=path)
+    return path
+
+
 @pytest.mark.parametrize(("question", "game", "topic"), QUESTIONS)
-def test_search_finds_the_topic_in_the_top_3(question: str, game: str, topic: str) -> None:
-    hits = [(h.game, h.topic) for h in search(question, limit=3).hits]
+def test_search_finds_the_topic_in_the_top_3(
+    question: str, game: str, topic: str, index: Path
+) -> None:
+    hits = [(h.game, h.topic) for h in search(question, limit=3, index=index).hits]
     assert (game, topic) in hits, f"{question!r} gave {hits}"
 
 
@@ -314,16 +403,128 @@ def test_there_are_at_least_40_questions() -> None:
     assert len(QUESTIONS) >= 40
 
 
+# The snippet is the sentence that answers: (question, game, topic, words of the snippet).
+ANSWERS = [
+    (
+        "two travellers donated the same to the temple",
+        "tokaido",
+        "scoring-temple",
+        "travellers who gave the temple the same number of coins all score that place",
+    ),
+    (
+        "how many tourists can stand on one space",
+        "shimoda",
+        "movement",
+        "when you finish no space of a street may have more than three",
+    ),
+    (
+        "can two pedestrians share a tile",
+        "shibuya",
+        "crossing-move",
+        "It may not stop on a tile that already holds another pawn of its colour",
+    ),
+    (
+        "what if two people bid the same",
+        "shogun",
+        "turn-order",
+        "Equal bids: mix the daimyo cards of those who tied",
+    ),
+    ("castle majorities", "shogun", "scoring-castles", "(category castle_majorities)"),
+    (
+        "what happens when someone gets 8 site coins",
+        "kamakura",
+        "turns",
+        "every other player gets one final turn",
+    ),
+]
+
+
+@pytest.mark.parametrize(("question", "game", "topic", "words"), ANSWERS)
+def test_the_snippet_is_the_answering_sentence(
+    question: str, game: str, topic: str, words: str, index: Path
+) -> None:
+    hit = search(question, limit=1, index=index).hits[0]
+    assert (hit.game, hit.topic) == (game, topic)
+    shown = hit.snippet.replace(START, "").replace(STOP, "")
+    assert words in shown
+
+
+def test_snippets_keep_whole_words_and_underscores(index: Path) -> None:
+    vocabulary = {w for t in ALL for w in WORD.findall(t.body.replace("`", " "))}
+    for question, *_ in [*QUESTIONS, *ANSWERS]:
+        for hit in search(question, index=index).hits:
+            shown = hit.snippet.replace(START, "").replace(STOP, "").strip("…")
+            assert shown.count(START) == shown.count(STOP) == 0
+            assert hit.snippet.count(START) == hit.snippet.count(STOP)
+            assert len(shown.split()) <= SNIPPET_WORDS + 2 * SHORT_SENTENCE
+            for word in WORD.findall(shown):
+                assert word in vocabulary, f"{question!r}: {word!r} in {shown!r}"
+
+
+# The table's words for the same thing: (query, another wording, the topic both reach first).
+SYNONYM_PAIRS = [
+    ("how does a pawn move", "how does a pedestrian move", "shibuya", "crossing-move"),
+    ("how much money do I start with in shogun", "war chests at the start", "shogun", "setup"),
+    ("same score tokaido", "tie tokaido", "tokaido", "tie-breaks"),
+    ("who starts in kamakura", "first player kamakura", "kamakura", "setup"),
+    (
+        "how many points per victory marker",
+        "victory marker score",
+        "shimoda",
+        "scoring-victory-markers",
+    ),
+    ("how far can a tourist go", "how many steps can tourists move", "shimoda", "movement"),
+]
+
+
+@pytest.mark.parametrize(("one", "other", "game", "topic"), SYNONYM_PAIRS)
+def test_synonyms_of_the_table_reach_the_same_topic(
+    one: str, other: str, game: str, topic: str, index: Path
+) -> None:
+    for query in (one, other):
+        hits = [(h.game, h.topic) for h in search(query, limit=3, index=index).hits]
+        assert (game, topic) in hits, f"{query!r} gave {hits}"
+
+
+def test_a_word_known_through_a_synonym_is_not_corrected(index: Path) -> None:
+    results = search("money", index=index)
+    assert results.corrections == {}
+    assert results.hits
+
+
+def test_a_typo_is_never_corrected_to_a_common_word(index: Path) -> None:
+    assert search("phase of the game", index=index).corrections == {}
+
+
 @pytest.mark.parametrize(
     ("query", "fixed"),
     [("souvenier", {"souvenier": "souvenir"}), ("rickshow", {"rickshow": "rickshaw"})],
 )
-def test_typos_are_corrected(query: str, fixed: dict[str, str]) -> None:
-    assert search(query).corrections == fixed
+def test_typos_are_corrected(query: str, fixed: dict[str, str], index: Path) -> None:
+    assert search(query, index=index).corrections == fixed
 
 
-def test_plurals_match_singulars() -> None:
-    assert search("castle").hits[0].topic == search("castles").hits[0].topic
+def test_plurals_match_singulars(index: Path) -> None:
+    assert (
+        search("castle", index=index).hits[0].topic == search("castles", index=index).hits[0].topic
+    )
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ("One. Two words here.", ["One.", "Two words here."]),
+        (
+            "- an item\n  going on. And more.\n- second",
+            ["an item going on. And more.", "second"],
+        ),
+        ("e.g. yellow stays. Next", ["e.g. yellow stays.", "Next"]),
+        ("| a | b |\n|---|---|\n| 1 | 2 |", ["a 1, b 2"]),
+        ("The `castle_majorities` and **bold**.", ["The castle_majorities and bold."]),
+    ],
+)
+def test_sentences(markdown: str, expected: list[str]) -> None:
+    assert sentences(markdown) == expected
 
 
 def test_index_lives_in_the_cache_and_is_rebuilt_when_a_topic_changes(
@@ -362,8 +563,8 @@ The game ends the moment one side wins, in either way:
 - it has 6 of its 8 pawns on its goals; or
 - it has 3 more pawns at goal than the other side.
 
-With the optional rule the first of these needs 4 pawns instead of 6. The score the
-companion records is the number of pawns at goal per side (category `goals`).
+With the optional rule the first of these needs 4 pawns instead of 6. The score
+the companion records is the number of pawns at goal per side (category goals).
 
 Note: the rulebook's wording "all 6 of his pawns" is read as 6 of the 8 (several
 sources agree).
@@ -372,10 +573,120 @@ See also: optional-rule, four-players, tie-breaks
 """
 
 
-def test_show_topic_output() -> None:
+def test_show_topic_output_in_a_pipe_is_plain_text() -> None:
     result = runner.invoke(app, ["rules", "shibuya", "how-to-win"])
     assert result.exit_code == 0
     assert result.stdout == SHIBUYA_WIN
+
+
+WORD = re.compile(r"\w(?:[\w'-]*\w)?")
+
+
+@pytest.mark.parametrize("width", [40, 60, 100])
+def test_every_topic_in_a_pipe_fits_the_width_in_whole_words(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.rules.render import plain_text
+
+    for topic in ALL:
+        text = plain_text(topic.body, width)
+        assert "**" not in text and "`" not in text, f"{topic.game}/{topic.id}"
+        words = set(WORD.findall(topic.body.replace("`", " ").replace("*", " ")))
+        for line in text.splitlines():
+            assert len(line) <= width or " " not in line.strip(), f"{topic.game}/{topic.id}: {line}"
+            for word in WORD.findall(line):
+                assert word in words, f"{topic.game}/{topic.id}: {word!r} was cut in {line!r}"
+
+
+PLAIN = [
+    ("Some **bold** and `code_name` text.", 80, "Some bold and code_name text."),
+    (
+        "- first item that is long\n  and goes on\n- second",
+        20,
+        "- first item that is\n  long and goes on\n- second",
+    ),
+    ("1. one\n2. two\n\nAfter.", 80, "1. one\n2. two\n\nAfter."),
+    (
+        "| a | bb |\n|---|---|\n| 10 | 2 |",
+        80,
+        "a   bb\n--  --\n10  2",
+    ),
+    ("## A heading\nText", 80, "A heading\n\nText"),
+    ("a-very-long-hyphenated-name fits", 10, "a-very-long-hyphenated-name\nfits"),
+]
+
+
+@pytest.mark.parametrize(("markdown", "width", "text"), PLAIN)
+def test_plain_text(markdown: str, width: int, text: str) -> None:
+    from companion.rules.render import plain_text
+
+    assert plain_text(markdown, width) == text
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("width", [60, 100])
+def test_a_topic_on_a_terminal_is_rich_markdown_at_its_width(width: int) -> None:
+    import os
+    import sys
+
+    import pexpect
+
+    env = {**os.environ, "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "companion", "rules", "kamakura", "tour-cards"],
+        env=env,
+        encoding="utf-8",
+        timeout=30,
+        dimensions=(50, width),
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    raw = child.before
+    assert "\x1b[" in raw  # styled
+    text = re.sub(r"\x1b\[[0-9;?]*[a-zA-Z]", "", raw).replace("\r", "")
+    assert "**" not in text and "`" not in text
+    lines = text.splitlines()
+    assert lines[0] == "Kamakura Collection: Exclusive tour cards"
+    assert all(len(line.rstrip()) <= width for line in lines)
+    assert any(line.lstrip().startswith("• Collection (A to H)") for line in lines)
+    assert "(category tours)" in " ".join(" ".join(lines).split())
+    if width == 100:  # paragraphs are reflowed to the terminal, not kept at the file's width
+        assert any(len(line.rstrip()) > 85 for line in lines)
+
+
+def test_rules_alone_lists_the_games_and_how_to_search() -> None:
+    result = runner.invoke(app, ["rules"])
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "Rules for five games, in our own words.\n"
+        "\n"
+        "  shimoda   Shimoda: Perry Road (15 topics)\n"
+        "  shibuya   Shibuya (10 topics)\n"
+        "  tokaido   Tokaido (25 topics)\n"
+        "  kamakura  Kamakura Collection (21 topics)\n"
+        "  shogun    Shogun (24 topics)\n"
+        "\n"
+        "Read and search:\n"
+        "  companion rules GAME            a game's topics, by phase\n"
+        "  companion rules GAME TOPIC      one topic\n"
+        '  companion rules search "WORDS"  the topics that answer a question\n'
+        "\n"
+        "For example:\n"
+        '  companion rules search "what if two players tie for most castles"\n'
+    )
+    assert runner.invoke(app, ["rules", "list"]).stdout == result.stdout
+    listed = json.loads(runner.invoke(app, ["rules", "list", "--json"]).stdout)
+    assert listed["games"][0] == {"game": "shimoda", "title": "Shimoda: Perry Road", "topics": 15}
+
+
+def test_rules_list_game_lists_its_topics() -> None:
+    assert (
+        runner.invoke(app, ["rules", "list", "tokaido"]).stdout
+        == runner.invoke(app, ["rules", "tokaido"]).stdout
+    )
 
 
 def test_list_output_starts_with_the_phases() -> None:
@@ -384,9 +695,17 @@ def test_list_output_starts_with_the_phases() -> None:
         "Shibuya: 10 topics (companion rules shibuya TOPIC)",
         "",
         "Overview",
-        "  components                 What is in the box",
+        "  components      What is in the box",
         "",
     ]
+
+
+@pytest.mark.parametrize("width", [30, 60])
+def test_listings_fit_narrow_terminals(width: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", str(width))
+    for args in (["rules"], ["rules", "shogun"], ["rules", "search", "tie castles"]):
+        for line in runner.invoke(app, args).stdout.splitlines():
+            assert len(line) <= width or " " not in line.strip(), line
 
 
 def test_search_output() -> None:
@@ -397,10 +716,21 @@ def test_search_output() -> None:
     assert result.stdout == (
         'Searching for "souvenir" (you typed "souvenier").\n'
         "1. Village: buying souvenirs (tokaido village)\n"
-        "   …Group your souvenirs into sets holding at most one card of each type. Within a set…\n"
-        "2. Collector (tokaido scoring-collector)\n"
-        "   The collector card goes to the traveller with the most souvenir cards, counted one by"
-        " one…\n"
+        "   …Group your souvenirs into sets holding at most one card of each type.…\n"
+        "2. Encounters (tokaido encounters)\n"
+        "   …Shokunin (merchant, 2 cards): take the top souvenir; it scores 1, 3, 5 or 7\n"
+        "   as your sets allow.…\n"
+        "\n"
+        "Read one: companion rules tokaido village\n"
+    )
+
+
+def test_search_output_names_what_is_missing() -> None:
+    result = runner.invoke(app, ["rules", "search", "zanzibar", "--game", "shogun"])
+    assert result.exit_code == 0
+    assert result.stdout == (
+        'No topic matches "zanzibar".\n'
+        "Try other words, or list the topics: companion rules shogun\n"
     )
 
 
@@ -437,7 +767,6 @@ def test_json_shapes() -> None:
 @pytest.mark.parametrize(
     ("args", "code", "error"),
     [
-        (["rules"], 2, "Error: name a game"),
         (["rules", "chess"], 2, "Error: unknown game 'chess'"),
         (
             ["rules", "tokaido", "innz"],
@@ -451,3 +780,15 @@ def test_errors(args: list[str], code: int, error: str) -> None:
     result = runner.invoke(app, args)
     assert result.exit_code == code
     assert result.stderr.startswith(error)
+
+
+def test_a_huge_query_is_cut_to_a_question(index: Path) -> None:
+    from companion.rules.search import MAX_QUERY, MAX_TERMS
+
+    words = " ".join(f"zq{k}x" for k in range(50_000))
+    results = search(f"castles {words}", index=index)
+    assert len(results.query) == MAX_QUERY
+    assert len(results.terms) <= MAX_TERMS
+    assert results.hits[0].game == "shogun"
+    shown = runner.invoke(app, ["rules", "search", "y" * 5000]).stdout
+    assert max(len(line) for line in shown.splitlines()) <= 80

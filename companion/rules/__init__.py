@@ -25,6 +25,15 @@ from typing import Any
 
 RULES_DIR = Path(__file__).resolve().parent
 GAME_FOLDERS = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
+# The box titles, as in the scorers' ``INFO`` (a test keeps them equal), so that
+# listing the games does not import the scorers.
+GAME_TITLES = {
+    "shimoda": "Shimoda: Perry Road",
+    "shibuya": "Shibuya",
+    "tokaido": "Tokaido",
+    "kamakura": "Kamakura Collection",
+    "shogun": "Shogun",
+}
 PHASES = ("overview", "setup", "turn", "round", "scoring", "end", "variant", "faq")
 
 

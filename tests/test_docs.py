@@ -1,0 +1,161 @@
+"""The project's own documentation: docs/score-files.md, its examples, and the README's links."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DOC = ROOT / "docs" / "score-files.md"
+README = ROOT / "README.md"
+EXAMPLES = ROOT / "examples"
+RULEBOOKS = ROOT.parent / "shared" / "rulebooks"
+TEXT = DOC.read_text(encoding="utf-8")
+
+SHOWN = re.compile(
+    r"Example: \[`(examples/[\w-]+\.json)`\]\(\.\./\1\)\n\n```json\n(.*?)\n```", re.S
+)
+RESULT = re.compile(
+    r"Its result \(`companion score (\w+) --input (examples/[\w-]+\.json) --json --no-save`\):"
+    r"\n\n```json\n(.*?)\n```",
+    re.S,
+)
+SHOWN_FILES = {name: body for name, body in SHOWN.findall(TEXT)}
+RESULTS = {name: (game, json.loads(body)) for game, name, body in RESULT.findall(TEXT)}
+
+# Every key each game's score file accepts (a file's keys, then a player's, then nested ones).
+FIELDS = {
+    "shimoda": [
+        "game", "players", "name", "street", "merchant", "merchant_points", "card",
+        "tourists", "chairs", "color", "scoring", "type", "points", "range", "colors",
+        "exactly_two", "any", "pair", "all_colors", "three_colors", "victory_markers",
+    ],
+    "shibuya": ["game", "variant", "players", "name", "goals", "members", "no_construction"],
+    "tokaido": [
+        "game", "mode", "players", "name", "traveler", "journey", "temple", "meal_cost",
+        "souvenirs", "hot_springs", "encounters", "panorama_achievements", "panoramas",
+        "meals", "paddy", "mountain", "sea", "small_object", "clothing", "art", "food",
+        "shokunin", "annaibito", "samurai", "kuge", "miko", "recount",
+    ],
+    "kamakura": [
+        "game", "advanced", "tours", "players", "card", "kind", "points", "circles", "color",
+        "claimed_by", "name", "track", "site_coins", "eat_coins", "pieces", "taxi_tickets",
+        "circle", "value", "collection", "genre", "big_eater", "rendezvous",
+    ],
+    "shogun": [
+        "game", "year", "board", "players", "name", "score_before", "war_chests", "regions",
+        "brown", "yellow", "red", "purple", "green", "provinces", "castles", "temples",
+        "theaters",
+    ],
+}  # fmt: skip
+TITLES = {
+    "shimoda": "Shimoda: Perry Road",
+    "shibuya": "Shibuya",
+    "tokaido": "Tokaido",
+    "kamakura": "Kamakura Collection",
+    "shogun": "Shogun",
+}
+
+
+def section(game: str) -> str:
+    """The part of the doc about one game."""
+    start = TEXT.index(f"## {TITLES[game]} (`{game}`)")
+    following = TEXT.find("\n## ", start + 1)
+    return TEXT[start : following if following != -1 else len(TEXT)]
+
+
+def keys_of(value: object) -> set[str]:
+    if isinstance(value, dict):
+        return set(value) | {k for item in value.values() for k in keys_of(item)}
+    if isinstance(value, list):
+        return {k for item in value for k in keys_of(item)}
+    return set()
+
+
+def test_every_example_is_shown_whole_with_its_result() -> None:
+    files = {f"examples/{path.name}" for path in EXAMPLES.glob("*.json")}
+    assert set(SHOWN_FILES) == files
+    assert set(RESULTS) == files
+    for name, body in SHOWN_FILES.items():
+        assert body == (ROOT / name).read_text(encoding="utf-8").rstrip("\n"), name
+
+
+def test_every_game_has_an_example() -> None:
+    games = {json.loads((ROOT / name).read_text())["game"] for name in SHOWN_FILES}
+    assert games == set(FIELDS)
+
+
+@pytest.mark.parametrize("name", sorted(RESULTS))
+def test_the_cli_gives_the_result_the_doc_prints(name: str) -> None:
+    game, printed = RESULTS[name]
+    run = subprocess.run(
+        [sys.executable, "-m", "companion", "score", game, "--input", name, "--json", "--no-save"],
+        cwd=ROOT,
+        env=os.environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == printed
+
+
+@pytest.mark.parametrize("game", sorted(FIELDS))
+def test_the_doc_names_every_field_and_category(game: str) -> None:
+    from scorers import SCORERS
+
+    text = section(game)
+    assert "`game`" in TEXT[: TEXT.index("## The result")]  # every game's, documented once
+    for field in (*FIELDS[game][1:], *SCORERS[game].info.categories):
+        assert re.search(rf"`(\w+\.)?{field}`", text), f"{game}: `{field}` is not documented"
+
+
+@pytest.mark.parametrize("game", sorted(FIELDS))
+def test_the_examples_use_every_field(game: str) -> None:
+    used: set[str] = set()
+    for name in SHOWN_FILES:
+        data = json.loads((ROOT / name).read_text())
+        if data["game"] == game:
+            used |= keys_of(data)
+            used |= {v for v in json.dumps(data).split('"') if v in FIELDS[game]}
+    assert set(FIELDS[game]) <= used, set(FIELDS[game]) - used
+
+
+def test_the_readme_links_the_doc_and_nothing_outside_the_repository() -> None:
+    readme = README.read_text(encoding="utf-8")
+    assert "(docs/score-files.md)" in readme
+    for text, where in ((readme, README), (TEXT, DOC)):
+        assert "shared/" not in text, f"{where.name} points outside the repository"
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if "://" in target:
+                continue
+            resolved = (where.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT), f"{where.name} links {target}"
+            assert resolved.exists(), f"{where.name} links {target}, which does not exist"
+
+
+def test_the_doc_anchors_exist() -> None:
+    headings = re.findall(r"^#+ (.+)$", TEXT, re.M)
+    anchors = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+    for anchor in re.findall(r"\]\(#([^)]+)\)", TEXT):
+        assert anchor in anchors, anchor
+
+
+@pytest.mark.skipif(not RULEBOOKS.is_dir(), reason=f"the rulebooks are not at {RULEBOOKS}")
+def test_the_doc_is_in_our_own_words() -> None:
+    def words(text: str) -> list[str]:
+        return re.findall(r"[a-z0-9']+", text.lower())
+
+    grams: set[tuple[str, ...]] = set()
+    for book in RULEBOOKS.glob("*.txt"):
+        w = words(book.read_text(encoding="utf-8"))
+        grams.update(tuple(w[i : i + 8]) for i in range(len(w) - 7))
+    w = words(TEXT)
+    copied = [" ".join(w[i : i + 8]) for i in range(len(w) - 7) if tuple(w[i : i + 8]) in grams]
+    assert copied == []
