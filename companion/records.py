@@ -28,7 +28,7 @@ game: a record needs an earlier value to be beaten (a person's first game of
 Tokaido is no "personal best").
 
 Example:
-    >>> from companion.played import PlayedGame, PlayedSeat
+    >>> from companion.played import FINAL, PlayedGame, PlayedSeat
     >>> def play(n, aki, ben):
     ...     return PlayedGame(n, f"2025-06-0{n}", "tokaido", (
     ...         PlayedSeat("Aki", aki, 1 if aki > ben else 2, aki > ben),
@@ -50,7 +50,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from companion.explain import label
-from companion.played import PlayedGame, PlayedSeat
+from companion.played import FINAL, PlayedGame, PlayedSeat
 from scorers import SCORERS, join_names
 from scorers.names import name_key
 
@@ -183,6 +183,7 @@ class RecordBook:
 
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
+        self._keys: dict[str, str] = {}  # name as written -> name_key, worked out once
 
     def add(self, play: PlayedGame) -> list[NewRecord]:
         """Add one play and return the records it set or equalled.
@@ -192,60 +193,70 @@ class RecordBook:
         ones, each in the order total, margin, streak, categories. A person
         who set a group record is not told the same as a personal best.
         """
-        if not play.counts:
+        if play.status != FINAL or play.ignored:
             return []
         scored = [s for s in play.seats if s.total is not None]
         if not scored:
             return []
-        state = self._games.setdefault(play.game, _Game())
+        state = self._games.get(play.game)
+        if state is None:
+            state = self._games[play.game] = _Game()
         state.plays += 1
         named = [s for s in scored if not s.anonymous]
-        split = len({k for s in scored for k, _ in s.breakdown}) > 1
         won = _margin(scored)
         margin = won[1] if won is not None and not won[0].anonymous and won[1] > 0 else 0
+        split = any(len(s.breakdown) > 1 for s in scored)
+        ident, when, game = play.id, play.played_at, play.game
 
         # Who played: plays, wins and the streak each is on now.
         people: list[tuple[PlayedSeat, str, _Person]] = []
-        seen: set[str] = set()
+        seen: list[str] = []
+        keys = self._keys
         for seat in named:
-            for name in seat.people:
-                key = name_key(name)
+            for name in seat.members or (seat.name,):
+                key = keys.get(name)
+                if key is None:
+                    key = keys[name] = name_key(name)
                 if key in seen:
                     continue  # one person in two seats of one play counts once
-                seen.add(key)
-                me = state.people.setdefault(key, _Person(name))
+                seen.append(key)
+                me = state.people.get(key)
+                if me is None:
+                    me = state.people[key] = _Person(name)
                 me.name = name
                 me.plays += 1
-                me.wins += seat.winner
-                me.streak = me.streak + 1 if seat.winner else 0
+                if seat.winner:
+                    me.wins += 1
+                    me.streak += 1
+                else:
+                    me.streak = 0
                 people.append((seat, name, me))
 
-        def mark(value: int, holders: Iterable[str]) -> Mark:
-            return Mark(value, tuple(dict.fromkeys(holders)), play.id, play.played_at)
-
+        # The group's records: a Mark is made only for a value that beats or equals one.
         group: list[NewRecord] = []
-
-        def group_record(kind: str, category: str | None, old: Mark | None, new: Mark) -> Mark:
-            if old is None or new.value > old.value:
-                if old is not None and (kind != STREAK or new.value >= 2):
-                    group.append(NewRecord(kind, GROUP, play.game, category, new, old))
-                return new
-            if kind == TOTAL and new.value == old.value:
-                group.append(NewRecord(kind, GROUP, play.game, category, new, old, equalled=True))
-            return old
-
         if named:
             top = max(s.total or 0 for s in named)
-            holders = (n for s in named if s.total == top for n in s.people)
-            state.best_total = group_record(TOTAL, None, state.best_total, mark(top, holders))
+            old = state.best_total
+            if old is None or top >= old.value:
+                holders = _holders(s for s in named if s.total == top)
+                new = Mark(top, holders, ident, when)
+                if old is None or top > old.value:
+                    state.best_total = new
+                if old is not None:
+                    group.append(NewRecord(TOTAL, GROUP, game, None, new, old, top == old.value))
         if margin and won is not None:
-            new = mark(margin, won[0].people)
-            state.biggest_margin = group_record(MARGIN, None, state.biggest_margin, new)
+            old = state.biggest_margin
+            if old is None or margin > old.value:
+                new = state.biggest_margin = Mark(margin, _holders((won[0],)), ident, when)
+                if old is not None:
+                    group.append(NewRecord(MARGIN, GROUP, game, None, new, old))
         streak = max((me.streak for _, _, me in people), default=0)
-        if streak:
-            holders = (name for _, name, me in people if me.streak == streak)
-            new = mark(streak, holders)
-            state.longest_streak = group_record(STREAK, None, state.longest_streak, new)
+        old = state.longest_streak
+        if streak and (old is None or streak > old.value):
+            holders = tuple(name for _, name, me in people if me.streak == streak)
+            new = state.longest_streak = Mark(streak, holders, ident, when)
+            if old is not None and streak >= 2:
+                group.append(NewRecord(STREAK, GROUP, game, None, new, old))
         if split:
             best: dict[str, int] = {}
             for seat in named:
@@ -253,45 +264,49 @@ class RecordBook:
                     if points > best.get(category, 0):
                         best[category] = points
             for category, points in best.items():
-                holders = (n for s in named if (category, points) in s.breakdown for n in s.people)
                 old = state.categories.get(category)
-                state.categories[category] = group_record(
-                    CATEGORY, category, old, mark(points, holders)
-                )
+                if old is None or points > old.value:
+                    pair = (category, points)
+                    holders = _holders(s for s in named if pair in s.breakdown)
+                    new = state.categories[category] = Mark(points, holders, ident, when)
+                    if old is not None:
+                        group.append(NewRecord(CATEGORY, GROUP, game, category, new, old))
 
-        set_by_group = {(n.kind, n.category): n.mark.holders for n in group if not n.equalled}
+        # Each person's own: told unless they just set the group's record of the same.
+        told = {(n.kind, n.category): n.mark.holders for n in group if not n.equalled}
         personal: list[NewRecord] = []
-
-        def personal_record(
-            name: str, kind: str, category: str | None, old: Mark | None, value: int
-        ) -> Mark:
-            new = mark(value, (name,))
-            if old is None or value > old.value:
-                told = name in set_by_group.get((kind, category), ())
-                if old is not None and not told and (kind != STREAK or value >= 2):
-                    personal.append(NewRecord(kind, PERSONAL, play.game, category, new, old))
-                return new
-            return old
-
         for seat, name, me in people:
-            me.best_total = personal_record(name, TOTAL, None, me.best_total, seat.total or 0)
+            total = seat.total or 0
+            old = me.best_total
+            if old is None or total > old.value:
+                new = me.best_total = Mark(total, (name,), ident, when)
+                if old is not None and name not in told.get((TOTAL, None), ()):
+                    personal.append(NewRecord(TOTAL, PERSONAL, game, None, new, old))
             if margin and won is not None and seat is won[0]:
-                me.biggest_margin = personal_record(name, MARGIN, None, me.biggest_margin, margin)
-            if me.streak:
-                me.longest_streak = personal_record(
-                    name, STREAK, None, me.longest_streak, me.streak
-                )
+                old = me.biggest_margin
+                if old is None or margin > old.value:
+                    new = me.biggest_margin = Mark(margin, (name,), ident, when)
+                    if old is not None and name not in told.get((MARGIN, None), ()):
+                        personal.append(NewRecord(MARGIN, PERSONAL, game, None, new, old))
+            old = me.longest_streak
+            if me.streak and (old is None or me.streak > old.value):
+                new = me.longest_streak = Mark(me.streak, (name,), ident, when)
+                fresh = name not in told.get((STREAK, None), ())
+                if old is not None and me.streak >= 2 and fresh:
+                    personal.append(NewRecord(STREAK, PERSONAL, game, None, new, old))
             if split:
+                mine = me.categories
                 for category, points in seat.breakdown:
-                    if points > 0:
-                        old = me.categories.get(category)
-                        me.categories[category] = personal_record(
-                            name, CATEGORY, category, old, points
-                        )
-        order = {TOTAL: 0, MARGIN: 1, STREAK: 2, CATEGORY: 3}
-        return sorted(group, key=lambda n: order[n.kind]) + sorted(
-            personal, key=lambda n: order[n.kind]
-        )
+                    if points <= 0:
+                        continue
+                    old = mine.get(category)
+                    if old is None or points > old.value:
+                        new = mine[category] = Mark(points, (name,), ident, when)
+                        if old is not None and name not in told.get((CATEGORY, category), ()):
+                            personal.append(NewRecord(CATEGORY, PERSONAL, game, category, new, old))
+        group.sort(key=lambda n: _KINDS[n.kind])
+        personal.sort(key=lambda n: _KINDS[n.kind])
+        return group + personal
 
     def games(self) -> dict[str, GameRecords]:
         """Every game's records so far, by game id."""
@@ -301,6 +316,14 @@ class RecordBook:
         """One game's records so far, or ``None`` if it has no counted play."""
         state = self._games.get(game)
         return None if state is None else _snapshot(game, state)
+
+
+_KINDS = {TOTAL: 0, MARGIN: 1, STREAK: 2, CATEGORY: 3}
+
+
+def _holders(seats: Iterable[PlayedSeat]) -> tuple[str, ...]:
+    """The people of the seats, each once, in seat order."""
+    return tuple(dict.fromkeys(name for seat in seats for name in seat.members or (seat.name,)))
 
 
 def _margin(scored: Sequence[PlayedSeat]) -> tuple[PlayedSeat, int] | None:
