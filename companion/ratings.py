@@ -403,6 +403,12 @@ def _update(teams: list[list[list[float]]], plan: _Plan, params: Model) -> None:
     c**2 * sqrt(var_i) / c``, and each player moves by their share
     ``sigma**2 / var_i`` of the team's variance. The same numbers up to
     rounding, in one pass; this runs twice for every play of the history.
+
+    openskill 6's ``_compute`` ends with a step meant to give tied teams the
+    average of their mu changes; it compares each updated rating with itself
+    (the same object), so it changes nothing, and nothing here does it
+    either. The agreement tests use ties on purpose: a release where that
+    step starts to work would fail them.
     """
     order, ties = plan
     if len(order) == 2:

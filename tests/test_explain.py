@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import itertools
 from typing import Any
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import companion.explain
 from companion.explain import LABELS, Game, decisive, explain, label, read
 from scorers import SCORERS
 from tests.strategies import STRATEGIES
@@ -255,6 +257,19 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "Ben in the eat-around bonus (100% of its points, 26% overall), "
             "Cho in the remembrance bonus (40% of its points, 21% overall) "
             "and Dai in the taxi tickets (33% of its points, 21% overall).",
+        ],
+    ),
+    (
+        "kamakura: one point in the whole game",
+        result(
+            "kamakura",
+            ("Aki", kamakura(0, 0, 0, 0, 0, 0, 1)),
+            ("Ben", kamakura(0, 0, 0, 0, 0, 0, 0)),
+        ),
+        [
+            "Aki won by 1 point, 1 to 0.",
+            "Aki scored at least as many points as anyone in every category, "
+            "so no category decided it.",
         ],
     ),
     (
@@ -514,3 +529,7 @@ def test_real_results_of_every_game(game: str, data: st.DataObject) -> None:
     assert 1 <= len(sentences) <= 3
     assert all(s.endswith(".") and "\n" not in s for s in sentences)
     check_claims(doc)
+
+
+def test_the_example_in_the_docstring() -> None:
+    assert doctest.testmod(companion.explain).failed == 0
