@@ -117,7 +117,8 @@ def from_result(
         ignored: Excluded from statistics.
 
     Raises:
-        ValueError: The document is not a result (no ``game`` or ``players``).
+        ValueError: The document is not a result (no ``game``, ``players`` or
+            a player's ``name``).
     """
     game = result.get("game")
     players = result.get("players")
@@ -126,7 +127,9 @@ def from_result(
     winners = set(result.get("winners") or ())
     seats = []
     for player in players:
-        name = str(player["name"])
+        name = player.get("name") if isinstance(player, Mapping) else None
+        if not isinstance(name, str):
+            raise ValueError("not a result document: every player needs a name")
         total, rank = player.get("total"), player.get("rank")
         side = player.get("members")
         if members is not None and name in members:

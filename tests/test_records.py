@@ -6,6 +6,7 @@ import doctest
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -360,3 +361,12 @@ def test_plays_that_do_not_count_change_nothing(plays: list[PlayedGame]) -> None
             assert n.mark.play == p.id
             assert n.previous.play != p.id
             assert n.mark.value > n.previous.value or (n.equalled and n.kind == "total")
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [{}, {"game": "tokaido"}, {"game": "tokaido", "players": [{"total": 3}]}],
+)
+def test_from_result_refuses_what_is_not_a_result(doc: dict[str, Any]) -> None:
+    with pytest.raises(ValueError, match="not a result document"):
+        from_result(1, "2025-06-01", doc)
