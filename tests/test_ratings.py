@@ -13,7 +13,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 import companion.ratings
 from companion.played import INTERIM, PlayedGame, PlayedSeat
-from companion.ratings import OVERALL, Model, model, rate, rate_match
+from companion.ratings import Model, model, rate, rate_match
 from scorers.names import name_key
 
 TOLERANCE = 1e-9
@@ -186,10 +186,22 @@ def test_the_same_plays_give_the_same_numbers_and_order_matters() -> None:
     assert {r.name for r in once.table()} == {r.name for r in swapped.table()}
 
 
-def test_history_can_be_left_out() -> None:
-    plays = [play(1, "shimoda", seat("Aki", 1), seat("Ben", 2))]
-    assert rate(plays, history=False).history("Aki") == []
-    assert rate(plays, history=False).table() == rate(plays).table()
+def test_the_history_is_worked_out_on_first_use() -> None:
+    plays = [
+        play(1, "shimoda", seat("Aki", 1), seat("Ben", 2)),
+        play(2, "shimoda", seat("Ben", 1), seat("Aki", 2)),
+    ]
+    ratings = rate(p for p in plays)  # any iterable, read once
+    aki = ratings.rating("Aki", "shimoda")
+    assert aki is not None
+    first = openskill_rate([[(25.0, 25 / 3)], [(25.0, 25 / 3)]], [1, 2])
+    history = ratings.history("aki", "shimoda")
+    assert [(p.play, p.played_at) for p in history] == [(1, "2025-06-01"), (2, "2025-06-02")]
+    assert (history[0].mu, history[0].sigma) == first[0][0]
+    assert (history[1].mu, history[1].sigma) == (aki.mu, aki.sigma)
+    assert history[1].ordinal == aki.ordinal
+    assert ratings.history("Cho") == []
+    assert ratings.history("Aki", "tokaido") == []
 
 
 def test_the_table_is_sorted_by_the_conservative_rating() -> None:
@@ -230,16 +242,18 @@ def histories(draw: st.DrawFn) -> list[PlayedGame]:
     return plays
 
 
-def openskill_history(plays: list[PlayedGame]) -> dict[str, dict[str, PlackettLuceRating]]:
+def openskill_history(
+    plays: list[PlayedGame],
+) -> dict[str | None, dict[str, PlackettLuceRating]]:
     """Rate the plays with openskill's own rate(), one play at a time."""
-    scopes: dict[str, dict[str, PlackettLuceRating]] = {OVERALL: {}}
+    scopes: dict[str | None, dict[str, PlackettLuceRating]] = {None: {}}  # None: overall
     for p in plays:
         if not p.counts:
             continue
         seats = [s for s in p.seats if s.total is not None and s.rank is not None]
         if len(seats) < 2:
             continue
-        for scope in (p.game, OVERALL):
+        for scope in (p.game, None):
             known = scopes.setdefault(scope, {})
             teams: list[list[PlackettLuceRating]] = []
             who: list[list[str | None]] = []
@@ -271,8 +285,7 @@ def openskill_history(plays: list[PlayedGame]) -> dict[str, dict[str, PlackettLu
 def test_whole_histories_agree_with_openskill(plays: list[PlayedGame]) -> None:
     ours = rate(plays)
     theirs = openskill_history(plays)
-    for scope, known in theirs.items():
-        game = None if scope == OVERALL else scope
+    for game, known in theirs.items():
         for key, expected in known.items():
             got = ours.rating(key, game)
             assert got is not None
