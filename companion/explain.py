@@ -82,10 +82,9 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import combinations, compress
 from math import comb
-from typing import Any
+from typing import Any, NamedTuple
 
 from scorers import join_names
 
@@ -168,9 +167,11 @@ def label(game: str, category: str) -> str:
     return known if known is not None else "the " + category.replace("_", " ")
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """One scored seat of a result.
+
+    (The three shapes here are named tuples: quicker to define than
+    dataclasses, which matters to a module loaded for every scoring.)
 
     Attributes:
         name: The player's (or side's) name.
@@ -192,8 +193,7 @@ class Seat:
         return self.name
 
 
-@dataclass(frozen=True)
-class Game:
+class Game(NamedTuple):
     """A result read for explaining: the scored seats only, in seat order.
 
     Attributes:
@@ -211,8 +211,7 @@ class Game:
     tiebreak: str | None
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """A set of categories whose removal changes the winner.
 
     Attributes:
