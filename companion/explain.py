@@ -15,7 +15,9 @@ not support is left out rather than softened.
    removal changes the winner ("Without the temple ranking, Ben would have
    won by 2 points"), see :func:`decisive`. When no removal can change the
    winner, because the winner scored at least as much as anyone in every
-   category, the sentence says so.
+   category, the sentence says so. When no removal gives one other player the
+   lead alone for another reason (two rivals who would always tie), or after
+   a shared win nobody could lead alone, the sentence is left out.
 3. **Each player's strongest category against their own average.** A
    player's *own average* is their share of all points scored at the table;
    their strongest category is the one where their share of that category's
