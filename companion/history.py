@@ -29,8 +29,9 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 BUSY_TIMEOUT_MS = 30_000
 ENV_VAR = "COMPANION_DB"
 PLAY_COLUMNS = (
-    "id, uuid, played_at, game, score_file, result, location, notes, duration_min, source"
+    "id, uuid, played_at, game, score_file, result, location, notes, duration_min, source, status"
 )
+FINAL, INTERIM = "final", "interim"
 
 
 class HistoryError(Exception):
@@ -66,6 +67,8 @@ class Play:
         duration_min: How long it took, in minutes, if known.
         source: ``companion``, or the app it was imported from.
         start_player: The seat (0-based) that started, if known.
+        status: ``final``, or ``interim`` for a scoring that does not end the
+            game (Shogun's first winter): shown, but out of wins and stats.
     """
 
     id: int
@@ -79,6 +82,7 @@ class Play:
     duration_min: int | None = None
     source: str = "companion"
     start_player: int | None = None
+    status: str = FINAL
 
     @property
     def players(self) -> list[str]:
@@ -97,6 +101,7 @@ class Play:
             "duration_min": self.duration_min,
             "source": self.source,
             "start_player": self.start_player,
+            "status": self.status,
             "score_file": None if self.score_file is None else json.loads(self.score_file),
             "result": self.result,
         }
@@ -155,6 +160,20 @@ def default_path() -> Path:
     import platformdirs
 
     return platformdirs.user_data_path("companion", appauthor=False) / "history.sqlite3"
+
+
+def status_of(game: str, score_file: str | Mapping[str, Any] | None) -> str:
+    """``interim`` for a scoring that does not end its game, else ``final``.
+
+    Shogun scores each winter; only the second (``"year": 2``) ends the game.
+    """
+    if game != "shogun" or score_file is None:
+        return FINAL
+    try:
+        data = json.loads(score_file) if isinstance(score_file, str) else score_file
+    except ValueError:
+        return FINAL
+    return INTERIM if isinstance(data, Mapping) and data.get("year") == 1 else FINAL
 
 
 def now_utc() -> str:
@@ -336,6 +355,7 @@ class History:
             notes=notes,
             duration_min=duration_min,
             start_player=start_player,
+            status=status_of(game, score_file),
         )
         with self.guard("save the game"), self.transaction() as db:
             return insert(db, play, keep_id=False)
@@ -410,7 +430,7 @@ class History:
         tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
         with self.guard("read the history"):
             plays = self._db.execute(
-                f"SELECT id, played_at, game FROM plays{condition}{tail}", params
+                f"SELECT id, played_at, game, status FROM plays{condition}{tail}", params
             ).fetchall()
             ids = [row[0] for row in plays]
             seats: dict[int, list[tuple[str, int, int, int]]] = {i: [] for i in ids}
@@ -430,8 +450,9 @@ class History:
                 "game": game,
                 "players": [{"name": n, "total": t, "rank": r} for n, t, r, _ in seats[play_id]],
                 "winners": [n for n, _, _, w in seats[play_id] if w],
+                **({"status": status} if status != FINAL else {}),
             }
-            for play_id, played_at, game in plays
+            for play_id, played_at, game, status in plays
         ]
         result.sort(key=lambda s: (s["played_at"], s["id"]))
         return result
@@ -463,7 +484,7 @@ class History:
             if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play.id} in the history")
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
-            insert(db, play, keep_id=True)
+            insert(db, play, keep_id=True, exact=True)
 
     def delete(self, play_id: int) -> None:
         """Delete a recorded game.
@@ -480,8 +501,10 @@ class History:
         """``(play_id, game, name, total, rank, winner)`` for every seat.
 
         Ordered by time, then play, then seat; the raw material of the stats.
+        Interim plays (a scoring that did not end its game) are left out.
         """
         condition, params = (where or Filter()).where()
+        condition += f"{' AND' if condition else ' WHERE'} plays.status = '{FINAL}'"
         with self.guard("read the history"):
             return self._db.execute(
                 "SELECT plays.id, plays.game, pp.name, pp.total, pp.rank, pp.winner "
@@ -530,17 +553,25 @@ def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
     return int(app_id), int(version), int(tables)
 
 
-def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
+def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool, exact: bool = False) -> int:
     """Insert ``play`` and its seats; inside the caller's transaction.
+
+    Args:
+        db: The connection, in a write transaction.
+        play: The play.
+        keep_id: Keep ``play.id`` when no play and no game in progress has it.
+        exact: Keep ``play.id`` whatever holds it (an edited play, put back).
 
     Returns:
         The id it was stored under (its own when ``keep_id`` and free).
     """
     wanted = play.id if keep_id and play.id > 0 else None
-    if wanted is not None and db.execute("SELECT 1 FROM plays WHERE id = ?", (wanted,)).fetchone():
-        wanted = None
+    if wanted is None or (not exact and number_taken(db, wanted)):
+        wanted = next_number(db)
+    else:
+        claim_number(db, wanted)
     cursor = db.execute(
-        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             wanted,
             play.uuid,
@@ -552,6 +583,7 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
             play.notes,
             play.duration_min,
             play.source,
+            play.status,
         ),
     )
     play_id = cursor.lastrowid
@@ -576,12 +608,51 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
     return play_id
 
 
+def number_taken(db: sqlite3.Connection, number: int) -> bool:
+    """Whether a play, or a game in progress, already has ``number``."""
+    return bool(
+        db.execute(
+            "SELECT 1 FROM plays WHERE id = ? UNION ALL "
+            "SELECT 1 FROM sessions WHERE id = ? AND status = 'active'",
+            (number, number),
+        ).fetchone()
+    )
+
+
+def next_number(db: sqlite3.Connection) -> int:
+    """Hand out the next game number, shared by games in progress and plays.
+
+    Inside the caller's write transaction. A game keeps its number from its
+    first question to the history, so ``companion resume 10`` and "game #10"
+    are the same game; numbers are never handed out twice.
+    """
+    number = int(
+        db.execute(
+            "SELECT max(coalesce((SELECT last FROM game_numbers), 0), "
+            "coalesce((SELECT max(id) FROM plays), 0), "
+            "coalesce((SELECT max(id) FROM sessions), 0)) + 1"
+        ).fetchone()[0]
+    )
+    claim_number(db, number)
+    return number
+
+
+def claim_number(db: sqlite3.Connection, number: int) -> None:
+    """Record that ``number`` is used (a kept id), so it is never handed out again."""
+    db.execute(
+        "INSERT INTO game_numbers (id, last) VALUES (1, ?) "
+        "ON CONFLICT (id) DO UPDATE SET last = max(last, excluded.last)",
+        (number,),
+    )
+
+
 def _insert_log(db: sqlite3.Connection, play_id: int, game: str, log: list[dict[str, Any]]) -> None:
-    """Store an imported event log as the finished session of ``play_id``."""
+    """Store an imported event log as the finished session of ``play_id`` (same number)."""
+    free = not db.execute("SELECT 1 FROM sessions WHERE id = ?", (play_id,)).fetchone()
     cursor = db.execute(
-        "INSERT INTO sessions (game, kind, started_at, updated_at, status, play_id) "
-        "VALUES (?, 'play', ?, ?, 'finished', ?)",
-        (game, log[0]["at"], log[-1]["at"], play_id),
+        "INSERT INTO sessions (id, game, kind, started_at, updated_at, status, play_id) "
+        "VALUES (?, ?, 'play', ?, ?, 'finished', ?)",
+        (play_id if free else None, game, log[0]["at"], log[-1]["at"], play_id),
     )
     db.executemany(
         "INSERT INTO session_events (session_id, seq, at, key, value) VALUES (?, ?, ?, ?, ?)",
@@ -593,7 +664,9 @@ def _insert_log(db: sqlite3.Connection, play_id: int, game: str, log: list[dict[
 
 
 def _play(row: tuple[Any, ...], start_player: int | None) -> Play:
-    (play_id, uuid, played_at, game, score_file, result, location, notes, duration, source) = row
+    (play_id, uuid, played_at, game, score_file, result, location, notes, duration, source) = row[
+        :10
+    ]
     return Play(
         play_id,
         uuid,
@@ -606,4 +679,5 @@ def _play(row: tuple[Any, ...], start_player: int | None) -> Play:
         duration,
         source,
         start_player,
+        row[10],
     )

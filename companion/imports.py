@@ -105,7 +105,7 @@ PLAY_KEYS = (
 
 
 def _read_play(r: Reader, value: object, path: str) -> Play | None:
-    raw = r.obj(value, path, required=PLAY_KEYS)
+    raw = r.obj(value, path, required=PLAY_KEYS, optional=("status",))
     if raw is None:
         return None
     before = len(r.problems)
@@ -118,6 +118,9 @@ def _read_play(r: Reader, value: object, path: str) -> Play | None:
     source = r.field(raw, path, "source", r.text)
     duration = _nullable(r, raw, path, "duration_min", r.integer)
     start = _nullable(r, raw, path, "start_player", r.integer)
+    status = r.field(
+        raw, path, "status", lambda v, p: r.choice(v, p, ("final", "interim")), default="final"
+    )
     score_file = raw.get("score_file")
     if score_file is not None and not isinstance(score_file, str):
         r.error(f"{path}.score_file", "must be the score file's text, or null")
@@ -137,6 +140,7 @@ def _read_play(r: Reader, value: object, path: str) -> Play | None:
         duration,
         source,
         start,
+        status or "final",
     )
 
 

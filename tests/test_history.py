@@ -85,8 +85,9 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         (1, "plays and their players"),
         (2, "uuids, location, notes, duration, start player, imported plays"),
         (3, "games in progress and their event logs"),
+        (4, "one number per game, interim plays, the terminal that holds a game"),
     ]
-    assert SCHEMA_VERSION == 3
+    assert SCHEMA_VERSION == 4
 
 
 def test_missing_folders_are_created(tmp_path: Path) -> None:
