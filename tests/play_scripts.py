@@ -72,7 +72,7 @@ def tokaido(count: int) -> Script:
         [1, 1, 0, 0, 1][:count],  # panorama achievements
     ]
     count_keys = [txt(" ".join(map(str, row))) for row in rows] + [txt("")]
-    wrong_row = " ".join(map(str, [61] + rows[0][1:]))
+    wrong_row = " ".join(map(str, [61, *rows[0][1:]]))
     return Script(
         "tokaido",
         count,

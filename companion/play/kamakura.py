@@ -665,7 +665,7 @@ def count_up(
         pad.values[f"tour.{card}"] = printed[card]
         if advanced and KINDS[card] in EXCLUSIVE:
             pad.values[f"claim.{card}"] = None
-    t.at("scoring", "score pad", "tour-cards")
+    t.at("scoring", "score pad", "game-end")
     return review(
         t,
         pad,

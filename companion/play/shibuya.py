@@ -41,7 +41,7 @@ def members_of(names: list[str]) -> list[list[str]]:
 
 def who_plays(t: Table, message: str) -> tuple[int, list[str], list[str], list[str]]:
     """How many play, their names (teams announced first), the sides' names and colours."""
-    t.at("setup", "players", "setup")
+    t.at("setup", "players", "four-players")
     count = 4 if t.choose("mode", message, MODES) == MODES[1] else 2
     if count == 4:
         t.at("setup", "players", "four-players")

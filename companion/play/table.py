@@ -174,7 +174,10 @@ class Table:
                 raise ReplayError(
                     self.position, message, f"it was saved for another question ({saved_key})"
                 )
-            wrong = f"cannot be read ({value})" if isinstance(value, Unreadable) else problem(value)
+            if isinstance(value, Unreadable):
+                reason = f"the saved answer cannot be read ({value})"
+                raise ReplayError(self.position, message, reason)
+            wrong = problem(value)
             if wrong:
                 raise ReplayError(self.position, message, f"the saved answer {value!r} {wrong}")
             self.position += 1
