@@ -118,7 +118,7 @@ def history_list(
             stamp(play["played_at"]),
             game_title(play["game"]),
             ", ".join(p["name"] for p in play["players"]),
-            join_names(play["winners"]),
+            join_names(play["winners"]) if "status" not in play else f"({play['status']})",
         )
     show(table)
     if more:
@@ -145,6 +145,10 @@ def history_show(
         ("Duration", f"{play.duration_min} min" if play.duration_min else ""),
         ("Started", play.players[play.start_player] if play.start_player is not None else ""),
         ("Imported from", play.source if play.source != "companion" else ""),
+        (
+            "Status",
+            "interim scoring, counted in no wins or stats" if play.status != "final" else "",
+        ),
         ("Notes", play.notes),
     ]
     for label, value in details:

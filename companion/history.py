@@ -449,7 +449,8 @@ class History:
                 "played_at": played_at,
                 "game": game,
                 "players": [{"name": n, "total": t, "rank": r} for n, t, r, _ in seats[play_id]],
-                "winners": [n for n, _, _, w in seats[play_id] if w],
+                # An interim scoring (a Shogun first winter) has a leader, not a winner.
+                "winners": [n for n, _, _, w in seats[play_id] if w] if status == FINAL else [],
                 **({"status": status} if status != FINAL else {}),
             }
             for play_id, played_at, game, status in plays

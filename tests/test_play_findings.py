@@ -236,8 +236,13 @@ def test_shogun_first_winter_alone_is_an_interim_scoring(db_path: Path) -> None:
     with History(db_path) as history:
         assert history.seat_rows() == []
         assert history.summaries()[0]["status"] == "interim"
-    stats = json.loads(CliRunner().invoke(app, ["history", "stats", "--json"]).stdout)
+    runner = CliRunner()
+    stats = json.loads(runner.invoke(app, ["history", "stats", "--json"]).stdout)
     assert stats["players"] == []
+    assert "Aki, Ben, Cho   (interim)" in runner.invoke(app, ["history", "list"]).stdout
+    assert "Status: interim scoring, counted in no wins or stats" in (
+        runner.invoke(app, ["history", "show", "1"]).stdout
+    )
 
 
 def corrupt(db: Path, sql: str, *params: object) -> None:
