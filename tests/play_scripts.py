@@ -132,7 +132,7 @@ def shibuya(count: int) -> Script:
         before,
         [txt("")],
         (0, txt("")),
-        [],
+        [txt("A1"), txt("3")],  # a side's pawns at goal, corrected on the pad
         ["Red" if count == 4 else "Aki"],
     )
 
