@@ -92,6 +92,11 @@ def resume(
         info = store.get(session)
         if info is None or info.status != "active":
             fail(f"no unfinished game #{session} (companion resume lists them)")
+        holder = info.held_by()
+        if holder:
+            from companion.sessions import held_message
+
+            fail(held_message(info.id, holder))
         typer.echo(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'}).")
         drive(history, info.id)
 

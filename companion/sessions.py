@@ -90,6 +90,14 @@ def describe(info: dict[str, Any]) -> str:
     )
 
 
+def held_message(session_id: int, holder: str) -> str:
+    """What a second terminal is told about a game another one drives."""
+    return (
+        f"game #{session_id} is being played in another terminal ({holder}); "
+        "go on there, or pause it there first"
+    )
+
+
 def process_start(pid: int) -> str | None:
     """When process ``pid`` started (clock ticks since boot), where the system says."""
     try:
@@ -271,10 +279,7 @@ class SessionStore:
                 raise HistoryError(f"no game #{session_id}")
             current = _holder(row[0]) if row[0] else None
             if current is not None and _alive(current, row[1]):
-                raise SessionHeld(
-                    f"game #{session_id} is being played in another terminal "
-                    f"({describe(current)}); go on there, or pause it there first"
-                )
+                raise SessionHeld(held_message(session_id, describe(current)))
             db.execute(
                 "UPDATE sessions SET holder = ?, holder_beat = ? WHERE id = ?",
                 (json.dumps(info), now_utc(), session_id),

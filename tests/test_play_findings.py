@@ -159,7 +159,7 @@ def test_kamakura_asks_only_what_the_table_cannot_tell(db_path: Path) -> None:
 
 def test_shimoda_merchants_are_recorded_and_used_by_the_move_helper(db_path: Path) -> None:
     keys = txt("Aki") + txt("Ben") + txt("") + sel(0)
-    keys += sel(0) + sel(3)  # Ben: Veterinarian; Aki: Builder
+    keys += sel(0) + sel(4)  # Ben: Veterinarian; Aki: Builder
     keys += sel(1) + txt("3") + sel(0)  # Aki counts 3 icons: Builder adds none
     keys += sel(1) + txt("2") + yes_from_no() + sel(0)  # Ben: a cat card, +1
     keys += txt(":pause")

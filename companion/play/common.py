@@ -42,7 +42,7 @@ def ask_players(
         t: The table.
         game: The game id (its player counts).
         count: How many, when already known.
-        labels: What to call each seat in the question (default "Player 1").
+        labels: A word about each seat, shown in its question (e.g. its team).
         topic: The rules topic for these questions.
     """
     t.at("setup", "players", topic)
@@ -66,12 +66,12 @@ def ask_players(
         return None
 
     for seat in range(count):
-        label = labels[seat] if labels else f"Player {seat + 1}"
+        about = f"{labels[seat]}; " if labels else ""
         names.append(
             clean_name(
                 t.text(
                     f"players.{seat}",
-                    f"{label}'s name (seat order, clockwise)?",
+                    f"Player {seat + 1}'s name ({about}seat order, clockwise)?",
                     check=check,
                     suggestions=[n for n in t.known_names if n not in names],
                 )

@@ -39,6 +39,14 @@ NONE = "No action"
 KINDS = {**dict.fromkeys("ABCDEFGH", "collection"), **dict.fromkeys("IJK", "genre")}
 KINDS.update({"L": "big_eater", "M": "rendezvous"})
 EXCLUSIVE = ("collection", "genre")
+SHORT = {
+    VISIT: "visited",
+    WALK: "walked",
+    REST: "rested",
+    CALL: "called a taxi",
+    USE: "used a taxi ticket",
+    NONE: "no action",
+}
 COIN = re.compile(r"^([A-Za-z])(\d{0,2})([pgbPGB]?)$")
 TICKET = re.compile(r"^([A-Za-z])(\d{1,2})$")
 Circles = dict[str, tuple[int, str]]
@@ -117,17 +125,18 @@ def play_turns(t: Table, names: list[str], order: list[str]) -> Noted:
             if final is not None
             else f"Round {(number - 1) // count + 1} · {name}'s turn"
         )
-        previous = f"; last turn: {last[name].lower()}" if name in last else ""
+        previous = f"; last turn: {SHORT[last[name]]}" if name in last else ""
         eighth = f"{name} took an 8th site coin (from here, everyone's last turn)"
         options = [VISIT, WALK, REST, CALL, USE, NONE]
         if final is None:
             options.append(eighth)
         action = t.choose(
             f"turn.{number}",
-            f"{heading} ({held} site coins{previous}). Not the same action twice in a row.",
+            f"{heading} ({held} site coin{'' if held == 1 else 's'}{previous}). "
+            "Not the same action twice in a row.",
             options,
         )
-        last[name] = action
+        last[name] = action if action in SHORT else VISIT
         if action == VISIT:
             t.at("turn", f"round {(number - 1) // count + 1}, {name}'s turn", "coins")
             coin = ask_coin(t, f"turn.{number}.coin", name, noted.coins[name], noted.circles)
@@ -266,8 +275,8 @@ def ask_coins(
     """A player's site coins in Memento-board order, in one answer; new circles described."""
     text = t.text(
         key,
-        f"{name}: site coins from spot 1 of the Memento board (circle letters, e.g. B F K; "
-        "for a circle not described yet add its value and colour, e.g. G3p; Enter for none)?",
+        f"{name}: site coins from Memento spot 1 (e.g. B F K; a new circle with its value and "
+        "colour, e.g. G3p)?",
         check=lambda text: coins_problem(text, circles),
         default=" ".join(default or []),
         topic="memento-board",

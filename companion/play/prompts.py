@@ -25,7 +25,7 @@ RULES = "? Rules for this part of the game"
 PAUSE = "⏸ Pause (save and quit)"
 CONTROLS = {":undo": UNDO, ":u": UNDO, ":rules": RULES, ":r": RULES, ":pause": PAUSE, ":p": PAUSE}
 HINT = "(:undo  :rules  :pause)"
-DEFAULT_HINT = "(Enter keeps it, typing replaces it; :undo  :rules  :pause)"
+DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause)"
 STYLE = Style([("bottom-toolbar", "noreverse"), ("selected", "reverse")])
 
 
@@ -138,6 +138,7 @@ class QuestionaryPrompter:
                 validate=check,
                 instruction=DEFAULT_HINT if default else HINT,
                 style=STYLE,
+                validate_while_typing=False,
                 **extra,
             )
             select_all(question, default)

@@ -25,7 +25,7 @@ LAID, ALL_LAID = "Laid", "All 16 tiles are laid"
 MODES = ["2 players", "4 players in two teams"]
 VARIANTS = ["standard", "no_construction (optional rule, 4 pawns)"]
 COLOURS = ("Red", "Blue")
-SEATS_4 = ("Player 1 (team 1)", "Player 2 (team 2)", "Player 3 (team 1)", "Player 4 (team 2)")
+SEATS_4 = ("team 1", "team 2", "team 1, opposite player 1", "team 2, opposite player 2")
 OWNER_RULE = (
     "Team rule: only a pawn's owner moves it off the start; once it is on the board, "
     "either partner may move it."
@@ -124,7 +124,7 @@ def flow(t: Table) -> Outcome:
         game=GAME,
         build=lambda p: build(p, variant, names, count),
         extra=extra,
-        title="Shibuya: result",
+        title=pad_title(sides, names, count),
     )
     return Outcome(file, start_player=first)
 
@@ -135,6 +135,17 @@ def winner_of(goals: list[int], target: int) -> int | None:
         if goals[side] >= target or goals[side] - goals[1 - side] >= LEAD:
             return side
     return None
+
+
+def pad_title(sides: list[str], names: list[str], count: int) -> str:
+    """``Shibuya: result``, with each team's members when four play."""
+    if count != 4:
+        return "Shibuya: result"
+    teams = "; ".join(
+        f"{side}: {' and '.join(people)}"
+        for side, people in zip(sides, members_of(names), strict=True)
+    )
+    return f"Shibuya: result ({teams})"
 
 
 def side_pad(sides: list[str], names: list[str], count: int) -> Pad:
@@ -191,6 +202,6 @@ def score_only(t: Table) -> Outcome:
             game=GAME,
             build=lambda p: build(p, variant, names, count),
             extra=extra,
-            title="Shibuya: result",
+            title=pad_title(sides, names, count),
         )
     )

@@ -40,12 +40,17 @@ KINDS = {
 }
 KIND_WORDS = {kind: word for word, (kind, _) in KINDS.items()}
 RANGES = {1: "its own space", 3: "3 spaces centred on it", 5: "5 spaces", 7: "the whole street"}
-CODE_HELP = (
-    "Shop card codes: card colour, what it scores, points, range; e.g. 'b y 3 3' is a "
-    "blue card scoring 3 per yellow tourist over 3 spaces. Colours: b k r y p (blue black "
-    "red yellow pink). Scores: a colour (y), a pair (rp), any, two (spaces with exactly 2), "
-    "all (sets of five colours), three (sets of three colours), chair, vm (victory "
-    "markers). Range 1, 3, 5 or 7. Add c2 if the card shows 2 chair icons."
+CODE_HELP = "\n".join(
+    [
+        "Shop card codes: colour, what it scores, points, range; e.g. b y 3 3 is a blue card",
+        "scoring 3 points per yellow tourist over 3 spaces.",
+        "  colour   b k r y p (blue, black, red, yellow, pink)",
+        "  scores   a colour (y), a pair (rp), any, two (spaces with exactly 2 tourists),",
+        "           all (sets of all five colours), three (sets of three colours), chair,",
+        "           vm (victory markers)",
+        "  range    1 (its own space), 3, 5 or 7 (the whole street)",
+        "  add c2 when the card shows 2 chair icons; Tab offers what fits.",
+    ]
 )
 # Merchants the rulebook describes: the icon they add when moving, or None.
 MERCHANT_ICONS = {
@@ -56,7 +61,9 @@ MERCHANT_ICONS = {
     "Builder": None,
     "Wrecker": None,
 }
-KNOWN_MERCHANTS = (*MERCHANT_ICONS, "Florist")
+# The rulebook's first-game four first, then the others it describes.
+FIRST_GAME = ("Veterinarian", "Antique Dealer", "Lantern Maker", "Florist")
+KNOWN_MERCHANTS = (*FIRST_GAME, *(m for m in MERCHANT_ICONS if m not in FIRST_GAME))
 OTHER = "Another merchant (type its name)"
 WHEN_MOVING = "When moving: it counts as one more icon of a kind"
 AT_END = "After the game: it scores points"
@@ -239,12 +246,19 @@ def card_code(space: dict[str, Any]) -> str:
 
 
 def describe_card(text: str) -> str:
-    """What a card code means, in words (the prompt's preview)."""
-    if not text.strip():
-        return "  " + CODE_HELP
+    """What a card code means so far, in words (shown below the prompt as it is typed)."""
+    parts = text.lower().replace(",", " ").split()
+    if not parts:
+        return "  colour, what it scores, points, range: e.g. b y 3 3 (Tab offers what fits)"
     space, problem = parse_card(text)
-    if space is None:
+    if space is None and len(parts) >= 4:
         return f"  {problem}"
+    if space is None:
+        # Describe the parts typed so far by completing them with a stand-in.
+        stand_in = ["b", "any", "0", "1"]
+        space, problem = parse_card(" ".join(parts + stand_in[len(parts) :]))
+        if space is None:
+            return f"  {problem}"
     card = space["card"]
     scoring = card["scoring"]
     kind = scoring["type"]
@@ -254,11 +268,16 @@ def describe_card(text: str) -> str:
         what = f"per pair of {scoring['colors'][0]} + {scoring['colors'][1]}"
     else:
         what = next(words for k, words in KINDS.values() if k == kind)
-    chairs = f"; {space['chairs']} chair icon(s) on it" if space["chairs"] else ""
-    return (
-        f"  a {card['color']} card: {scoring['points']} points {what}, over "
-        f"{RANGES[scoring['range']]}{chairs}"
-    )
+    words = [f"a {card['color']} card"]
+    if len(parts) >= 2:
+        words.append(what)
+    if len(parts) >= 3:
+        words[-1] = f"{scoring['points']} points {what}"
+    if len(parts) >= 4:
+        words.append(f"over {RANGES[scoring['range']]}")
+    if space["chairs"]:
+        words.append(f"{space['chairs']} chair icon(s) on it")
+    return "  " + ", ".join(words) + ("" if len(parts) >= 4 else " ...")
 
 
 def complete_card(before: str) -> list[tuple[str, str]]:
@@ -309,25 +328,40 @@ def facing(streets: list[list[str] | None]) -> list[list[str] | None]:
     return [first, None if second is None else list(reversed(second))]
 
 
-def draw(names: list[str], streets: list[list[str] | None]) -> str:
-    """Both streets facing each other, each space with its owner's number."""
+def typed_so_far(text: str) -> list[str | None]:
+    """The spaces of a street answer being typed: what each group shows, ``None`` if not yet."""
+    groups = text.lower().replace(",", " ").split()[:SPACES]
+    shown: list[str | None] = ["" if g in ("-", ".", "0") else g[:3] for g in groups]
+    return shown + [None] * (SPACES - len(shown))
+
+
+def draw(names: list[str], streets: list[list[str] | None] | list[list[str | None]]) -> str:
+    """Both streets facing each other, each space with its owner's number.
+
+    The first player sits at the bottom; the other's street is drawn as the
+    first player sees it across the board, so facing spaces are one above the
+    other (the first player's space 1 faces the other's space 7).
+    """
     top, bottom = names[1], names[0]
-    file_order = facing(streets)
+    mine = list(streets[0]) if streets[0] is not None else [None] * SPACES
+    theirs = list(streets[1]) if streets[1] is not None else [None] * SPACES
+    theirs.reverse()
 
-    def boxes(spaces: list[str] | None) -> str:
-        return " ".join(f"[{(s or '').ljust(3)}]" for s in (spaces or ["???"] * SPACES))
+    def boxes(spaces: list[Any]) -> str:
+        return " ".join("[ ? ]" if s is None else f"[{s.ljust(3)}]" for s in spaces)
 
-    numbers_top = " ".join(f"  {SPACES - k} " for k in range(SPACES))
-    numbers_bottom = " ".join(f"  {k + 1} " for k in range(SPACES))
+    def numbers(order: range) -> str:
+        return " ".join(f"{n:^5}" for n in order)
+
     board = " ".join("  |  " if k + 1 in BRIDGES else "-----" for k in range(SPACES))
     return "\n".join(
         [
             f"  {top}'s street ({top}'s space numbers, seen from {bottom}'s seat)",
-            f"  {numbers_top}",
-            f"  {boxes(file_order[1])}",
-            f"  {board}   (| = bridges)",
-            f"  {boxes(file_order[0])}",
-            f"  {numbers_bottom}",
+            f"  {numbers(range(SPACES, 0, -1))}".rstrip(),
+            f"  {boxes(theirs)}",
+            f"  {board}   (| bridges)",
+            f"  {boxes(mine)}",
+            f"  {numbers(range(1, SPACES + 1))}".rstrip(),
             f"  {bottom}'s street",
         ]
     )
@@ -341,10 +375,12 @@ def ask_street(
     current = streets[seat]
 
     def preview(text: str) -> str:
-        spaces, problem = parse_street(text)
-        shown = list(streets)
-        shown[seat] = spaces
-        return draw(names, shown) + (f"\n  {problem}" if problem and text.strip() else "")
+        shown: list[list[str | None]] = [
+            list(s) if s is not None else [None] * SPACES for s in streets
+        ]
+        shown[seat] = typed_so_far(text)
+        problem = parse_street(text)[1] if len(text.split()) >= SPACES else None
+        return draw(names, shown) + (f"\n  {problem}" if problem else "")
 
     text = t.text(
         key,

@@ -193,8 +193,10 @@ def preview_grid(text: str) -> str:
         return f"  {problem}"
     if not grid:
         return "  no provinces"
+    words = [("province", "provinces"), ("castle", "castles"), ("temple", "temples")]
+    words.append(("theatre", "theatres"))
     parts = [
-        f"{r}: " + ", ".join(f"{n} {k}" for n, k in zip(grid[r], COUNTS, strict=True) if n)
+        f"{r}: " + ", ".join(f"{n} {w[n != 1]}" for n, w in zip(grid[r], words, strict=True) if n)
         for r in REGIONS
         if r in grid
     ]
