@@ -296,3 +296,18 @@ def test_a_damaged_or_deleted_answer_is_named_and_can_be_set_aside(db_path: Path
     assert gone.stdout.endswith("Game #1 set aside; its answers are kept in the history.\n")
     assert sessions(db_path) == [(1, "shibuya", "abandoned")]
     assert len(events(db_path, 1)) == 3
+
+
+def test_the_action_order_follows_the_rulebook() -> None:
+    from companion.play.shogun import NO_BID, PROVINCE, order_bids
+
+    names = ["Aki", "Ben", "Cho", "Dai", "Eve"]
+    bids = ["0 chests", NO_BID, "3 chests", PROVINCE, "3 chests"]
+    drawn: list[tuple[list[str], int]] = []
+
+    def draw(tied: list[str], rank: int) -> list[str]:
+        drawn.append((tied, rank))
+        return tied[::-1]
+
+    assert order_bids(names, bids, draw) == ["Dai", "Eve", "Cho", "Aki", "Ben"]
+    assert drawn == [(["Cho", "Eve"], 2)]  # only equal chest bids are drawn here

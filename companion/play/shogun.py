@@ -10,6 +10,7 @@ them; the revolts are resolved; then the winter is scored on the score pad.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
@@ -103,23 +104,43 @@ def short(bid: str) -> str:
     return bid.split()[0]
 
 
+BID_RANKS = (PROVINCE, *BIDS[:5], NO_BID)
+"""The rulebook's action order: province-card bids, chests from 4 down to 0, no bid."""
+
+
+def order_bids(
+    names: list[str], bids: list[str], draw: Callable[[list[str], int], list[str]]
+) -> list[str]:
+    """The players in the rulebook's action order (pure; for the notebook tracker too).
+
+    Args:
+        names: The players.
+        bids: Each one's bid, one of :data:`BIDS`.
+        draw: Puts equal bids in order: ``(tied names, rank in BID_RANKS)``.
+    """
+    order: list[str] = []
+    for rank, bid in enumerate(BID_RANKS):
+        tied = [n for n, b in zip(names, bids, strict=True) if b == bid]
+        order.extend(draw(tied, rank) if len(tied) > 1 else tied)
+    return order
+
+
 def bid_order(t: Table, key: str, names: list[str], bids: list[str]) -> list[str]:
     """Province-card bids first, then chest bids from the highest, then no bid.
 
     Equal bids are put in order by a draw (its seed is kept with the game).
     """
-    order: list[str] = []
-    for rank, bid in enumerate(BIDS[5:6] + BIDS[:5] + BIDS[6:]):
-        tied = [n for n, b in zip(names, bids, strict=True) if b == bid]
-        if len(tied) > 1:
-            seed = t.seed(f"{key}.tie.{rank}")
-            tied = shuffled(tied, seed, "bids")
-            t.say(
-                f"Equal bids ({short(bid)}) from {', '.join(sorted(tied))}: drawn with seed "
-                f"{seed}: {', '.join(tied)}."
-            )
-        order.extend(tied)
-    return order
+
+    def draw(tied: list[str], rank: int) -> list[str]:
+        seed = t.seed(f"{key}.tie.{rank}")
+        drawn = shuffled(tied, seed, "bids")
+        t.say(
+            f"Equal bids ({short(BID_RANKS[rank])}) from {', '.join(sorted(tied))}: drawn with "
+            f"seed {seed}: {', '.join(drawn)}."
+        )
+        return drawn
+
+    return order_bids(names, bids, draw)
 
 
 def supply(shortfall: int) -> tuple[int, int]:
