@@ -73,6 +73,8 @@ class Scripted:
             *(" ".join(["1"] * n) for n in range(2, 6)),
             *letters,
         ]
+        if validate("") is None and self.rng.random() < 0.5:
+            return ""  # Enter: take what is offered (on the score pad: save)
         valid = [a for a in candidates if a and validate(a) is None]
         if valid and self.rng.random() < 0.8:
             return self.rng.choice(valid[:3])
