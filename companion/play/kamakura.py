@@ -176,10 +176,16 @@ def ask_coin(t: Table, key: str, name: str, held: list[str], circles: Circles) -
     return circle
 
 
+def none_dash(text: str) -> str:
+    """An answer's items, commas as blanks; a lone ``-`` means none."""
+    text = text.replace(",", " ")
+    return "" if text.strip() == "-" else text
+
+
 def parse_coins(text: str) -> list[tuple[str, int | None, str | None]]:
     """``B F G3p`` → circle, value (if typed) and colour (if typed) of each coin."""
     coins = []
-    for token in text.replace(",", " ").split():
+    for token in none_dash(text).split():
         match = COIN.match(token)
         if not match:
             continue
@@ -191,7 +197,7 @@ def parse_coins(text: str) -> list[tuple[str, int | None, str | None]]:
 
 def coins_problem(text: str, circles: Circles) -> str | None:
     """What is wrong with a line of site coins, or ``None``."""
-    tokens = text.replace(",", " ").split()
+    tokens = none_dash(text).split()
     bad = [token for token in tokens if not COIN.match(token)]
     if bad:
         return (
@@ -276,7 +282,7 @@ def ask_coins(
     text = t.text(
         key,
         f"{name}: site coins from Memento spot 1 (e.g. B F K; a new circle with its value and "
-        "colour, e.g. G3p)?",
+        "colour, e.g. G3p; - for none)?",
         check=lambda text: coins_problem(text, circles),
         default=" ".join(default or []),
         topic="memento-board",
@@ -288,25 +294,25 @@ def ask_coins(
 
 
 def numbers_line(t: Table, key: str, message: str, default: list[int], topic: str) -> list[int]:
-    """Whole numbers separated by blanks (Enter for none)."""
+    """Whole numbers separated by blanks (``-`` or nothing for none)."""
 
     def check(text: str) -> str | None:
-        bad = [part for part in text.replace(",", " ").split() if not part.isdigit()]
+        bad = [part for part in none_dash(text).split() if not part.isdigit()]
         if bad:
             return f"not a value: {' '.join(bad)}"
-        parts = text.replace(",", " ").split()
+        parts = none_dash(text).split()
         if len(parts) > 20 or any(int(p) > 20 for p in parts):
             return "at most 20 coins, each worth at most 20"
         return None
 
     text = t.text(key, message, check=check, default=" ".join(map(str, default)), topic=topic)
-    return [int(p) for p in text.replace(",", " ").split()]
+    return [int(p) for p in none_dash(text).split()]
 
 
 def parse_tickets(text: str) -> list[dict[str, Any]]:
     """``B2 F3`` → taxi tickets (circle, bonus printed)."""
     tickets = []
-    for token in text.replace(",", " ").split():
+    for token in none_dash(text).split():
         match = TICKET.match(token)
         if match:
             tickets.append({"circle": match.group(1).upper(), "points": int(match.group(2))})
@@ -315,7 +321,7 @@ def parse_tickets(text: str) -> list[dict[str, Any]]:
 
 def check_tickets(text: str) -> str | None:
     """Tokens like ``B2``: the ticket's circle and the bonus printed on it."""
-    tokens = text.replace(",", " ").split()
+    tokens = none_dash(text).split()
     bad = [token for token in tokens if not TICKET.match(token)]
     if bad:
         return f"not a ticket: {' '.join(bad)} (circle letter and bonus, e.g. B2)"
@@ -429,7 +435,7 @@ def pad_rows(
         return numbers_line(
             t,
             key,
-            f"{names[seat]}: eat-around coin values (e.g. 2 1 3; Enter for none)?",
+            f"{names[seat]}: eat-around coin values (e.g. 2 1 3; - for none)?",
             current or [],
             "scoring-eat-coins",
         )
@@ -510,8 +516,7 @@ def ask_tickets(
     hint = f" (you noted {expected})" if expected is not None else ""
     text = t.text(
         key,
-        f"{name}: unused taxi tickets{hint}, circle and bonus of each "
-        "(e.g. B2 F3; Enter for none)?",
+        f"{name}: unused taxi tickets{hint}, circle and bonus of each (e.g. B2 F3; - for none)?",
         check=check_tickets,
         default=show_tickets(current).replace("-", "") if current else "",
         topic="taxi-tickets",
@@ -643,7 +648,7 @@ def count_up(
         numbers_line(
             t,
             f"score.{seat}.eat",
-            f"{name}: eat-around coin values (e.g. 2 1 3; Enter for none)?",
+            f"{name}: eat-around coin values (e.g. 2 1 3; - for none)?",
             [],
             "scoring-eat-coins",
         )

@@ -436,14 +436,16 @@ def pad_rows(names: list[str], merchants: list[Merchant], values: dict[str, Any]
         assert seat is not None
         text = t.text(
             key,
-            f"{names[seat]}'s merchant (Enter for none)?",
-            check=lambda text: None if not text else name_problem(text, what="merchant's name"),
+            f"{names[seat]}'s merchant (- for none)?",
+            check=lambda text: (
+                None if text in ("", "-") else name_problem(text, what="merchant's name")
+            ),
             default=current or "",
             suggestions=KNOWN_MERCHANTS,
             topic="merchants",
         )
         merchants[seat] = Merchant(text, MERCHANT_ICONS.get(text), merchants[seat].scores)
-        return clean_name(text) if text else ""
+        return clean_name(text) if text not in ("", "-") else ""
 
     def points(t: Table, key: str, seat: int | None, current: Any) -> int:
         assert seat is not None
@@ -555,7 +557,7 @@ def score_only(t: Table) -> Outcome:
     for seat, name in enumerate(names):
         text = t.text(
             f"merchant.{seat}",
-            f"{name}'s merchant and its end-game points (e.g. Florist 3; Enter for none)?",
+            f"{name}'s merchant and its end-game points (e.g. Florist 3; - for none)?",
             check=check_merchant,
             suggestions=KNOWN_MERCHANTS,
         )
@@ -567,10 +569,10 @@ def score_only(t: Table) -> Outcome:
 
 def split_merchant(text: str) -> tuple[str, int]:
     """``Florist 3`` → ``("Florist", 3)``."""
-    words = text.split()
+    words = [] if text.strip() == "-" else text.split()
     if words and words[-1].isdigit():
         return " ".join(words[:-1]), int(words[-1])
-    return text.strip(), 0
+    return " ".join(words), 0
 
 
 def check_merchant(text: str) -> str | None:

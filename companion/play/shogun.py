@@ -38,7 +38,7 @@ ROUND_STEPS = (
 SUPPLY = ((0, 0), (1, 1), (1, 2), (2, 2), (2, 2), (2, 3), (2, 3), (3, 3))
 GRID_HELP = (
     "by region: its letter (b y r p g), then provinces castles temples theatres, "
-    "e.g. b3102 y21 g1; Enter for none"
+    "e.g. b3102 y21 g1; - for none"
 )
 Grid = dict[str, list[int]]
 FINAL_WINTER = "2: the second winter, the final scoring"
@@ -173,7 +173,7 @@ def parse_grid(text: str) -> tuple[Grid | None, str | None]:
             counts.extend(digits)
             if len(counts) > len(COUNTS):
                 return None, f"{region}: at most 4 numbers (provinces castles temples theatres)"
-        elif token not in ",;/":
+        elif token not in ",;/-":
             return None, f"unexpected {token!r}: {GRID_HELP}"
     for region, counts in grid.items():
         problem = region_problem(region, counts)
@@ -321,7 +321,7 @@ def pad_rows(names: list[str], year: int) -> list[Row]:
             text = t.text(
                 key,
                 f"{names[seat]}, {region}: provinces castles temples theatres "
-                "(e.g. 3 1 0 2; Enter for none)?",
+                "(e.g. 3 1 0 2; - for none)?",
                 check=check,
                 default=" ".join(str(n) for n in current) if current and any(current) else "",
                 topic="scoring-winter",
@@ -341,7 +341,7 @@ def pad_rows(names: list[str], year: int) -> list[Row]:
 
 def parse_counts(text: str) -> list[int]:
     """``3 1 0 2`` or ``3102`` → ``[3, 1, 0, 2]`` (every count is one digit)."""
-    parts = text.split()
+    parts = [] if text.strip() == "-" else text.split()
     if len(parts) == 1 and parts[0].isdigit():
         parts = list(parts[0])
     return [int(p) for p in parts]
@@ -349,7 +349,7 @@ def parse_counts(text: str) -> list[int]:
 
 def counts_problem(region: str, text: str) -> str | None:
     """Check one region's ``provinces castles temples theatres``."""
-    parts = text.split()
+    parts = [] if text.strip() == "-" else text.split()
     if not parts:
         return None
     if not all(p.isdigit() and len(p) <= 4 for p in parts):
