@@ -149,7 +149,17 @@ def score(
 
     show(result_table(document, title=scorer.info.title))
     if play_id is not None:
-        typer.echo(f"Saved to the history as game #{play_id}.")
+        from companion.history import INTERIM, status_of
+
+        interim = status_of(scorer.info.id, text) == INTERIM
+        typer.echo(
+            f"Saved to the history as game #{play_id}"
+            + (
+                ", an interim scoring: it is shown but counts in no wins or stats."
+                if interim
+                else "."
+            )
+        )
 
 
 def main() -> None:

@@ -149,7 +149,7 @@ def history_list(
             stamp(play["played_at"]),
             Text(game_title(play["game"]) + ignored),
             Text(players_line(play)),
-            Text(winners_line(play, join_names)),
+            Text(winners_line(play, join_names) if "status" not in play else f"({play['status']})"),
         )
     show(table)
     if more:
@@ -194,6 +194,10 @@ def history_show(
         ("Duration", f"{play.duration_min} min" if play.duration_min else ""),
         ("Imported from", play.source if play.source != "companion" else ""),
         ("Ignored", "yes: kept out of the statistics (as in BG Stats)" if play.ignored else ""),
+        (
+            "Status",
+            "interim scoring, counted in no wins or stats" if play.status != "final" else "",
+        ),
         ("Notes", play.notes),
     ]
     for label, value in details:

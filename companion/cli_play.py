@@ -13,6 +13,30 @@ if TYPE_CHECKING:
 
 GAMES = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
 INTERRUPTED = 130
+NO_TERMINAL = {
+    "play": "companion play asks the players at a terminal, and there is none here; "
+    "run it in a terminal (nothing was started)",
+    "score": "there is no terminal to ask the players in; give the score file with "
+    "--input FILE, or --input - to read it from standard input (nothing was saved)",
+    "resume": "companion resume asks the players at a terminal, and there is none here; "
+    "run it in a terminal (nothing was changed)",
+}
+
+
+def has_terminal() -> bool:
+    """Whether questions can be asked: stdin is a terminal, or an input was set up."""
+    import sys
+
+    from prompt_toolkit.application.current import get_app_session
+
+    # A caller (a test, an embedding program) may give prompt_toolkit its own input.
+    return get_app_session()._input is not None or sys.stdin.isatty()
+
+
+def need_terminal(kind: str) -> None:
+    """Exit 2 with what to do instead when there is no terminal to ask in."""
+    if not has_terminal():
+        fail(NO_TERMINAL[kind], 2)
 
 
 def game_id(name: str) -> str:
@@ -45,12 +69,17 @@ def resume(
     """Continue an unfinished game at the question where it stopped."""
     from companion.sessions import SessionStore
 
+    if not abandon:
+        need_terminal("resume")
     with open_history(db) as history:
         store = SessionStore(history)
         if abandon:
             found = store.get(session) if session is not None else None
             if found is None or found.status != "active":
                 fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+            holder = found.held_by()
+            if holder:
+                fail(f"game #{found.id} is being played in another terminal ({holder})")
             store.abandon(found.id)
             typer.echo(f"Game #{found.id} set aside; it will not be offered again.")
             return
@@ -63,6 +92,11 @@ def resume(
         info = store.get(session)
         if info is None or info.status != "active":
             fail(f"no unfinished game #{session} (companion resume lists them)")
+        holder = info.held_by()
+        if holder:
+            from companion.sessions import held_message
+
+            fail(held_message(info.id, holder))
         typer.echo(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'}).")
         drive(history, info.id)
 
@@ -71,18 +105,22 @@ def pick_session(waiting: "list[SessionInfo]") -> int:
     """Ask which unfinished game to resume."""
     import questionary
 
-    labels = {
-        f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC)": s.id
-        for s in waiting
-    }
+    labels = {}
+    for s in waiting:
+        held = s.held_by()
+        where = f"; open in another terminal: {held}" if held else ""
+        labels[
+            f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC{where})"
+        ] = s.id
     answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
     return labels[answer]
 
 
 def start_session(game: str, kind: str, db: Path | None) -> None:
-    """Open a new session and run it."""
+    """Open a new session and run it (exit 2, creating nothing, without a terminal)."""
     from companion.sessions import SessionStore
 
+    need_terminal(kind)
     with open_history(db) as history:
         session = SessionStore(history).start(game, kind)
         drive(history, session)
@@ -91,22 +129,37 @@ def start_session(game: str, kind: str, db: Path | None) -> None:
 def drive(history: "History", session: int) -> None:
     """Run a session; a pause or Ctrl-C saves and says how to resume."""
     from companion.play.prompts import QuestionaryPrompter
-    from companion.play.runner import run
+    from companion.play.runner import Abandoned, Stopped, run
     from companion.play.table import Pause
     from companion.render import result_table
+    from companion.sessions import SessionHeld, SessionLost
 
     try:
-        play_id, result = run(history, session, prompter_for=QuestionaryPrompter, out=typer.echo)
+        done = run(history, session, prompter_for=QuestionaryPrompter, out=typer.echo)
+    except (SessionHeld, SessionLost) as error:
+        fail(str(error))
     except Pause:
         typer.echo(f"Paused and saved. Continue with: companion resume {session}")
         raise typer.Exit(0) from None
+    except Abandoned:
+        typer.echo(f"Game #{session} set aside; its answers are kept in the history.")
+        raise typer.Exit(0) from None
+    except Stopped:
+        typer.echo(f"Stopped; nothing was changed. Game #{session} waits in: companion resume")
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         typer.echo(f"\nStopped; every answer is saved. Continue with: companion resume {session}")
         raise typer.Exit(INTERRUPTED) from None
     from scorers import SCORERS
 
-    show(result_table(result.to_json(), title=SCORERS[result.game].info.title))
-    typer.echo(f"Saved to the history as game #{play_id}.")
+    show(result_table(done.result.to_json(), title=SCORERS[done.result.game].info.title))
+    if done.status == "interim":
+        typer.echo(
+            f"Saved to the history as game #{done.play_id}, an interim scoring: "
+            "it is shown but counts in no wins or stats."
+        )
+    else:
+        typer.echo(f"Saved to the history as game #{done.play_id}.")
 
 
 def setup(

@@ -31,8 +31,9 @@ BUSY_TIMEOUT_MS = 30_000
 ENV_VAR = "COMPANION_DB"
 PLAY_COLUMNS = (
     "id, uuid, played_at, game, score_file, result, location, notes, duration_min, source, "
-    "ignored, expansions, start_player"
+    "ignored, expansions, start_player, status"
 )
+FINAL, INTERIM = "final", "interim"
 
 
 class HistoryError(Exception):
@@ -116,6 +117,8 @@ class Play:
             one person per side.
         ignored: Kept out of statistics (as BG Stats' ``ignored`` plays).
         expansions: Expansions played with it.
+        status: ``final``, or ``interim`` for a scoring that does not end the
+            game (Shogun's first winter): shown, but out of wins and stats.
     """
 
     id: int
@@ -132,6 +135,7 @@ class Play:
     people: tuple[Person, ...] | None = None
     ignored: bool = False
     expansions: tuple[Expansion, ...] = ()
+    status: str = FINAL
 
     @property
     def players(self) -> list[str]:
@@ -181,6 +185,7 @@ class Play:
             "people": [p.to_json() for p in self.persons],
             "ignored": self.ignored,
             "expansions": [e.to_json() for e in self.expansions],
+            "status": self.status,
             "score_file": None if self.score_file is None else json.loads(self.score_file),
             "result": self.result,
         }
@@ -195,6 +200,7 @@ class Play:
             self.result["players"],
             self.result["winners"],
             self.persons,
+            self.status,
         )
 
 
@@ -206,11 +212,14 @@ def summary_of(
     sides: list[dict[str, Any]],
     winners: list[str],
     people: Iterable[Person],
+    status: str = FINAL,
 ) -> dict[str, Any]:
     """The ``history list --json`` entry of one play.
 
     ``players`` are the sides (name, total or ``None``, rank or ``None``),
-    each with its ``members``; ``people`` are the persons in seat order.
+    each with its ``members``; ``people`` are the persons in seat order. An
+    interim scoring (a Shogun first winter) has a leader, not a winner: its
+    ``winners`` are empty and it carries ``"status": "interim"``.
     """
     people = list(people)
     return {
@@ -228,7 +237,8 @@ def summary_of(
             for k, side in enumerate(sides)
         ],
         "people": [p.to_json() for p in people],
-        "winners": list(winners),
+        "winners": list(winners) if status == FINAL else [],
+        **({"status": status} if status != FINAL else {}),
     }
 
 
@@ -319,6 +329,20 @@ def default_path() -> Path:
     import platformdirs
 
     return platformdirs.user_data_path("companion", appauthor=False) / "history.sqlite3"
+
+
+def status_of(game: str, score_file: str | Mapping[str, Any] | None) -> str:
+    """``interim`` for a scoring that does not end its game, else ``final``.
+
+    Shogun scores each winter; only the second (``"year": 2``) ends the game.
+    """
+    if game != "shogun" or score_file is None:
+        return FINAL
+    try:
+        data = json.loads(score_file) if isinstance(score_file, str) else score_file
+    except ValueError:
+        return FINAL
+    return INTERIM if isinstance(data, Mapping) and data.get("year") == 1 else FINAL
 
 
 def now_utc() -> str:
@@ -506,6 +530,7 @@ class History:
             duration_min=duration_min,
             start_player=start_player,
             people=people,
+            status=status_of(game, score_file),
         )
         with self.guard("save the game"), self.transaction() as db:
             return insert(db, play, keep_id=False)
@@ -599,7 +624,7 @@ class History:
         tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
         with self.guard("read the history"):
             plays = self._db.execute(
-                f"SELECT id, played_at, game, ignored FROM plays{condition}{tail}", params
+                f"SELECT id, played_at, game, ignored, status FROM plays{condition}{tail}", params
             ).fetchall()
             ids = [row[0] for row in plays]
             seats: dict[int, list[tuple[str, int, int, int, int]]] = {i: [] for i in ids}
@@ -625,8 +650,9 @@ class History:
                 ],
                 [n for n, _, _, w, _ in seats[play_id] if w],
                 people.get(play_id, ()),
+                status,
             )
-            for play_id, played_at, game, ignored in plays
+            for play_id, played_at, game, ignored, status in plays
         ]
         result.sort(key=lambda s: (s["played_at"], s["id"]))
         return result
@@ -657,7 +683,7 @@ class History:
                 raise PlayNotFound(f"no game #{play.id} in the history")
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
             db.execute("DELETE FROM play_people WHERE play_id = ?", (play.id,))
-            insert(db, play, keep_id=True)
+            insert(db, play, keep_id=True, exact=True)
 
     def delete(self, play_id: int) -> None:
         """Delete a recorded game.
@@ -674,8 +700,8 @@ class History:
     def seat_rows(self, where: Filter | None = None) -> list[tuple[Any, ...]]:
         """Every side of every play that counts in statistics, with its people.
 
-        Plays marked ignored are left out, and so are interim scorings where
-        the history has a ``status`` column (``status = 'final'`` only).
+        Plays marked ignored are left out, and so are interim scorings (a
+        scoring that did not end its game).
         One row per person, and one row with no person for a side whose
         members are not known::
 
@@ -687,9 +713,7 @@ class History:
         time, then play, then side, then seat: the raw material of the stats.
         """
         condition, params = (where or Filter()).where()
-        counted = "plays.ignored = 0" + (
-            " AND plays.status = 'final'" if self._has_status() else ""
-        )
+        counted = f"plays.ignored = 0 AND plays.status = '{FINAL}'"
         condition = f"{condition} AND {counted}" if condition else f" WHERE {counted}"
         with self.guard("read the history"):
             return self._db.execute(
@@ -702,14 +726,6 @@ class History:
                 f"{condition} ORDER BY plays.played_at, plays.id, pp.seat, people.position",
                 params,
             ).fetchall()
-
-    def _has_status(self) -> bool:
-        """Whether ``plays`` has the ``status`` column (final or interim scorings)."""
-        known = getattr(self, "_status_column", None)
-        if known is None:
-            columns = {row[1] for row in self._db.execute("PRAGMA table_info(plays)")}
-            known = self._status_column = "status" in columns
-        return known
 
     @contextmanager
     def guard(self, action: str) -> Iterator[None]:
@@ -751,18 +767,26 @@ def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
     return int(app_id), int(version), int(tables)
 
 
-def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
+def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool, exact: bool = False) -> int:
     """Insert ``play``, its sides and its people; inside the caller's transaction.
+
+    Args:
+        db: The connection, in a write transaction.
+        play: The play.
+        keep_id: Keep ``play.id`` when no play and no game in progress has it.
+        exact: Keep ``play.id`` whatever holds it (an edited play, put back).
 
     Returns:
         The id it was stored under (its own when ``keep_id`` and free).
     """
     wanted = play.id if keep_id and play.id > 0 else None
-    if wanted is not None and db.execute("SELECT 1 FROM plays WHERE id = ?", (wanted,)).fetchone():
-        wanted = None
+    if wanted is None or (not exact and number_taken(db, wanted)):
+        wanted = next_number(db)
+    else:
+        claim_number(db, wanted)
     people = play.persons
     cursor = db.execute(
-        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             wanted,
             play.uuid,
@@ -777,6 +801,7 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
             int(play.ignored),
             json.dumps([e.to_json() for e in play.expansions], ensure_ascii=False),
             play.start_player,
+            play.status,
         ),
     )
     play_id = cursor.lastrowid
@@ -811,12 +836,51 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool) -> int:
     return play_id
 
 
+def number_taken(db: sqlite3.Connection, number: int) -> bool:
+    """Whether a play, or a game in progress, already has ``number``."""
+    return bool(
+        db.execute(
+            "SELECT 1 FROM plays WHERE id = ? UNION ALL "
+            "SELECT 1 FROM sessions WHERE id = ? AND status = 'active'",
+            (number, number),
+        ).fetchone()
+    )
+
+
+def next_number(db: sqlite3.Connection) -> int:
+    """Hand out the next game number, shared by games in progress and plays.
+
+    Inside the caller's write transaction. A game keeps its number from its
+    first question to the history, so ``companion resume 10`` and "game #10"
+    are the same game; numbers are never handed out twice.
+    """
+    number = int(
+        db.execute(
+            "SELECT max(coalesce((SELECT last FROM game_numbers), 0), "
+            "coalesce((SELECT max(id) FROM plays), 0), "
+            "coalesce((SELECT max(id) FROM sessions), 0)) + 1"
+        ).fetchone()[0]
+    )
+    claim_number(db, number)
+    return number
+
+
+def claim_number(db: sqlite3.Connection, number: int) -> None:
+    """Record that ``number`` is used (a kept id), so it is never handed out again."""
+    db.execute(
+        "INSERT INTO game_numbers (id, last) VALUES (1, ?) "
+        "ON CONFLICT (id) DO UPDATE SET last = max(last, excluded.last)",
+        (number,),
+    )
+
+
 def _insert_log(db: sqlite3.Connection, play_id: int, game: str, log: list[dict[str, Any]]) -> None:
-    """Store an imported event log as the finished session of ``play_id``."""
+    """Store an imported event log as the finished session of ``play_id`` (same number)."""
+    free = not db.execute("SELECT 1 FROM sessions WHERE id = ?", (play_id,)).fetchone()
     cursor = db.execute(
-        "INSERT INTO sessions (game, kind, started_at, updated_at, status, play_id) "
-        "VALUES (?, 'play', ?, ?, 'finished', ?)",
-        (game, log[0]["at"], log[-1]["at"], play_id),
+        "INSERT INTO sessions (id, game, kind, started_at, updated_at, status, play_id) "
+        "VALUES (?, ?, 'play', ?, ?, 'finished', ?)",
+        (play_id if free else None, game, log[0]["at"], log[-1]["at"], play_id),
     )
     db.executemany(
         "INSERT INTO session_events (session_id, seq, at, key, value) VALUES (?, ?, ?, ?, ?)",
@@ -847,4 +911,5 @@ def _play(row: tuple[Any, ...], people: tuple[Person, ...]) -> Play:
         people,
         bool(ignored),
         tuple(Expansion(e["name"], e["bgg_id"]) for e in json.loads(expansions)),
+        row[13],
     )

@@ -257,7 +257,9 @@ def _iso_time(r: Reader, value: object, path: str) -> str | None:
 
 
 def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None:
-    raw = r.obj(value, path, required=PLAY_KEYS if version == 1 else PLAY_KEYS_V2)
+    raw = r.obj(
+        value, path, required=PLAY_KEYS if version == 1 else PLAY_KEYS_V2, optional=("status",)
+    )
     if raw is None:
         return None
     before = len(r.problems)
@@ -276,6 +278,9 @@ def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None
     start = _nullable(r, raw, path, "start_player", 0, MAX_SEATS * 4)
     ignored = r.field(raw, path, "ignored", r.boolean, default=False)
     expansions = _read_expansions(r, raw.get("expansions", []), f"{path}.expansions")
+    status = r.field(
+        raw, path, "status", lambda v, p: r.choice(v, p, ("final", "interim")), default="final"
+    )
     score_file = raw.get("score_file")
     if score_file is not None and not isinstance(score_file, str):
         r.error(f"{path}.score_file", "must be the score file's text, or null")
@@ -312,6 +317,7 @@ def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None
         people,
         bool(ignored),
         expansions or (),
+        status or "final",
     )
 
 

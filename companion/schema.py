@@ -106,6 +106,30 @@ MIGRATIONS += (
         ),
     ),
 )
+MIGRATIONS += (
+    (
+        4,
+        "one number per game, interim plays, the terminal that holds a game",
+        (
+            # The highest game number handed out: a game in progress and the play it
+            # becomes share one number, and plays saved directly take the next one.
+            """CREATE TABLE game_numbers (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                last INTEGER NOT NULL
+            )""",
+            """INSERT INTO game_numbers (id, last) VALUES (1, max(
+                coalesce((SELECT max(id) FROM plays), 0),
+                coalesce((SELECT max(id) FROM sessions), 0)))""",
+            # 'final', or 'interim' for a scoring that does not end the game (Shogun's
+            # first winter): kept, shown, but out of wins and stats.
+            "ALTER TABLE plays ADD COLUMN status TEXT NOT NULL DEFAULT 'final'",
+            # The process that drives a game in progress (JSON: pid, host, token,
+            # process start), and when it last showed it was alive.
+            "ALTER TABLE sessions ADD COLUMN holder TEXT",
+            "ALTER TABLE sessions ADD COLUMN holder_beat TEXT",
+        ),
+    ),
+)
 
 # Migration 5: the people of every play (a team game's sides and their
 # members), the start player as a person, not-scored seats, plays ignored in

@@ -4,17 +4,48 @@ A session's state is never stored directly: it is rebuilt by replaying its
 events through the game's flow, so that resuming after a crash and undoing an
 answer both come down to "replay these events". Each event is committed before
 the next question is asked.
+
+A session has the number its game will keep in the history (see
+:func:`companion.history.next_number`). Only one process drives a session at a
+time: it *holds* it (:meth:`SessionStore.acquire`), and a holder whose process
+has died is noticed and replaced.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import os
+import socket
+import uuid
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any
 
-from companion.history import History, Play, insert, now_utc
+from companion.history import History, HistoryError, Play, insert, next_number, now_utc
 
 Event = tuple[str, Any]
+SEED_PREFIX = "seed:"
+# A holder on another machine that has not saved an answer for this long is
+# taken to be gone (on this machine the process itself is checked).
+STALE_AFTER_S = 30 * 60
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A saved answer whose stored text is not valid JSON (a damaged record)."""
+
+    raw: str
+
+    def __str__(self) -> str:
+        return f"unreadable text {self.raw[:40]!r}"
+
+
+class SessionHeld(HistoryError):
+    """Another live process is driving the game."""
+
+
+class SessionLost(HistoryError):
+    """Another process took the game over: this one must stop asking."""
 
 
 @dataclass(frozen=True)
@@ -30,6 +61,75 @@ class SessionInfo:
     note: str
     events: int
     play_id: int | None = None
+    holder: str | None = None
+    holder_beat: str | None = None
+
+    def held_by(self) -> str | None:
+        """Who drives the game now, in words, or ``None`` when nobody alive does."""
+        if self.holder is None:
+            return None
+        info = _holder(self.holder)
+        if info is None or not _alive(info, self.holder_beat):
+            return None
+        return describe(info)
+
+
+def _holder(text: str) -> dict[str, Any] | None:
+    try:
+        info = json.loads(text)
+    except ValueError:
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def describe(info: dict[str, Any]) -> str:
+    """``process 4242 on tablehost, since 20:15 UTC``."""
+    since = str(info.get("since", ""))[11:16]
+    return f"process {info.get('pid')} on {info.get('host')}" + (
+        f", since {since} UTC" if since else ""
+    )
+
+
+def held_message(session_id: int, holder: str) -> str:
+    """What a second terminal is told about a game another one drives."""
+    return (
+        f"game #{session_id} is being played in another terminal ({holder}); "
+        "go on there, or pause it there first"
+    )
+
+
+def process_start(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), where the system says."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[19] if len(fields) > 19 else None
+
+
+def _alive(info: dict[str, Any], beat: str | None) -> bool:
+    """Whether the process described by ``info`` may still be driving the game."""
+    pid = info.get("pid")
+    if info.get("host") != socket.gethostname():
+        if beat is None:
+            return False
+        try:
+            last = datetime.strptime(beat, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except ValueError:
+            return False
+        return (datetime.now(UTC) - last).total_seconds() < STALE_AFTER_S
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # alive, owned by another user
+    started = info.get("started")
+    # A pid the system gave to a new process since is not the holder.
+    return started is None or process_start(pid) in (None, started)
 
 
 class SessionStore:
@@ -40,29 +140,62 @@ class SessionStore:
         self._db = history._db
 
     def start(self, game: str, kind: str) -> int:
-        """Open a new session for ``game`` (``kind``: ``play`` or ``score``)."""
+        """Open a new session for ``game`` (``kind``: ``play`` or ``score``).
+
+        Returns:
+            Its number, which the finished game keeps in the history.
+        """
         stamp = now_utc()
         with self.history.guard("start the game"), self.history.transaction() as db:
-            cursor = db.execute(
-                "INSERT INTO sessions (game, kind, started_at, updated_at) VALUES (?, ?, ?, ?)",
-                (game, kind, stamp, stamp),
+            number = next_number(db)
+            db.execute(
+                "INSERT INTO sessions (id, game, kind, started_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (number, game, kind, stamp, stamp),
             )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return number
 
     def events(self, session_id: int) -> list[Event]:
-        """The answers so far, in order."""
+        """The saved answers and draws, in order (a damaged value is :class:`Unreadable`)."""
         with self.history.guard("read the game"):
             rows = self._db.execute(
                 "SELECT key, value FROM session_events WHERE session_id = ? ORDER BY seq",
                 (session_id,),
             ).fetchall()
-        return [(key, json.loads(value)) for key, value in rows]
+        events: list[Event] = []
+        for key, value in rows:
+            try:
+                events.append((key, json.loads(value)))
+            except (TypeError, ValueError):
+                events.append((key, Unreadable(str(value))))
+        return events
 
-    def append(self, session_id: int, key: str, value: Any, *, note: str | None = None) -> None:
-        """Save one answer (committed before this returns)."""
+    def append(
+        self,
+        session_id: int,
+        key: str,
+        value: Any,
+        *,
+        note: str | None = None,
+        token: str | None = None,
+    ) -> None:
+        """Save one answer (committed before this returns).
+
+        Args:
+            session_id: The session.
+            key: The question's key.
+            value: The answer (JSON).
+            note: Where in the game it was given, for the list of unfinished games.
+            token: The holder's token (see :meth:`acquire`); the answer is refused
+                when another process holds the session now.
+
+        Raises:
+            SessionLost: Another process took the session over.
+        """
         stamp = now_utc()
         with self.history.guard("save the answer"), self.history.transaction() as db:
+            if token is not None:
+                self._check_holder(db, session_id, token)
             seq = db.execute(
                 "SELECT coalesce(max(seq), 0) + 1 FROM session_events WHERE session_id = ?",
                 (session_id,),
@@ -73,17 +206,32 @@ class SessionStore:
                 (session_id, seq, stamp, key, json.dumps(value)),
             )
             db.execute(
-                "UPDATE sessions SET updated_at = ?, note = coalesce(?, note) WHERE id = ?",
-                (stamp, note, session_id),
+                "UPDATE sessions SET updated_at = ?, note = coalesce(?, note), "
+                "holder_beat = CASE WHEN holder IS NULL THEN holder_beat ELSE ? END WHERE id = ?",
+                (stamp, note, stamp, session_id),
+            )
+
+    def _check_holder(self, db: Any, session_id: int, token: str) -> None:
+        row = db.execute("SELECT holder FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        info = _holder(row[0]) if row and row[0] else None
+        if info is None or info.get("token") != token:
+            raise SessionLost(
+                f"game #{session_id} was taken over by another terminal"
+                + (f" ({describe(info)})" if info else "")
+                + "; this one stops here, every answer so far is saved"
             )
 
     def truncate(self, session_id: int, keep: int) -> None:
-        """Forget every answer after the first ``keep`` (undo, or a changed flow)."""
+        """Forget every answer after the first ``keep`` (undo, with the players' say-so).
+
+        Draws (``seed:`` events) are kept: a draw made once stays made.
+        """
         with self.history.guard("undo the answer"), self.history.transaction() as db:
             db.execute(
-                "DELETE FROM session_events WHERE session_id = ? AND seq NOT IN ("
-                "SELECT seq FROM session_events WHERE session_id = ? ORDER BY seq LIMIT ?)",
-                (session_id, session_id, keep),
+                "DELETE FROM session_events WHERE session_id = ? AND key NOT LIKE ? "
+                "AND seq NOT IN (SELECT seq FROM session_events WHERE session_id = ? "
+                "AND key NOT LIKE ? ORDER BY seq LIMIT ?)",
+                (session_id, SEED_PREFIX + "%", session_id, SEED_PREFIX + "%", keep),
             )
 
     def unfinished(self) -> list[SessionInfo]:
@@ -99,18 +247,83 @@ class SessionStore:
         with self.history.guard("read the games in progress"):
             rows = self._db.execute(
                 "SELECT id, game, kind, started_at, updated_at, status, note, "
-                "(SELECT count(*) FROM session_events WHERE session_id = sessions.id), play_id "
+                "(SELECT count(*) FROM session_events WHERE session_id = sessions.id "
+                f"AND key NOT LIKE '{SEED_PREFIX}%'), play_id, holder, holder_beat "
                 f"FROM sessions {clause}",
                 params,
             ).fetchall()
         return [SessionInfo(*row) for row in rows]
 
-    def finish(self, session_id: int, play: Play) -> int:
-        """Record the finished game and close the session, in one transaction."""
-        with self.history.guard("save the game"), self.history.transaction() as db:
-            play_id = insert(db, play, keep_id=False)
+    def acquire(self, session_id: int) -> str:
+        """Become the one process that drives the session.
+
+        Returns:
+            A token that :meth:`append` and :meth:`release` take.
+
+        Raises:
+            SessionHeld: A live process holds it; the message says which.
+        """
+        token = uuid.uuid4().hex
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "token": token,
+            "started": process_start(os.getpid()),
+            "since": now_utc(),
+        }
+        with self.history.guard("open the game"), self.history.transaction() as db:
+            row = db.execute(
+                "SELECT holder, holder_beat FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if row is None:
+                raise HistoryError(f"no game #{session_id}")
+            current = _holder(row[0]) if row[0] else None
+            if current is not None and _alive(current, row[1]):
+                raise SessionHeld(held_message(session_id, describe(current)))
             db.execute(
-                "UPDATE sessions SET status = 'finished', play_id = ?, updated_at = ? WHERE id = ?",
+                "UPDATE sessions SET holder = ?, holder_beat = ? WHERE id = ?",
+                (json.dumps(info), now_utc(), session_id),
+            )
+        return token
+
+    def release(self, session_id: int, token: str) -> None:
+        """Let go of the session (only if ``token`` still holds it)."""
+        with self.history.guard("close the game"), self.history.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET holder = NULL WHERE id = ? AND json_extract(holder, "
+                "'$.token') = ?",
+                (session_id, token),
+            )
+
+    def finish(self, session_id: int, play: Play) -> int:
+        """Record the finished game and close the session, in one transaction.
+
+        The play takes the session's number. Finishing a session that is
+        already finished records nothing and returns the play it became.
+
+        Raises:
+            HistoryError: No such session, it was set aside, or its play was deleted.
+        """
+        with self.history.guard("save the game"), self.history.transaction() as db:
+            row = db.execute(
+                "SELECT status, play_id FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if row is None:
+                raise HistoryError(f"no game #{session_id}")
+            status, done = row
+            if status == "finished":
+                if done is None:
+                    raise HistoryError(f"game #{session_id} was saved, then deleted")
+                return int(done)
+            if status != "active":
+                raise HistoryError(f"game #{session_id} was set aside")
+            db.execute(
+                "UPDATE sessions SET status = 'finished', holder = NULL WHERE id = ?",
+                (session_id,),
+            )
+            play_id = insert(db, replace(play, id=session_id), keep_id=True)
+            db.execute(
+                "UPDATE sessions SET play_id = ?, updated_at = ? WHERE id = ?",
                 (play_id, now_utc(), session_id),
             )
         return play_id
@@ -118,4 +331,7 @@ class SessionStore:
     def abandon(self, session_id: int) -> None:
         """Set a session aside for good (its events are kept)."""
         with self.history.guard("abandon the game"), self.history.transaction() as db:
-            db.execute("UPDATE sessions SET status = 'abandoned' WHERE id = ?", (session_id,))
+            db.execute(
+                "UPDATE sessions SET status = 'abandoned', holder = NULL WHERE id = ?",
+                (session_id,),
+            )

@@ -18,12 +18,13 @@ from companion.cli import app
 
 DOWN = "\x1b[B"
 UP = "\x1b[A"
+LEFT = "\x1b[D"
 CTRL_C = "\x03"
 CLEAR = "\x15"  # Ctrl-U: clears a text prompt after a refused answer
 
 
 def sel(index: int) -> str:
-    """Pick the ``index``-th entry of a list (0 is the first)."""
+    """Pick the entry ``index`` places below the one pointed at (0: the one pointed at)."""
     return DOWN * index + "\r"
 
 
@@ -33,7 +34,7 @@ def yes_from_no() -> str:
 
 
 def txt(text: str) -> str:
-    """Type an answer and press Enter."""
+    """Type an answer and press Enter (a default in the field is replaced)."""
     return text + "\r"
 
 
@@ -60,6 +61,11 @@ def run(args: list[str], keys: str) -> Result:
             return CliRunner().invoke(app, args)
 
 
+def keystrokes(keys: str) -> int:
+    """Keys pressed: an arrow key (an escape sequence) counts once."""
+    return len(keys.replace(DOWN, "v").replace(UP, "^").replace(LEFT, "<"))
+
+
 @pytest.fixture
 def seeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     """Make the seeds of random draws 1001, 1002, ... (the list shows those used)."""
@@ -74,9 +80,11 @@ def seeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 
 def saved(db: Path) -> list[dict[str, Any]]:
-    """The finished games in a history: id, game, score file, result, start seat."""
+    """The games in a history: id, game, score file, result, start seat, status."""
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT id, game, score_file, result FROM plays ORDER BY id").fetchall()
+        rows = conn.execute(
+            "SELECT id, game, score_file, result, status FROM plays ORDER BY id"
+        ).fetchall()
         starts = dict(conn.execute("SELECT play_id, seat FROM play_players WHERE start_player = 1"))
     conn.close()
     return [
@@ -86,8 +94,9 @@ def saved(db: Path) -> list[dict[str, Any]]:
             "score_file": json.loads(f),
             "result": json.loads(r),
             "start": starts.get(i),
+            "status": s,
         }
-        for i, g, f, r in rows
+        for i, g, f, r, s in rows
     ]
 
 
@@ -97,3 +106,13 @@ def sessions(db: Path) -> list[tuple[int, str, str]]:
         rows = conn.execute("SELECT id, game, status FROM sessions ORDER BY id").fetchall()
     conn.close()
     return rows
+
+
+def events(db: Path, session: int) -> list[tuple[str, Any]]:
+    """The saved answers and draws of a session, in order."""
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute(
+            "SELECT key, value FROM session_events WHERE session_id = ? ORDER BY seq", (session,)
+        ).fetchall()
+    conn.close()
+    return [(k, json.loads(v)) for k, v in rows]

@@ -87,10 +87,11 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         versions = db.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert versions[:3] == [
+    assert versions[:4] == [
         (1, "plays and their players"),
         (2, "uuids, location, notes, duration, start player, imported plays"),
         (3, "games in progress and their event logs"),
+        (4, "one number per game, interim plays, the terminal that holds a game"),
     ]
     assert versions[-1] == (
         5,

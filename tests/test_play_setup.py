@@ -20,7 +20,6 @@ from companion.play.setup import (
     line_up,
     tour_count,
 )
-from companion.play.table import Event, undo_point
 
 runner = CliRunner()
 
@@ -124,17 +123,3 @@ def test_setup_output() -> None:
         )
         + "\n"
     )
-
-
-@pytest.mark.parametrize(
-    ("events", "keep"),
-    [
-        ([], 0),
-        ([("a", 1)], 0),
-        ([("a", 1), ("b", 2)], 1),
-        ([("a", 1), ("seed:x", 5)], 0),
-        ([("a", 1), ("b", 2), ("seed:x", 5), ("seed:y", 6)], 1),
-    ],
-)
-def test_undo_drops_the_last_answer_and_the_draws_after_it(events: list[Event], keep: int) -> None:
-    assert undo_point(events) == keep

@@ -10,8 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.play_helpers import run, saved, sessions
-from tests.test_play import shibuya_keys
+from tests.play_helpers import run, saved, sel, sessions, txt
 
 DOWN = "\x1b[B"
 
@@ -77,13 +76,13 @@ def test_killed_mid_game_then_resumed_to_the_same_result(db_path: Path, tmp_path
     child.close()
     assert sessions(db_path) == [(1, "shibuya", "active")]
 
-    keys = shibuya_keys()
-    answered = len("\r" + "Aki\r" + "Ben\r" + "\r" * 4 + "\r" * 5)
-    resumed = run(["resume", "1"], keys[answered:])
+    rest = sel(1) + (sel(1) + sel(0)) * 2 + sel(1) + txt("")  # the other 11 tiles at once
+    resumed = run(["resume", "1"], rest)
     assert resumed.exit_code == 0, resumed.output
     [game] = saved(db_path)
 
     straight = tmp_path / "straight.sqlite3"
+    keys = sel(0) + txt("Aki") + txt("Ben") + sel(0) * 4 + sel(0) * 5 + rest
     assert run(["play", "shibuya", "--db", str(straight)], keys).exit_code == 0
     [reference] = saved(straight)
     assert game["score_file"] == reference["score_file"]
@@ -104,3 +103,41 @@ def test_menu_rules_and_history(db_path: Path) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@pytest.mark.timeout(120)
+def test_a_second_terminal_cannot_drive_a_game_in_play(db_path: Path) -> None:
+    import socket
+
+    child = spawn("play", "shibuya")
+    answer(child, "Who is playing?", "\r")
+    child.expect_exact("Player 1's name")
+    second = run(["resume", "1"], txt("Aki"))
+    assert second.exit_code == 1
+    assert second.stderr.startswith(
+        f"Error: game #1 is being played in another terminal (process {child.pid} on "
+        f"{socket.gethostname()}, since "
+    )
+    assert second.stderr.endswith(" UTC); go on there, or pause it there first\n")
+    abandon = run(["resume", "1", "--abandon"], "")
+    assert abandon.exit_code == 1
+    # The first terminal is unaffected; when it dies, the game can be taken over.
+    child.send("Aki\r")
+    child.expect_exact("Player 2's name")
+    child.kill(signal.SIGKILL)
+    child.close()
+    resumed = run(
+        ["resume", "1"],
+        txt("Ben")
+        + sel(0)
+        + sel(0)
+        + txt("")
+        + sel(0)
+        + sel(1)
+        + (sel(1) + sel(0)) * 2
+        + sel(1)
+        + txt(""),
+    )
+    assert resumed.exit_code == 0, resumed.output
+    [game] = saved(db_path)
+    assert [p["name"] for p in game["score_file"]["players"]] == ["Aki", "Ben"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.play.setup import PLAYER_COUNTS, checklist
 from companion.play.table import Table
+from scorers.names import clean_name, name_key, name_problem
 
 
 @dataclass
@@ -15,16 +16,36 @@ class Outcome:
     """What a finished flow hands back to be scored and saved.
 
     Attributes:
-        score_file: The score file the prompts built.
-        start_player: The seat that started the game, if known.
+        score_file: The score file the players checked on the score pad.
+        start_player: The seat that started the game, if known (in a team game,
+            the person's index in seat order).
+        status: ``final``, or ``interim`` for a scoring that does not end the
+            game (Shogun's first winter scored on its own).
     """
 
     score_file: dict[str, Any]
     start_player: int | None = None
+    status: str = "final"
 
 
-def ask_players(t: Table, game: str, *, count: int | None = None) -> list[str]:
-    """Names in seat order, with the history's names offered."""
+def ask_players(
+    t: Table,
+    game: str,
+    *,
+    count: int | None = None,
+    labels: Sequence[str] | None = None,
+    topic: str = "setup",
+) -> list[str]:
+    """Names in seat order (clockwise), with the history's names offered.
+
+    Args:
+        t: The table.
+        game: The game id (its player counts).
+        count: How many, when already known.
+        labels: A word about each seat, shown in its question (e.g. its team).
+        topic: The rules topic for these questions.
+    """
+    t.at("setup", "players", topic)
     counts = PLAYER_COUNTS[game]
     if count is None:
         if len(counts) == 1:
@@ -37,27 +58,31 @@ def ask_players(t: Table, game: str, *, count: int | None = None) -> list[str]:
     names: list[str] = []
 
     def check(text: str) -> str | None:
-        if not text:
-            return "type a name"
-        if text in names:
-            return f"{text} is already playing: use another name"
+        problem = name_problem(text)
+        if problem:
+            return problem
+        if name_key(text) in {name_key(n) for n in names}:
+            return f"{clean_name(text)} is already playing: use another name"
         return None
 
     for seat in range(count):
+        about = f"{labels[seat]}; " if labels else ""
         names.append(
-            t.text(
-                f"players.{seat}",
-                f"Player {seat + 1}'s name (seat order)?",
-                check=check,
-                suggestions=[n for n in t.known_names if n not in names],
+            clean_name(
+                t.text(
+                    f"players.{seat}",
+                    f"Player {seat + 1}'s name ({about}seat order, clockwise)?",
+                    check=check,
+                    suggestions=[n for n in t.known_names if n not in names],
+                )
             )
         )
     return names
 
 
-def run_checklist(t: Table, game: str, players: int) -> None:
+def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> None:
     """Show the set-up steps; the players say which they skipped."""
-    t.at("setup", "setup")
+    t.at("setup", "setup", topic)
     steps = checklist(game, players)
     t.say("Set-up:")
     for k, step in enumerate(steps, 1):
@@ -77,7 +102,10 @@ def run_checklist(t: Table, game: str, players: int) -> None:
 
 
 def choose_start(t: Table, message: str, names: list[str]) -> int:
-    """The start player's seat: named by the players, or drawn at random (seed shown)."""
+    """The start player's seat: named by the players, or drawn at random (seed shown).
+
+    The seed is kept with the game: undoing and drawing again gives the same player.
+    """
     from companion.play.setup import pick
 
     starter = t.choose("start", message, [*names, "Draw at random"])
@@ -98,27 +126,6 @@ def order_from(names: list[str], first: int) -> list[str]:
     return names[first:] + names[:first]
 
 
-def validated(t: Table, game: str, build: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """Build a score file with ``build`` until the scorer accepts it.
-
-    Each field is checked as it is typed; what only shows across fields (too
-    many tourists of a colour, provinces over the region's nine) is reported
-    with its path, and the entries are asked again.
-    """
-    from scorers import SCORERS, ScoreFileError
-
-    for attempt in range(1, 1000):
-        t.prefix = "" if attempt == 1 else f"retry{attempt}."
-        file = build()
-        try:
-            SCORERS[game].score_json(file)
-        except ScoreFileError as error:
-            t.say("These answers do not fit together:")
-            for problem in error.problems:
-                t.say(f"  {problem}")
-            t.say("Please enter the scores again.")
-            continue
-        finally:
-            t.prefix = ""
-        return file
-    raise RuntimeError("unreachable")
+def row_message(words: str, names: Sequence[str]) -> str:
+    """A question for one row of the score pad: ``Souvenir cards (Aki Ben Cho)?``."""
+    return f"{words}, in seat order ({' '.join(names)})?"

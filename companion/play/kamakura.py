@@ -1,7 +1,15 @@
-"""Playing Kamakura Collection along: tour cards, trackers, turns and the last round."""
+"""Playing Kamakura Collection along: tour cards, trackers, turns and the last round.
+
+During the turns the companion notes what the count needs: the site coins taken
+(in Memento-board order), rests (the point track) and taxi tickets. A circle's
+coin is described once for the whole table: its colour, and its value when
+the rulebook does not give it (B, O, K and M are worth 3, F 4). The end count
+then asks only what the table has not told it yet.
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from companion.play.common import (
@@ -9,18 +17,39 @@ from companion.play.common import (
     ask_players,
     choose_start,
     order_from,
+    row_message,
     run_checklist,
-    validated,
 )
+from companion.play.pad import Pad, Row, review
 from companion.play.setup import draw_tours, tour_count
 from companion.play.table import Table
 
 GAME = "kamakura"
 COLORS = ("pink", "green", "blue")
 END_COINS = 8
-COIN, OTHER, TAXI, NONE = "Took a site coin", "Another action", "Used a taxi ticket", "No action"
+PER_CIRCLE = {2: 1, 3: 2, 4: 2}
+# Printed values the rulebook lists (its table of site coins).
+KNOWN_VALUES = {"B": 3, "O": 3, "K": 3, "M": 3, "F": 4}
+VISIT = "Visited: took a site coin"
+WALK = "Walked or took a rickshaw"
+REST = "Rested (+1 point)"
+CALL = "Called a taxi (took a ticket)"
+USE = "Used a taxi ticket"
+NONE = "No action"
 KINDS = {**dict.fromkeys("ABCDEFGH", "collection"), **dict.fromkeys("IJK", "genre")}
 KINDS.update({"L": "big_eater", "M": "rendezvous"})
+EXCLUSIVE = ("collection", "genre")
+SHORT = {
+    VISIT: "visited",
+    WALK: "walked",
+    REST: "rested",
+    CALL: "called a taxi",
+    USE: "used a taxi ticket",
+    NONE: "no action",
+}
+COIN = re.compile(r"^([A-Za-z])(\d{0,2})([pgbPGB]?)$")
+TICKET = re.compile(r"^([A-Za-z])(\d{1,2})$")
+Circles = dict[str, tuple[int, str]]
 
 
 def flow(t: Table) -> Outcome:
@@ -28,7 +57,9 @@ def flow(t: Table) -> Outcome:
     names = ask_players(t, GAME)
     count = len(names)
     run_checklist(t, GAME, count)
+    t.at("setup", "tour cards", "advanced-rules")
     advanced = count == 2 or t.yes("advanced", "Play with the advanced rules?", default=False)
+    t.at("setup", "tour cards", "tour-cards")
     first_game = t.yes("first_game", "First game (leave out tour cards L and M)?", default=False)
     size = tour_count(count, advanced=advanced)
     if t.yes("draw_tours", f"Draw the {size} exclusive tour cards for you?"):
@@ -45,173 +76,648 @@ def flow(t: Table) -> Outcome:
             .upper()
             .split()
         )
-    t.at("setup", "start player")
+    t.at("setup", "start player", "setup")
     first = choose_start(t, "Who visited Kamakura most recently?", names)
     order = order_from(names, first)
     t.say("Point trackers: " + ", ".join(f"{n} on {k}" for k, n in enumerate(order)) + ".")
-    coins = dict.fromkeys(names, 0)
+    noted = play_turns(t, names, order)
+    t.at("scoring", "final count", "tour-cards")
+    t.say("Count the points.")
+    file = count_up(
+        t,
+        names,
+        tours,
+        advanced,
+        track=[order.index(n) + noted.rests[n] for n in names],
+        coins=[noted.coins[n] for n in names] if noted.complete else None,
+        noted_coins=[noted.coins[n] for n in names],
+        tickets=[noted.tickets[n] for n in names],
+        circles=noted.circles,
+    )
+    return Outcome(file, start_player=first)
+
+
+class Noted:
+    """What the turns told the companion."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.coins: dict[str, list[str]] = {n: [] for n in names}
+        self.rests = dict.fromkeys(names, 0)
+        self.tickets = dict.fromkeys(names, 1)
+        self.circles: Circles = {}
+        self.complete = True
+
+
+def play_turns(t: Table, names: list[str], order: list[str]) -> Noted:
+    """Turns clockwise until someone has 8 site coins, then everyone else's last turn."""
+    count = len(names)
+    noted = Noted(names)
     last: dict[str, str] = {}
     final: list[str] | None = None
     number = 0
     while final is None or final:
         name = final.pop(0) if final is not None else order[number % count]
         number += 1
-        t.at("turn", f"turn {number}")
-        previous = f"; last turn: {last[name].lower()}" if name in last else ""
-        ending = f" Last turns: {len(final) + 1} to go." if final is not None else ""
+        held = len(noted.coins[name])
+        t.at("turn", f"round {(number - 1) // count + 1}, {name}'s turn", "actions")
+        heading = (
+            f"Last turns: {name} ({len(final) + 1} to go)"
+            if final is not None
+            else f"Round {(number - 1) // count + 1} · {name}'s turn"
+        )
+        previous = f"; last turn: {SHORT[last[name]]}" if name in last else ""
+        eighth = f"{name} took an 8th site coin (from here, everyone's last turn)"
+        options = [VISIT, WALK, REST, CALL, USE, NONE]
+        if final is None:
+            options.append(eighth)
         action = t.choose(
             f"turn.{number}",
-            f"{name}'s turn ({coins[name]} site coins{previous}). "
-            f"Not the same action twice in a row.{ending}",
-            [COIN, OTHER, TAXI, NONE],
+            f"{heading} ({held} site coin{'' if held == 1 else 's'}{previous}). "
+            "Not the same action twice in a row.",
+            options,
         )
-        last[name] = action
-        if action == COIN:
-            coins[name] += 1
-        if final is None and coins[name] >= END_COINS:
+        last[name] = action if action in SHORT else VISIT
+        if action == VISIT:
+            t.at("turn", f"round {(number - 1) // count + 1}, {name}'s turn", "coins")
+            coin = ask_coin(t, f"turn.{number}.coin", name, noted.coins[name], noted.circles)
+            noted.coins[name].append(coin)
+        elif action == REST:
+            noted.rests[name] += 1
+        elif action == CALL:
+            noted.tickets[name] += 1
+        elif action == USE:
+            noted.tickets[name] = max(0, noted.tickets[name] - 1)
+        elif action == eighth:
+            noted.complete = False
+        if final is None and (len(noted.coins[name]) >= END_COINS or action == eighth):
             seat = order.index(name)
             final = [order[(seat + k) % count] for k in range(1, count)]
             t.say(f"{name} has {END_COINS} site coins: everyone else gets one last turn.")
-    t.at("scoring", "final count")
-    t.say("Count the points.")
-    return Outcome(
-        validated(t, GAME, lambda: score_file(t, names, tours, advanced, order, coins)),
-        start_player=first,
-    )
+    return noted
 
 
-def score_file(
-    t: Table,
-    names: list[str],
-    tours: list[str],
-    advanced: bool,
-    order: list[str],
-    coins: dict[str, int],
-) -> dict[str, Any]:
-    """Tour cards as printed, then each player's memento board."""
-    cards = [tour(t, card, names, advanced) for card in tours]
-    players = []
-    for seat, name in enumerate(names):
-        key = f"score.{seat}"
-        entry: dict[str, Any] = {
-            "name": name,
-            "track": t.number(
-                f"{key}.track",
-                f"{name}: point track before the count?",
-                high=99,
-                default=order.index(name),
-            ),
-        }
-        held = t.number(
-            f"{key}.coins", f"{name}: how many site coins?", high=8, default=coins[name]
-        )
-        entry["site_coins"] = [site_coin(t, f"{key}.coin.{k}", name, k) for k in range(held)]
-        entry["eat_coins"] = numbers(
-            t, f"{key}.eat", f"{name}: eat-around coin values (e.g. 2 1 3; Enter for none)?"
-        )
-        pieces = t.text(
-            f"{key}.pieces", f"{name}: circles of your two pieces (e.g. A N)?", check=check_pieces
-        )
-        entry["pieces"] = pieces.upper().split()
-        tickets = t.number(f"{key}.tickets", f"{name}: unused taxi tickets?", high=11, default=0)
-        entry["taxi_tickets"] = [
-            {
-                "circle": t.text(
-                    f"{key}.ticket.{k}.circle",
-                    f"{name}: ticket {k + 1} circle?",
-                    check=check_circle,
-                ).upper(),
-                "points": t.number(
-                    f"{key}.ticket.{k}.points", f"{name}: ticket {k + 1} bonus printed?", high=20
-                ),
-            }
-            for k in range(tickets)
-        ]
-        players.append(entry)
-    return {"game": GAME, "advanced": advanced, "tours": cards, "players": players}
-
-
-def tour(t: Table, card: str, names: list[str], advanced: bool) -> dict[str, Any]:
-    """One exclusive tour card, as printed on it."""
-    kind = KINDS[card]
-    entry: dict[str, Any] = {"card": card, "kind": kind}
-    key = f"score.tour.{card}"
-    if kind == "collection":
-        circles = t.text(
-            f"{key}.circles", f"Card {card}: circles shown (e.g. B F K)?", check=check_circles
-        )
-        entry["circles"] = circles.upper().split()
-    if kind == "genre":
-        entry["color"] = t.choose(f"{key}.color", f"Card {card}: colour?", COLORS)
-    entry["points"] = t.number(f"{key}.points", f"Card {card}: bonus printed?", high=30)
-    if advanced and kind in ("collection", "genre"):
-        who = t.choose(
-            f"{key}.claimed", f"Card {card}: who completed it first?", [*names, "Nobody"]
-        )
-        if who != "Nobody":
-            entry["claimed_by"] = who
-    return entry
-
-
-def site_coin(t: Table, key: str, name: str, k: int) -> dict[str, Any]:
-    """A site coin on the memento board, spot ``k + 1``."""
-    where = f"{name}: site coin in spot {k + 1}"
-    return {
-        "circle": t.text(f"{key}.circle", f"{where}, circle letter?", check=check_circle).upper(),
-        "value": t.number(f"{key}.value", f"{where}, value?", high=9),
-        "color": t.choose(f"{key}.color", f"{where}, colour?", COLORS),
-    }
-
-
-def numbers(t: Table, key: str, message: str) -> list[int]:
-    """Whole numbers separated by blanks."""
+def ask_coin(t: Table, key: str, name: str, held: list[str], circles: Circles) -> str:
+    """The site coin just taken: its circle (described once if it is new)."""
 
     def check(text: str) -> str | None:
-        bad = [part for part in text.split() if not part.isdigit()]
-        return f"not a value: {' '.join(bad)}" if bad else None
+        problem = coins_problem(text, circles)
+        if problem:
+            return problem
+        letters = parse_coins(text)
+        if len(letters) != 1:
+            return "one coin: its circle letter, like B"
+        if letters[0][0] in held:
+            return f"{name} already has the coin of circle {letters[0][0]}"
+        return None
 
-    return [int(part) for part in t.text(key, message, check=check).split()]
+    text = t.text(key, f"{name}: which site coin (its circle letter, e.g. B)?", check=check)
+    [(circle, value, color)] = parse_coins(text)
+    describe(t, circle, value, color, circles)
+    return circle
 
 
-def check_circle(text: str) -> str | None:
-    """One letter."""
-    return None if len(text) == 1 and text.isalpha() else "a circle is one letter, like B"
+def none_dash(text: str) -> str:
+    """An answer's items, commas as blanks; a lone ``-`` means none."""
+    text = text.replace(",", " ")
+    return "" if text.strip() == "-" else text
 
 
-def check_circles(text: str) -> str | None:
-    """Letters separated by blanks."""
-    parts = text.split()
-    if not parts or any(check_circle(p) for p in parts):
-        return "circle letters separated by spaces, like B F K"
+def parse_coins(text: str) -> list[tuple[str, int | None, str | None]]:
+    """``B F G3p`` → circle, value (if typed) and colour (if typed) of each coin."""
+    coins = []
+    for token in none_dash(text).split():
+        match = COIN.match(token)
+        if not match:
+            continue
+        value = int(match.group(2)) if match.group(2) else None
+        color = {"p": "pink", "g": "green", "b": "blue"}.get(match.group(3).lower())
+        coins.append((match.group(1).upper(), value, color))
+    return coins
+
+
+def coins_problem(text: str, circles: Circles) -> str | None:
+    """What is wrong with a line of site coins, or ``None``."""
+    tokens = none_dash(text).split()
+    bad = [token for token in tokens if not COIN.match(token)]
+    if bad:
+        return (
+            f"not a coin: {' '.join(bad)} (a circle letter, plus its value and colour "
+            "for a new circle, e.g. G3p)"
+        )
+    if len(tokens) > END_COINS:
+        return f"{len(tokens)} coins: a Memento board holds {END_COINS}"
+    seen: set[str] = set()
+    for circle, value, color in parse_coins(text):
+        if circle in seen:
+            return f"circle {circle} twice: each player holds one coin of a circle at most"
+        seen.add(circle)
+        known = circles.get(circle)
+        printed = KNOWN_VALUES.get(circle)
+        if value is not None and printed is not None and value != printed:
+            return f"circle {circle}'s coin is worth {printed} (the rulebook's value)"
+        if known and ((value is not None and value != known[0]) or (color and color != known[1])):
+            return (
+                f"circle {circle} was described as {known[0]} {known[1]}; change it on the "
+                "score pad if that was wrong"
+            )
     return None
+
+
+def describe(t: Table, circle: str, value: int | None, color: str | None, circles: Circles) -> None:
+    """Ask what is printed on a circle's coin, unless known (once for the whole table)."""
+    if circle in circles:
+        return
+    value = value if value is not None else KNOWN_VALUES.get(circle)
+    if color is None or value is None:
+        value, color = ask_circle(t, f"circle.{circle}", circle, value)
+    circles[circle] = (value, color)
+
+
+def ask_circle(
+    t: Table, key: str, circle: str, value: int | None, current: tuple[int, str] | None = None
+) -> tuple[int, str]:
+    """A circle's coin as printed: its colour, and its value when the rulebook has none."""
+    printed = KNOWN_VALUES.get(circle, value if current is None else None)
+    if circle in KNOWN_VALUES:
+        color = t.choose(
+            key,
+            f"Circle {circle}'s site coin ({KNOWN_VALUES[circle]} points): colour?",
+            COLORS,
+            current[1] if current else None,
+            topic="site-coins",
+        )
+        return KNOWN_VALUES[circle], color
+
+    def check(text: str) -> str | None:
+        return parse_described(text)[1]
+
+    shown = f"{current[0]} {current[1]}" if current else (f"{printed} " if printed else "")
+    text = t.text(
+        key,
+        f"Circle {circle}'s site coin as printed: value and colour (e.g. 3 pink)?",
+        check=check,
+        default=shown.strip(),
+        topic="site-coins",
+    )
+    described, _ = parse_described(text)
+    assert described is not None
+    return described
+
+
+def parse_described(text: str) -> tuple[tuple[int, str] | None, str | None]:
+    """``3 pink`` (or ``3p``) → ``(3, "pink")``; else ``None`` and the problem."""
+    match = re.fullmatch(r"\s*(\d{1,2})\s*([a-z]+)\s*", text.lower())
+    if not match:
+        return None, "the value, then the colour: e.g. 3 pink"
+    color = [c for c in COLORS if c == match.group(2) or c[0] == match.group(2)]
+    if len(color) != 1:
+        return None, "the colour is pink, green or blue"
+    return (int(match.group(1)), color[0]), None
+
+
+def ask_coins(
+    t: Table, key: str, name: str, circles: Circles, default: list[str] | None = None
+) -> list[str]:
+    """A player's site coins in Memento-board order, in one answer; new circles described."""
+    text = t.text(
+        key,
+        f"{name}: site coins from Memento spot 1 (e.g. B F K; a new circle with its value and "
+        "colour, e.g. G3p; - for none)?",
+        check=lambda text: coins_problem(text, circles),
+        default=" ".join(default or []),
+        topic="memento-board",
+    )
+    coins = parse_coins(text)
+    for circle, value, color in coins:
+        describe(t, circle, value, color, circles)
+    return [c for c, _, _ in coins]
+
+
+def numbers_line(t: Table, key: str, message: str, default: list[int], topic: str) -> list[int]:
+    """Whole numbers separated by blanks (``-`` or nothing for none)."""
+
+    def check(text: str) -> str | None:
+        bad = [part for part in none_dash(text).split() if not part.isdigit()]
+        if bad:
+            return f"not a value: {' '.join(bad)}"
+        parts = none_dash(text).split()
+        if len(parts) > 20 or any(int(p) > 20 for p in parts):
+            return "at most 20 coins, each worth at most 20"
+        return None
+
+    text = t.text(key, message, check=check, default=" ".join(map(str, default)), topic=topic)
+    return [int(p) for p in none_dash(text).split()]
+
+
+def parse_tickets(text: str) -> list[dict[str, Any]]:
+    """``B2 F3`` → taxi tickets (circle, bonus printed)."""
+    tickets = []
+    for token in none_dash(text).split():
+        match = TICKET.match(token)
+        if match:
+            tickets.append({"circle": match.group(1).upper(), "points": int(match.group(2))})
+    return tickets
+
+
+def check_tickets(text: str) -> str | None:
+    """Tokens like ``B2``: the ticket's circle and the bonus printed on it."""
+    tokens = none_dash(text).split()
+    bad = [token for token in tokens if not TICKET.match(token)]
+    if bad:
+        return f"not a ticket: {' '.join(bad)} (circle letter and bonus, e.g. B2)"
+    if len(tokens) > 11:
+        return "there are 11 taxi tickets"
+    return None
+
+
+def show_tickets(tickets: list[dict[str, Any]]) -> str:
+    """``B2 F3`` or ``-``."""
+    return " ".join(f"{x['circle']}{x['points']}" for x in tickets) or "-"
+
+
+def ask_tour(
+    t: Table, key: str, card: str, current: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What is printed on one exclusive tour card, in one answer."""
+    kind = KINDS[card]
+    if kind in ("big_eater", "rendezvous"):
+        points = t.number(
+            key,
+            f"Card {card} ({'big eater' if kind == 'big_eater' else 'rendezvous'}): bonus printed?",
+            high=30,
+            default=current["points"] if current else None,
+            topic="tour-cards",
+        )
+        return {"card": card, "kind": kind, "points": points}
+    if kind == "collection":
+        message = f"Card {card} (collection): circles shown, then the bonus (e.g. B F K 5)?"
+        shown = f"{' '.join(current['circles'])} {current['points']}" if current else ""
+    else:
+        message = f"Card {card} (genre): its colour, then the bonus (e.g. pink 4)?"
+        shown = f"{current['color']} {current['points']}" if current else ""
+    text = t.text(
+        key,
+        message,
+        check=lambda text: parse_tour(card, text)[1],
+        default=shown,
+        topic="tour-cards",
+    )
+    tour, _ = parse_tour(card, text)
+    assert tour is not None
+    return tour
+
+
+def parse_tour(card: str, text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A collection (``B F K 5``) or genre (``pink 4``) card's answer; or the problem."""
+    parts = text.replace(",", " ").split()
+    if len(parts) < 2 or not parts[-1].isdigit() or int(parts[-1]) > 30:
+        return None, "end with the bonus printed on the card, a number up to 30"
+    points = int(parts[-1])
+    if KINDS[card] == "collection":
+        circles = [p.upper() for p in parts[:-1]]
+        if any(len(c) != 1 or not c.isalpha() for c in circles) or len(set(circles)) < len(circles):
+            return None, "different circle letters, then the bonus: e.g. B F K 5"
+        return {"card": card, "kind": "collection", "circles": circles, "points": points}, None
+    color = [c for c in COLORS if len(parts) == 2 and parts[0].lower() in (c, c[0])]
+    if not color:
+        return None, "the colour (pink, green or blue), then the bonus: e.g. pink 4"
+    return {"card": card, "kind": "genre", "color": color[0], "points": points}, None
+
+
+def show_tour(tour: dict[str, Any]) -> str:
+    """A tour card as printed, in a few words."""
+    if tour["kind"] == "collection":
+        return f"{' '.join(tour['circles'])}: {tour['points']}"
+    if tour["kind"] == "genre":
+        return f"4+ {tour['color']}: {tour['points']}"
+    return str(tour["points"])
+
+
+def meets(tour: dict[str, Any], coins: list[str], circles: Circles) -> bool:
+    """Whether a player with ``coins`` meets a collection or genre card."""
+    if tour["kind"] == "collection":
+        return all(c in coins for c in tour["circles"])
+    return sum(1 for c in coins if c in circles and circles[c][1] == tour["color"]) >= 4
 
 
 def check_pieces(text: str) -> str | None:
     """Two circle letters."""
-    parts = text.split()
-    if len(parts) != 2 or any(check_circle(p) for p in parts):
+    parts = text.upper().split()
+    if len(parts) != 2 or any(len(p) != 1 or not p.isalpha() for p in parts):
         return "two circle letters, like A N"
+    if parts[0] == parts[1] and parts[0] not in ("A", "N"):
+        return f"both pieces on circle {parts[0]}: only A and N hold more than one piece"
     return None
+
+
+def pad_rows(
+    names: list[str], tours: list[str], advanced: bool, circles: Circles, pieces: bool
+) -> list[Row]:
+    """Per player: track, site coins, eat-around coins, pieces (card M), taxi tickets;
+    for the table: each tour card, who completed it first, and each circle's coin."""
+
+    def track(t: Table, key: str, seat: int | None, current: Any) -> int:
+        assert seat is not None
+        return t.number(
+            key,
+            f"{names[seat]}: point track before the count?",
+            high=99,
+            default=current,
+            topic="scoring-track",
+        )
+
+    def coins(t: Table, key: str, seat: int | None, current: Any) -> list[str]:
+        assert seat is not None
+        return ask_coins(t, key, names[seat], circles, current)
+
+    def eat(t: Table, key: str, seat: int | None, current: Any) -> list[int]:
+        assert seat is not None
+        return numbers_line(
+            t,
+            key,
+            f"{names[seat]}: eat-around coin values (e.g. 2 1 3; - for none)?",
+            current or [],
+            "scoring-eat-coins",
+        )
+
+    def where(t: Table, key: str, seat: int | None, current: Any) -> list[str]:
+        assert seat is not None
+        return ask_pieces(t, key, names[seat], current)
+
+    def tickets(t: Table, key: str, seat: int | None, current: Any) -> list[dict[str, Any]]:
+        assert seat is not None
+        return ask_tickets(t, key, names[seat], None, current)
+
+    rows = [
+        Row("track", "Point track", track),
+        Row("coins", "Site coins", coins, lambda v: " ".join(v) or "-"),
+        Row("eat", "Eat-around coins", eat, lambda v: " ".join(map(str, v)) or "-"),
+    ]
+    if pieces:
+        rows.append(Row("pieces", "Pieces", where, " ".join))
+    rows.append(Row("tickets", "Taxi tickets", tickets, show_tickets))
+    for card in tours:
+
+        def tour(t: Table, key: str, seat: int | None, current: Any, card: str = card) -> Any:
+            return ask_tour(t, key, card, current)
+
+        rows.append(Row(f"tour.{card}", f"Card {card}", tour, show_tour, shared=True))
+        if advanced and KINDS[card] in EXCLUSIVE:
+
+            def claim(t: Table, key: str, seat: int | None, current: Any, card: str = card) -> Any:
+                return ask_claim(t, key, card, names, current)
+
+            rows.append(
+                Row(
+                    f"claim.{card}",
+                    f"Card {card} completed first by",
+                    claim,
+                    lambda v: v or "-",
+                    shared=True,
+                )
+            )
+    return rows
+
+
+def circle_row(circle: str, circles: Circles) -> Row:
+    """The shared row describing one circle's coin (a fix changes it for every player)."""
+
+    def coin(t: Table, key: str, seat: int | None, current: Any) -> tuple[int, str]:
+        circles[circle] = ask_circle(t, key, circle, None, current)
+        return circles[circle]
+
+    return Row(f"circle.{circle}", f"Circle {circle} coin", coin, lambda v: f"{v[0]} {v[1]}", True)
+
+
+def sync_circles(pad: Pad, circles: Circles) -> None:
+    """A row for every circle described so far (a fixed coin line may add one)."""
+    for circle in sorted(circles):
+        if f"circle.{circle}" not in pad.values:
+            pad.rows.append(circle_row(circle, circles))
+            pad.values[f"circle.{circle}"] = circles[circle]
+
+
+def ask_pieces(t: Table, key: str, name: str, current: list[str] | None = None) -> list[str]:
+    """The circles of a player's two pieces (for card M, the rendezvous)."""
+    text = t.text(
+        key,
+        f"{name}: circles of your two pieces (e.g. A N)?",
+        check=check_pieces,
+        default=" ".join(current or []),
+        topic="tour-cards",
+    )
+    return text.upper().split()
+
+
+def ask_tickets(
+    t: Table, key: str, name: str, expected: int | None, current: list[dict[str, Any]] | None
+) -> list[dict[str, Any]]:
+    """A player's unused taxi tickets: circle and bonus of each, in one answer."""
+    hint = f" (you noted {expected})" if expected is not None else ""
+    text = t.text(
+        key,
+        f"{name}: unused taxi tickets{hint}, circle and bonus of each (e.g. B2 F3; - for none)?",
+        check=check_tickets,
+        default=show_tickets(current).replace("-", "") if current else "",
+        topic="taxi-tickets",
+    )
+    return parse_tickets(text)
+
+
+def ask_claim(t: Table, key: str, card: str, names: list[str], current: Any) -> str:
+    """Who completed an exclusive tour card first (advanced rules)."""
+    return t.choose(
+        key, f"Card {card}: who completed it first?", names, current, topic="advanced-rules"
+    )
+
+
+def build(pad: Pad, tours: list[str], advanced: bool, circles: Circles) -> dict[str, Any]:
+    """The score file from the pad."""
+    sync_circles(pad, circles)
+    circles_known: Circles = {
+        row.id.split(".")[1]: pad.get(row.id) for row in pad.rows if row.id.startswith("circle.")
+    }
+    cards = []
+    for k, card in enumerate(tours):
+        tour = dict(pad.get(f"tour.{card}"))
+        pad.paths[f"tours[{k}]"] = f"tour.{card}"
+        if advanced and KINDS[card] in EXCLUSIVE:
+            claimed = pad.get(f"claim.{card}")
+            pad.paths[f"tours[{k}].claimed_by"] = f"claim.{card}"
+            if claimed:
+                tour["claimed_by"] = claimed
+        cards.append(tour)
+    players = []
+    for seat, name in enumerate(pad.names):
+        path = f"players[{seat}]"
+        for field, row in (
+            ("track", "track"),
+            ("site_coins", "coins"),
+            ("eat_coins", "eat"),
+            ("pieces", "pieces"),
+            ("taxi_tickets", "tickets"),
+        ):
+            pad.paths[f"{path}.{field}"] = pad.key(row, seat)
+        coins = []
+        for k, circle in enumerate(pad.get("coins", seat)):
+            value, color = circles_known[circle]
+            coins.append({"circle": circle, "value": value, "color": color})
+            pad.paths[f"{path}.site_coins[{k}].value"] = f"circle.{circle}"
+            pad.paths[f"{path}.site_coins[{k}].color"] = f"circle.{circle}"
+        has_pieces = any(r.id == "pieces" for r in pad.rows)
+        players.append(
+            {
+                "name": name,
+                "track": pad.get("track", seat),
+                "site_coins": coins,
+                "eat_coins": pad.get("eat", seat),
+                # Only card M reads the pieces: without it they are not asked, and
+                # the file records them at their start circles.
+                "pieces": pad.get("pieces", seat) if has_pieces else ["A", "N"],
+                "taxi_tickets": pad.get("tickets", seat),
+            }
+        )
+    return {"game": GAME, "advanced": advanced, "tours": cards, "players": players}
+
+
+def table_problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Coins over the supply, and exclusive cards several players meet with nobody named."""
+    found: list[tuple[str, list[str]]] = []
+    count = len(pad.names)
+    per_circle = PER_CIRCLE.get(count, 2)
+    holders: dict[str, list[int]] = {}
+    for seat in range(count):
+        for circle in pad.get("coins", seat):
+            holders.setdefault(circle, []).append(seat)
+    for circle, seats in sorted(holders.items()):
+        if len(seats) > per_circle:
+            found.append(
+                (
+                    f"{len(seats)} site coins of circle {circle} (at most {per_circle} "
+                    f"with {count} players)",
+                    [pad.key("coins", s) for s in seats],
+                )
+            )
+    circles = {
+        row.id.split(".")[1]: pad.get(row.id) for row in pad.rows if row.id.startswith("circle.")
+    }
+    for tour in file["tours"]:
+        if not file["advanced"] or tour["kind"] not in EXCLUSIVE:
+            continue
+        who = [n for s, n in enumerate(pad.names) if meets(tour, pad.get("coins", s), circles)]
+        claimed = tour.get("claimed_by")
+        cell = f"claim.{tour['card']}"
+        if len(who) > 1 and claimed not in who:
+            found.append(
+                (f"{' and '.join(who)} meet card {tour['card']}: who completed it first?", [cell])
+            )
+        elif claimed and claimed not in who:
+            found.append((f"{claimed} does not meet card {tour['card']}", [cell]))
+    return found
+
+
+def count_up(
+    t: Table,
+    names: list[str],
+    tours: list[str],
+    advanced: bool,
+    *,
+    track: list[int] | None,
+    coins: list[list[str]] | None,
+    noted_coins: list[list[str]] | None = None,
+    tickets: list[int] | None,
+    circles: Circles,
+) -> dict[str, Any]:
+    """Ask what the turns did not tell, then the score pad."""
+    count = len(names)
+    t.at("scoring", "final count", "tour-cards")
+    printed = {card: ask_tour(t, f"score.tour.{card}", card) for card in tours}
+    if track is None:
+        t.at("scoring", "final count", "scoring-track")
+        track = t.numbers(
+            "score.track", row_message("Point track before the count", names), count, high=99
+        )
+    if coins is None:
+        t.at("scoring", "final count", "memento-board")
+        coins = [
+            ask_coins(t, f"score.{seat}.coins", name, circles, (noted_coins or [[]] * count)[seat])
+            for seat, name in enumerate(names)
+        ]
+    t.at("scoring", "final count", "scoring-eat-coins")
+    eat = [
+        numbers_line(
+            t,
+            f"score.{seat}.eat",
+            f"{name}: eat-around coin values (e.g. 2 1 3; - for none)?",
+            [],
+            "scoring-eat-coins",
+        )
+        for seat, name in enumerate(names)
+    ]
+    pieces = "M" in tours
+    where = (
+        [ask_pieces(t, f"score.{seat}.pieces", n) for seat, n in enumerate(names)] if pieces else []
+    )
+    held = [
+        ask_tickets(
+            t, f"score.{seat}.tickets", name, None if tickets is None else tickets[seat], None
+        )
+        if tickets is None or tickets[seat]
+        else []
+        for seat, name in enumerate(names)
+    ]
+    pad = Pad(names, pad_rows(names, tours, advanced, circles, pieces))
+    sync_circles(pad, circles)
+    for seat in range(count):
+        pad.values[pad.key("track", seat)] = track[seat]
+        pad.values[pad.key("coins", seat)] = coins[seat]
+        pad.values[pad.key("eat", seat)] = eat[seat]
+        pad.values[pad.key("tickets", seat)] = held[seat]
+        if pieces:
+            pad.values[pad.key("pieces", seat)] = where[seat]
+    for card in tours:
+        pad.values[f"tour.{card}"] = printed[card]
+        if advanced and KINDS[card] in EXCLUSIVE:
+            pad.values[f"claim.{card}"] = None
+    t.at("scoring", "score pad", "game-end")
+    return review(
+        t,
+        pad,
+        game=GAME,
+        build=lambda p: build(p, tours, advanced, circles),
+        extra=table_problems,
+        title="Kamakura Collection: final count",
+    )
 
 
 def score_only(t: Table) -> Outcome:
     """Just the final count, for ``companion score kamakura``."""
     names = ask_players(t, GAME)
+    t.at("scoring", "tour cards", "advanced-rules")
     advanced = len(names) == 2 or t.yes(
         "advanced", "Played with the advanced rules?", default=False
     )
-
+    t.at("scoring", "tour cards", "tour-cards")
     cards = t.text("tours", "Exclusive tour cards in play (e.g. A I L)?", check=check_cards)
-    tours = cards.upper().split()
-    coins = dict.fromkeys(names, 0)
-    t.at("scoring", "scoring")
-    return Outcome(validated(t, GAME, lambda: score_file(t, names, tours, advanced, names, coins)))
+    circles: Circles = {}
+    return Outcome(
+        count_up(
+            t,
+            names,
+            cards.upper().split(),
+            advanced,
+            track=None,
+            coins=None,
+            tickets=None,
+            circles=circles,
+        )
+    )
 
 
 def check_cards(text: str, size: int | None = None) -> str | None:
     """Different tour card letters from A to M (``size`` of them, when given)."""
     cards = text.upper().split()
-    if any(c not in KINDS for c in cards) or len(set(cards)) != len(cards):
+    if not cards or any(c not in KINDS for c in cards) or len(set(cards)) != len(cards):
         return "different letters from A to M, like A I L"
     if size is not None and len(cards) != size:
         return f"{size} cards are in play, you named {len(cards)}"

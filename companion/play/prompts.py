@@ -1,23 +1,71 @@
 """Live questions with questionary, plus the three requests any prompt accepts.
 
-In a list, the last three entries are Undo, Rules and Pause. In a text prompt,
-type ``:undo``, ``:rules`` or ``:pause`` (``:u``, ``:r``, ``:p``). Ctrl-C is
+In a list, the last three entries are Undo, Rules and Pause. In a text or
+number prompt, type ``:undo``, ``:rules`` or ``:pause`` (``:u``, ``:r``,
+``:p``). A prompt's default stands in the field already selected: Enter takes
+it, typing replaces it (the arrow keys let you edit it instead). Ctrl-C is
 left to the caller, which tells the players how to resume.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import questionary
+from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+from prompt_toolkit.document import Document
+from prompt_toolkit.selection import SelectionState, SelectionType
+from prompt_toolkit.styles import Style
 
-from companion.play.table import Pause, Undo
+from companion.play.table import Complete, Pause, Preview, Undo
 
 UNDO = "↩ Undo the last answer"
 RULES = "? Rules for this part of the game"
 PAUSE = "⏸ Pause (save and quit)"
 CONTROLS = {":undo": UNDO, ":u": UNDO, ":rules": RULES, ":r": RULES, ":pause": PAUSE, ":p": PAUSE}
 HINT = "(:undo  :rules  :pause)"
+DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause)"
+STYLE = Style([("bottom-toolbar", "noreverse"), ("selected", "reverse")])
+
+
+class WordCompleter(Completer):
+    """Completes the word being typed with what a :data:`Complete` function offers."""
+
+    def __init__(self, complete: Complete) -> None:
+        self.complete = complete
+
+    def get_completions(self, document: Document, event: CompleteEvent) -> Iterable[Completion]:
+        """Completions for the word before the cursor."""
+        before = document.text_before_cursor
+        word = before.split(" ")[-1]
+        for text, meta in self.complete(before):
+            yield Completion(text, start_position=-len(word), display_meta=meta)
+
+
+def names_completer(names: Sequence[str]) -> Complete:
+    """Offer the names that start like what is typed (the whole answer is one name)."""
+
+    def complete(before: str) -> list[tuple[str, str]]:
+        typed = before.strip().casefold()
+        if " " in before.strip():
+            return []
+        return [(n, "") for n in names if n.casefold().startswith(typed) and n.casefold() != typed]
+
+    return complete
+
+
+def select_all(question: questionary.Question, default: str) -> None:
+    """Put the cursor after ``default`` with all of it selected, so typing replaces it."""
+    if not default:
+        return
+    buffer = question.application.layout.current_buffer
+    if buffer is None:
+        return
+    buffer.cursor_position = len(default)
+    state = SelectionState(original_cursor_position=0, type=SelectionType.CHARACTERS)
+    state.enter_shift_mode()
+    buffer.selection_state = state
 
 
 class QuestionaryPrompter:
@@ -36,15 +84,13 @@ class QuestionaryPrompter:
         if answer == PAUSE:
             raise Pause
 
-    def select(self, message: str, choices: Sequence[str], default: str | None) -> str:
+    def select(
+        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+    ) -> str:
         """One of ``choices`` (or a request)."""
-        options: list[str | questionary.Separator] = [
-            *choices,
-            questionary.Separator(),
-            UNDO,
-            RULES,
-            PAUSE,
-        ]
+        options: list[str | questionary.Separator] = list(choices)
+        if controls:
+            options += [questionary.Separator(), UNDO, RULES, PAUSE]
         while True:
             answer = questionary.select(message, choices=options, default=default).unsafe_ask()
             if answer == RULES:
@@ -59,6 +105,9 @@ class QuestionaryPrompter:
         validate: Callable[[str], str | None],
         default: str,
         suggestions: Sequence[str],
+        *,
+        complete: Complete | None = None,
+        preview: Preview | None = None,
     ) -> str:
         """A line of text that ``validate`` accepts (or a request)."""
 
@@ -68,15 +117,31 @@ class QuestionaryPrompter:
             problem = validate(text)
             return True if problem is None else problem
 
+        if suggestions and complete is None:
+            complete = names_completer(suggestions)
+        extra: dict[str, Any] = {}
+        if complete is not None:
+            extra.update(completer=WordCompleter(complete), complete_while_typing=True)
+        if preview is not None:
+            shown = preview
+
+            def toolbar() -> str:
+                from prompt_toolkit.application import get_app
+
+                return shown(get_app().current_buffer.text)
+
+            extra["bottom_toolbar"] = toolbar
         while True:
-            if suggestions:
-                question = questionary.autocomplete(
-                    f"{message} {HINT}", choices=list(suggestions), default=default, validate=check
-                )
-            else:
-                question = questionary.text(
-                    message, default=default, validate=check, instruction=HINT
-                )
+            question = questionary.text(
+                message,
+                default=default,
+                validate=check,
+                instruction=DEFAULT_HINT if default else HINT,
+                style=STYLE,
+                validate_while_typing=False,
+                **extra,
+            )
+            select_all(question, default)
             answer = str(question.unsafe_ask())
             control = CONTROLS.get(answer.strip().lower())
             if control == RULES:

@@ -1,64 +1,155 @@
-"""Playing Shimoda: Perry Road along: start player, 7 rounds, movement helper, scoring."""
+"""Playing Shimoda: Perry Road along: start player, merchants, 7 rounds, movement helper, scoring.
+
+Each player reads their own street from their own left: space 1 is at their
+left hand. The two players sit opposite, so Aki's space 1 faces Ben's space 7;
+the drawing shows it, and the score file lists both streets from the first
+player's seat as the score-file contract asks.
+
+A street's tourists are one answer (``bb - r kyp - - b``) and each shop card is
+one short code (``b y 3 3``: a blue card scoring 3 per yellow tourist over 3
+spaces); the prompt completes and explains the code as it is typed.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any
 
-from companion.play.common import Outcome, ask_players, choose_player, run_checklist, validated
+from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
+from companion.play.pad import Pad, Row, review
 from companion.play.table import Table
+from scorers.names import clean_name, name_problem
 from scorers.shimoda import COLORS
 
 GAME = "shimoda"
 ROUNDS = 7
+SPACES = 7
+BRIDGES = (2, 6)
+PER_COLOUR = 7
 INITIALS = {"b": "blue", "k": "black", "r": "red", "y": "yellow", "p": "pink"}
-TYPES = {
-    "any": "per tourist of any colour",
-    "color": "per tourist of one colour",
-    "pair": "per pair of two colours",
-    "exactly_two": "per space with exactly 2 tourists",
-    "all_colors": "per set of all five colours",
-    "three_colors": "per set of three different colours",
-    "chairs": "per chair icon",
-    "victory_markers": "per victory marker",
+LETTER = {color: letter for letter, color in INITIALS.items()}
+EMPTY = "-"
+KINDS = {
+    "any": ("any", "per tourist of any colour"),
+    "two": ("exactly_two", "per space with exactly 2 tourists"),
+    "all": ("all_colors", "per set of all five colours"),
+    "three": ("three_colors", "per set of three different colours"),
+    "chair": ("chairs", "per chair icon"),
+    "vm": ("victory_markers", "per victory marker"),
 }
-RANGES = {
-    "1 (its own space)": 1,
-    "3 (short dashes)": 3,
-    "5 (long dashes)": 5,
-    "7 (whole street)": 7,
+KIND_WORDS = {kind: word for word, (kind, _) in KINDS.items()}
+RANGES = {1: "its own space", 3: "3 spaces centred on it", 5: "5 spaces", 7: "the whole street"}
+CODE_HELP = "\n".join(
+    [
+        "Shop card codes: colour, what it scores, points, range; e.g. b y 3 3 is a blue card",
+        "scoring 3 points per yellow tourist over 3 spaces.",
+        "  colour   b k r y p (blue, black, red, yellow, pink)",
+        "  scores   a colour (y), a pair (rp), any, two (spaces with exactly 2 tourists),",
+        "           all (sets of all five colours), three (sets of three colours), chair,",
+        "           vm (victory markers)",
+        "  range    1 (its own space), 3, 5 or 7 (the whole street)",
+        "  add c2 when the card shows 2 chair icons; Tab offers what fits.",
+    ]
+)
+# Merchants the rulebook describes: the icon they add when moving, or None.
+MERCHANT_ICONS = {
+    "Veterinarian": "cat",
+    "Antique Dealer": "chair",
+    "Lantern Maker": "lantern",
+    "Bookseller": None,
+    "Builder": None,
+    "Wrecker": None,
 }
+# The rulebook's first-game four first, then the others it describes.
+FIRST_GAME = ("Veterinarian", "Antique Dealer", "Lantern Maker", "Florist")
+KNOWN_MERCHANTS = (*FIRST_GAME, *(m for m in MERCHANT_ICONS if m not in FIRST_GAME))
+OTHER = "Another merchant (type its name)"
+WHEN_MOVING = "When moving: it counts as one more icon of a kind"
+AT_END = "After the game: it scores points"
+ELSEWHEN = "At another time (nothing for the companion to count)"
+
+
+@dataclass(frozen=True)
+class Merchant:
+    """A player's merchant: its name, the icon it adds when moving, whether it scores."""
+
+    name: str
+    icon: str | None = None
+    scores: bool = False
 
 
 def flow(t: Table) -> Outcome:
-    """The whole game, from players to the score file."""
+    """The whole game, from players to the score pad."""
     names = ask_players(t, GAME)
     run_checklist(t, GAME, 2)
-    t.at("setup", "start player")
+    t.at("setup", "start player", "setup")
     holder = choose_player(t, "start", "Who crossed a bridge most recently?", names)
     first = holder
     t.say(
         f"{names[holder]} takes the start player marker. {names[1 - holder]} chooses a "
         f"merchant first, then {names[holder]}."
     )
+    merchants = choose_merchants(t, names, holder)
     for number in range(1, ROUNDS + 1):
-        t.at("round", f"round {number} of {ROUNDS}")
+        t.at("round", f"round {number} of {ROUNDS}", "rounds")
         t.say(f"Round {number} of {ROUNDS}: {names[holder]}, then {names[1 - holder]}.")
         for seat in (holder, 1 - holder):
-            play_turn(t, number, names, seat)
-        t.at("round", f"end of round {number}")
-        if number < ROUNDS:
-            t.say("Refill the display to 5 cards and each bridge to 4 tourists.")
-        counts = [
-            t.number(f"r{number}.tourists.{seat}", f"Tourists on {names[seat]}'s street?", high=21)
-            for seat in (0, 1)
-        ]
-        if number < ROUNDS:
-            holder = next_start(counts, holder)
-            reason = "fewer tourists" if counts[0] != counts[1] else "a tie: the marker passes"
-            t.say(f"{names[holder]} starts round {number + 1} ({reason}).")
-    t.at("scoring", "final scoring")
+            play_turn(t, number, names, seat, merchants[seat])
+        if number == ROUNDS:
+            break
+        t.at("round", f"end of round {number}", "round-end")
+        t.say("Refill the display to 5 cards and each bridge to 4 tourists.")
+        counts = t.numbers(
+            f"r{number}.tourists",
+            row_message("Tourists on each street", names),
+            2,
+            high=21,
+        )
+        holder = next_start(counts, holder)
+        reason = "fewer tourists" if counts[0] != counts[1] else "a tie: the marker passes"
+        t.say(f"{names[holder]} starts round {number + 1} ({reason}).")
+    t.at("scoring", "final scoring", "scoring-victory-markers")
     t.say("Game over: place the victory markers, then score.")
-    return Outcome(validated(t, GAME, lambda: score_file(t, names)), start_player=first)
+    return Outcome(count_up(t, names, merchants), start_player=first)
+
+
+def choose_merchants(t: Table, names: list[str], holder: int) -> list[Merchant]:
+    """Each player's merchant, the player without the start marker first."""
+    t.at("setup", "merchants", "merchants")
+    chosen: list[Merchant | None] = [None, None]
+    for seat in (1 - holder, holder):
+        taken = [m.name for m in chosen if m is not None]
+        options = [m for m in KNOWN_MERCHANTS if m not in taken] + [OTHER]
+        name = t.choose(f"merchant.{seat}", f"{names[seat]}'s merchant?", options)
+        if name == OTHER:
+            name = clean_name(
+                t.text(
+                    f"merchant.{seat}.name",
+                    "The merchant's name, as printed?",
+                    check=lambda text: name_problem(text, what="merchant's name"),
+                ),
+                what="merchant's name",
+            )
+        chosen[seat] = learn_merchant(t, f"merchant.{seat}", name)
+    return [m for m in chosen if m is not None]
+
+
+def learn_merchant(t: Table, key: str, name: str) -> Merchant:
+    """What a merchant does, from the rulebook, or (once) from its card."""
+    if name in MERCHANT_ICONS:
+        return Merchant(name, MERCHANT_ICONS[name], False)
+    when = t.choose(
+        f"{key}.when", f"When does {name} act (see its card)?", [WHEN_MOVING, AT_END, ELSEWHEN]
+    )
+    if when == WHEN_MOVING:
+        icon = t.text(
+            f"{key}.icon",
+            f"Which icon does {name} add (e.g. flower)?",
+            check=lambda text: None if 0 < len(text) <= 20 else "the icon in a word or two",
+        )
+        return Merchant(name, icon.lower(), False)
+    return Merchant(name, None, when == AT_END)
 
 
 def next_start(tourists: list[int], holder: int) -> int:
@@ -68,11 +159,11 @@ def next_start(tourists: list[int], holder: int) -> int:
     return 0 if tourists[0] < tourists[1] else 1
 
 
-def play_turn(t: Table, number: int, names: list[str], seat: int) -> None:
+def play_turn(t: Table, number: int, names: list[str], seat: int, merchant: Merchant) -> None:
     """One turn: the players say when it is done; the helper counts moves."""
-    t.at("turn", f"round {number}, {names[seat]}'s turn")
     for k in range(20):
         key = f"r{number}.{seat}.{k}"
+        t.at("turn", f"round {number}, {names[seat]}'s turn", "select-card")
         choice = t.choose(
             key,
             f"{names[seat]}: pick a shop card, move tourists, place the card.",
@@ -80,90 +171,413 @@ def play_turn(t: Table, number: int, names: list[str], seat: int) -> None:
         )
         if choice == "Turn done":
             return
-        card = t.number(
-            f"{key}.card", "Icons like the chosen card's on the card itself?", high=9, default=1
+        t.at("turn", f"round {number}, {names[seat]}'s turn", "movement")
+        icons = t.number(
+            f"{key}.icons",
+            "Icons like the chosen card's, on it and visible on your street?",
+            high=30,
         )
-        street = t.number(f"{key}.street", "Matching icons visible on your street?", high=30)
-        merchant = t.yes(
-            f"{key}.merchant", "Does your merchant add one of this icon?", default=False
-        )
-        steps = card + street + (1 if merchant else 0)
-        t.say(f"{names[seat]} may make {steps} steps (one tourist one space per step).")
+        extra = 0
+        if merchant.icon and t.yes(
+            f"{key}.merchant",
+            f"Is the chosen card's icon a {merchant.icon} ({merchant.name} adds one)?",
+            default=False,
+        ):
+            extra = 1
+        t.say(f"{names[seat]} may make {icons + extra} steps (one tourist one space per step).")
 
 
-def score_file(t: Table, names: list[str]) -> dict[str, Any]:
-    """The end state, street by street."""
+# --- shop card codes ---------------------------------------------------------
+
+
+def colour(word: str) -> str | None:
+    """``b``/``blue`` → ``blue``."""
+    word = word.lower()
+    if word in INITIALS:
+        return INITIALS[word]
+    return word if word in COLORS else None
+
+
+def parse_card(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A shop card code → ``{"card": ..., "chairs": n}``; or ``None`` and the problem."""
+    parts = text.lower().replace(",", " ").split()
+    chairs = 0
+    if parts and re.fullmatch(r"c\d", parts[-1]):
+        chairs = int(parts.pop()[1:])
+    if len(parts) != 4:
+        return None, "four parts: colour, what it scores, points, range (e.g. b y 3 3)"
+    card_colour, scores, points, reach = parts
+    color = colour(card_colour)
+    if color is None:
+        return None, f"{card_colour!r} is not a card colour: b k r y p"
+    scoring: dict[str, Any]
+    word = scores.replace("+", "")
+    if word in KINDS:
+        scoring = {"type": KINDS[word][0]}
+    elif colour(word):
+        scoring = {"type": "color", "color": colour(word)}
+    elif len(word) == 2 and colour(word[0]) and colour(word[1]) and word[0] != word[1]:
+        scoring = {"type": "pair", "colors": [colour(word[0]), colour(word[1])]}
+    else:
+        return None, (
+            f"{scores!r} is not what a card scores: a colour, a pair (rp), {', '.join(KINDS)}"
+        )
+    if not points.isdigit() or int(points) > 20:
+        return None, f"{points!r} is not the points printed (0 to 20)"
+    if not reach.isdigit() or int(reach) not in RANGES:
+        return None, f"{reach!r} is not a range: 1, 3, 5 or 7"
+    scoring.update(points=int(points), range=int(reach))
+    return {"card": {"color": color, "scoring": scoring}, "chairs": chairs}, None
+
+
+def card_code(space: dict[str, Any]) -> str:
+    """A parsed card back as its code: ``b y 3 3``."""
+    card = space["card"]
+    scoring = card["scoring"]
+    kind = scoring["type"]
+    if kind == "color":
+        scores = LETTER[scoring["color"]]
+    elif kind == "pair":
+        scores = "".join(LETTER[c] for c in scoring["colors"])
+    else:
+        scores = KIND_WORDS[kind]
+    code = f"{LETTER[card['color']]} {scores} {scoring['points']} {scoring['range']}"
+    return code + (f" c{space['chairs']}" if space.get("chairs") else "")
+
+
+def describe_card(text: str) -> str:
+    """What a card code means so far, in words (shown below the prompt as it is typed)."""
+    parts = text.lower().replace(",", " ").split()
+    if not parts:
+        return "  colour, what it scores, points, range: e.g. b y 3 3 (Tab offers what fits)"
+    space, problem = parse_card(text)
+    if space is None and len(parts) >= 4:
+        return f"  {problem}"
+    if space is None:
+        # Describe the parts typed so far by completing them with a stand-in.
+        stand_in = ["b", "any", "0", "1"]
+        space, problem = parse_card(" ".join(parts + stand_in[len(parts) :]))
+        if space is None:
+            return f"  {problem}"
+    card = space["card"]
+    scoring = card["scoring"]
+    kind = scoring["type"]
+    if kind == "color":
+        what = f"per {scoring['color']} tourist"
+    elif kind == "pair":
+        what = f"per pair of {scoring['colors'][0]} + {scoring['colors'][1]}"
+    else:
+        what = next(words for k, words in KINDS.values() if k == kind)
+    words = [f"a {card['color']} card"]
+    if len(parts) >= 2:
+        words.append(what)
+    if len(parts) >= 3:
+        words[-1] = f"{scoring['points']} points {what}"
+    if len(parts) >= 4:
+        words.append(f"over {RANGES[scoring['range']]}")
+    if space["chairs"]:
+        words.append(f"{space['chairs']} chair icon(s) on it")
+    return "  " + ", ".join(words) + ("" if len(parts) >= 4 else " ...")
+
+
+def complete_card(before: str) -> list[tuple[str, str]]:
+    """Offer what fits the part of the code being typed."""
+    parts = before.lower().split(" ")
+    word, position = parts[-1], len([p for p in parts[:-1] if p])
+    if position == 0:
+        options = [(letter, f"a {c} card") for letter, c in INITIALS.items()]
+    elif position == 1:
+        options = [(letter, f"per {c} tourist") for letter, c in INITIALS.items()]
+        options += [(w, words) for w, (_, words) in KINDS.items()]
+        options += [("rp", "per pair, e.g. red + pink")]
+    elif position == 2:
+        options = []
+    elif position == 3:
+        options = [(str(r), words) for r, words in RANGES.items()]
+    else:
+        options = [("c1", "1 chair icon on the card"), ("c2", "2 chair icons on the card")]
+    return [(text, meta) for text, meta in options if text.startswith(word) and text != word]
+
+
+# --- streets -------------------------------------------------------------------
+
+
+def parse_street(text: str) -> tuple[list[str] | None, str | None]:
+    """``bb - r kyp - - b`` → the 7 spaces' tourists, from the owner's left."""
+    groups = text.lower().replace(",", " ").split()
+    if len(groups) != SPACES:
+        return None, (
+            f"{len(groups)} spaces typed: give all {SPACES}, from your left, '-' for an empty "
+            "one (e.g. bb - r kyp - - b)"
+        )
+    spaces = []
+    for k, group in enumerate(groups, 1):
+        letters = "" if group in ("-", ".", "0") else group
+        wrong = sorted({c for c in letters if c not in INITIALS})
+        if wrong:
+            return None, f"space {k}: unknown colour letter {', '.join(wrong)} (use b k r y p)"
+        if len(letters) > 3:
+            return None, f"space {k}: {len(letters)} tourists (a space holds at most 3)"
+        spaces.append(letters)
+    return spaces, None
+
+
+def facing(streets: list[list[str] | None]) -> list[list[str] | None]:
+    """Both streets in the score file's order: from the first player's left."""
+    first, second = streets
+    return [first, None if second is None else list(reversed(second))]
+
+
+def typed_so_far(text: str) -> list[str | None]:
+    """The spaces of a street answer being typed: what each group shows, ``None`` if not yet."""
+    groups = text.lower().replace(",", " ").split()[:SPACES]
+    shown: list[str | None] = ["" if g in ("-", ".", "0") else g[:3] for g in groups]
+    return shown + [None] * (SPACES - len(shown))
+
+
+def draw(names: list[str], streets: list[list[str] | None] | list[list[str | None]]) -> str:
+    """Both streets facing each other, each space with its owner's number.
+
+    The first player sits at the bottom; the other's street is drawn as the
+    first player sees it across the board, so facing spaces are one above the
+    other (the first player's space 1 faces the other's space 7).
+    """
+    top, bottom = names[1], names[0]
+    mine = list(streets[0]) if streets[0] is not None else [None] * SPACES
+    theirs = list(streets[1]) if streets[1] is not None else [None] * SPACES
+    theirs.reverse()
+
+    def boxes(spaces: list[Any]) -> str:
+        return " ".join("[ ? ]" if s is None else f"[{s.ljust(3)}]" for s in spaces)
+
+    def numbers(order: range) -> str:
+        return " ".join(f"{n:^5}" for n in order)
+
+    board = " ".join("  |  " if k + 1 in BRIDGES else "-----" for k in range(SPACES))
+    return "\n".join(
+        [
+            f"  {top}'s street ({top}'s space numbers, seen from {bottom}'s seat)",
+            f"  {numbers(range(SPACES, 0, -1))}".rstrip(),
+            f"  {boxes(theirs)}",
+            f"  {board}   (| bridges)",
+            f"  {boxes(mine)}",
+            f"  {numbers(range(1, SPACES + 1))}".rstrip(),
+            f"  {bottom}'s street",
+        ]
+    )
+
+
+def ask_street(
+    t: Table, key: str, names: list[str], seat: int, streets: list[list[str] | None]
+) -> list[str]:
+    """A street's tourists in one answer, with a live drawing of both streets."""
+    other = names[1 - seat]
+    current = streets[seat]
+
+    def preview(text: str) -> str:
+        shown: list[list[str | None]] = [
+            list(s) if s is not None else [None] * SPACES for s in streets
+        ]
+        shown[seat] = typed_so_far(text)
+        problem = parse_street(text)[1] if len(text.split()) >= SPACES else None
+        return draw(names, shown) + (f"\n  {problem}" if problem else "")
+
+    text = t.text(
+        key,
+        f"{names[seat]}'s street from {names[seat]}'s left: tourists on spaces 1-7 "
+        f"(b k r y p, '-' for none; {names[seat]}'s space 1 faces {other}'s space 7)?",
+        check=lambda text: parse_street(text)[1],
+        default=" ".join(s or EMPTY for s in current) if current else "",
+        preview=preview,
+        topic="scoring-victory-markers",
+    )
+    spaces, _ = parse_street(text)
+    assert spaces is not None
+    return spaces
+
+
+def ask_card(
+    t: Table, key: str, names: list[str], seat: int, space: int, current: dict[str, Any] | None
+) -> dict[str, Any]:
+    """One shop card as its code."""
+    text = t.text(
+        key,
+        f"{names[seat]}, space {space + 1} from the left (faces {names[1 - seat]}'s "
+        f"{SPACES - space}): shop card code?",
+        check=lambda text: parse_card(text)[1],
+        default=card_code(current) if current else "",
+        complete=complete_card,
+        preview=describe_card,
+        topic="scoring-shops",
+    )
+    parsed, _ = parse_card(text)
+    assert parsed is not None
+    return parsed
+
+
+def ask_points(t: Table, key: str, name: str, merchant: str, current: int | None) -> int:
+    """A merchant's end-game points, as its card says."""
+    return t.number(
+        key,
+        f"{name}: points from {merchant or 'the merchant'} at the end (as its card says)?",
+        high=99,
+        default=current if current is not None else 0,
+        topic="scoring-merchant",
+    )
+
+
+def pad_rows(names: list[str], merchants: list[Merchant], values: dict[str, Any]) -> list[Row]:
+    """Merchant, its points, the 7 shop cards and the tourists, per player.
+
+    ``values`` are the pad's values (the other street is drawn beside the one asked).
+    """
+
+    def merchant(t: Table, key: str, seat: int | None, current: Any) -> str:
+        assert seat is not None
+        text = t.text(
+            key,
+            f"{names[seat]}'s merchant (- for none)?",
+            check=lambda text: (
+                None if text in ("", "-") else name_problem(text, what="merchant's name")
+            ),
+            default=current or "",
+            suggestions=KNOWN_MERCHANTS,
+            topic="merchants",
+        )
+        merchants[seat] = Merchant(text, MERCHANT_ICONS.get(text), merchants[seat].scores)
+        return clean_name(text) if text not in ("", "-") else ""
+
+    def points(t: Table, key: str, seat: int | None, current: Any) -> int:
+        assert seat is not None
+        return ask_points(t, key, names[seat], merchants[seat].name, current)
+
+    def shop(space: int) -> Row:
+        def ask(t: Table, key: str, seat: int | None, current: Any) -> dict[str, Any]:
+            assert seat is not None
+            return ask_card(t, key, names, seat, space, current)
+
+        return Row(f"shop{space + 1}", f"Shop {space + 1}", ask, card_code)
+
+    def tourists(t: Table, key: str, seat: int | None, current: Any) -> list[str]:
+        assert seat is not None
+        streets = [values.get(Pad.key("tourists", s)) for s in (0, 1)]
+        return ask_street(t, key, names, seat, streets)
+
+    return [
+        Row("merchant", "Merchant", merchant, lambda v: v or "-"),
+        Row("points", "Merchant points", points),
+        *(shop(k) for k in range(SPACES)),
+        Row("tourists", "Tourists", tourists, lambda v: " ".join(s or EMPTY for s in v)),
+    ]
+
+
+def build(pad: Pad) -> dict[str, Any]:
+    """The score file: both streets from the first player's seat."""
     players = []
-    for seat, name in enumerate(names):
-        merchant = t.text(f"score.{seat}.merchant", f"{name}'s merchant (Enter to skip)?")
-        entry: dict[str, Any] = {"name": name}
-        if merchant:
-            entry["merchant"] = merchant
-        entry["merchant_points"] = t.number(
-            f"score.{seat}.merchant_points",
-            f"{name}'s merchant points at the end?",
-            high=99,
-            default=0,
-        )
-        entry["street"] = [space(t, seat, name, k) for k in range(7)]
-        players.append(entry)
+    for seat, name in enumerate(pad.names):
+        own = pad.get("tourists", seat)
+        street: list[dict[str, Any]] = [{} for _ in range(SPACES)]
+        for k in range(SPACES):
+            index = k if seat == 0 else SPACES - 1 - k
+            space = pad.get(f"shop{k + 1}", seat)
+            entry: dict[str, Any] = {
+                "card": space["card"],
+                "tourists": {INITIALS[c]: own[k].count(c) for c in dict.fromkeys(own[k])},
+            }
+            if space["chairs"]:
+                entry["chairs"] = space["chairs"]
+            street[index] = entry
+            pad.paths[f"players[{seat}].street[{index}]"] = pad.key(f"shop{k + 1}", seat)
+            pad.paths[f"players[{seat}].street[{index}].tourists"] = pad.key("tourists", seat)
+        player: dict[str, Any] = {"name": name}
+        if pad.get("merchant", seat):
+            player["merchant"] = pad.get("merchant", seat)
+        player["merchant_points"] = pad.get("points", seat)
+        pad.paths[f"players[{seat}].merchant_points"] = pad.key("points", seat)
+        player["street"] = street
+        players.append(player)
     return {"game": GAME, "players": players}
 
 
-def space(t: Table, seat: int, name: str, k: int) -> dict[str, Any]:
-    """One space of a street, as printed on its card and seen on the table."""
-    key = f"score.{seat}.{k}"
-    where = f"{name}, space {k + 1}"
-    color = t.choose(f"{key}.color", f"{where}: card colour?", COLORS)
-    described = [f"{kind}: {words}" for kind, words in TYPES.items()]
-    kind = t.choose(f"{key}.type", f"{where}: what does the card score?", described)
-    kind = kind.split(":")[0]
-    scoring: dict[str, Any] = {"type": kind}
-    if kind == "color":
-        scoring["color"] = t.choose(f"{key}.scoring_color", f"{where}: which colour?", COLORS)
-    if kind == "pair":
-        one = t.choose(f"{key}.pair0", f"{where}: first colour of the pair?", COLORS)
-        others = [c for c in COLORS if c != one]
-        scoring["colors"] = [one, t.choose(f"{key}.pair1", f"{where}: second colour?", others)]
-    scoring["points"] = t.number(f"{key}.points", f"{where}: points printed?", high=20)
-    reach = t.choose(f"{key}.range", f"{where}: range?", list(RANGES))
-    scoring["range"] = RANGES[reach]
-    tourists = t.text(
-        f"{key}.tourists",
-        f"{where}: tourists (letters b k r y p, e.g. bbr; Enter for none)?",
-        check=check_tourists,
+def colour_problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """More tourists of a colour than the box has: the streets holding that colour."""
+    found = []
+    for letter, color in INITIALS.items():
+        holders = [s for s in (0, 1) if any(letter in space for space in pad.get("tourists", s))]
+        total = sum("".join(pad.get("tourists", s)).count(letter) for s in (0, 1))
+        if total > PER_COLOUR:
+            found.append(
+                (
+                    f"{total} {color} tourists on the streets (there are {PER_COLOUR})",
+                    [pad.key("tourists", s) for s in holders],
+                )
+            )
+    return found
+
+
+def count_up(
+    t: Table, names: list[str], merchants: list[Merchant], points: list[int] | None = None
+) -> dict[str, Any]:
+    """Each player's shop cards and street (and merchant points if needed), then the pad."""
+    values: dict[str, Any] = {}
+    pad = Pad(names, pad_rows(names, merchants, values), values)
+    t.say(CODE_HELP)
+    for seat, name in enumerate(names):
+        pad.values[pad.key("merchant", seat)] = merchants[seat].name
+        t.at("scoring", f"{name}'s street", "scoring-shops")
+        for k in range(SPACES):
+            pad.ask(t, f"score.{seat}.shop{k + 1}", pad.key(f"shop{k + 1}", seat))
+        pad.ask(t, f"score.{seat}.tourists", pad.key("tourists", seat))
+        t.say(draw(names, [pad.values.get(pad.key("tourists", s)) for s in (0, 1)]))
+        if points is not None:
+            pad.values[pad.key("points", seat)] = points[seat]
+        elif merchants[seat].scores:
+            pad.values[pad.key("points", seat)] = ask_points(
+                t, f"score.{seat}.points", name, merchants[seat].name, None
+            )
+        else:
+            pad.values[pad.key("points", seat)] = 0
+    t.at("scoring", "score pad", "scoring-victory-markers")
+    return review(
+        t,
+        pad,
+        game=GAME,
+        build=build,
+        extra=colour_problems,
+        title="Shimoda: final count (spaces numbered from each player's own left)",
     )
-    result: dict[str, Any] = {
-        "card": {"color": color, "scoring": scoring},
-        "tourists": tourist_counts(tourists),
-    }
-    chairs = t.number(f"{key}.chairs", f"{where}: chair icons on the card?", high=9, default=0)
-    if chairs:
-        result["chairs"] = chairs
-    return result
-
-
-def check_tourists(text: str) -> str | None:
-    """Letters b (blue), k (black), r (red), y (yellow), p (pink); at most 3."""
-    letters = text.replace(" ", "").lower()
-    wrong = sorted({c for c in letters if c not in INITIALS})
-    if wrong:
-        return f"unknown colour letter {', '.join(wrong)}: use b k r y p"
-    if len(letters) > 3:
-        return f"{len(letters)} tourists: a space holds at most 3"
-    return None
-
-
-def tourist_counts(text: str) -> dict[str, int]:
-    """``bbr`` → ``{"blue": 2, "red": 1}``."""
-    counts: dict[str, int] = {}
-    for letter in text.replace(" ", "").lower():
-        counts[INITIALS[letter]] = counts.get(INITIALS[letter], 0) + 1
-    return counts
 
 
 def score_only(t: Table) -> Outcome:
     """Just the end-of-game entry, for ``companion score shimoda``."""
     names = ask_players(t, GAME)
-    t.at("scoring", "scoring")
-    return Outcome(validated(t, GAME, lambda: score_file(t, names)))
+    t.at("scoring", "merchants", "scoring-merchant")
+    merchants = []
+    points = []
+    for seat, name in enumerate(names):
+        text = t.text(
+            f"merchant.{seat}",
+            f"{name}'s merchant and its end-game points (e.g. Florist 3; - for none)?",
+            check=check_merchant,
+            suggestions=KNOWN_MERCHANTS,
+        )
+        merchant, scored = split_merchant(text)
+        merchants.append(Merchant(clean_name(merchant) if merchant else "", None, scored > 0))
+        points.append(scored)
+    return Outcome(count_up(t, names, merchants, points))
+
+
+def split_merchant(text: str) -> tuple[str, int]:
+    """``Florist 3`` → ``("Florist", 3)``."""
+    words = [] if text.strip() == "-" else text.split()
+    if words and words[-1].isdigit():
+        return " ".join(words[:-1]), int(words[-1])
+    return " ".join(words), 0
+
+
+def check_merchant(text: str) -> str | None:
+    """A merchant's name (or nothing), then optionally its points."""
+    name, points = split_merchant(text)
+    if points > 99:
+        return "at most 99 points"
+    return name_problem(name, what="merchant's name") if name else None

@@ -1,35 +1,55 @@
-"""Playing Shogun along: two years of seasons, bids and turn order, winters and scoring."""
+"""Playing Shogun along: two years of seasons, bids and action order, winters and scoring.
+
+Each winter runs as the rulebook's steps do: everyone lowers their rice marker
+by the loss on the fourth event card, then each player gives their provinces
+and buildings by region (one answer, e.g. ``b3102 y21 g1``) and the rice left
+on the track; the companion works out the shortfall, the revolts and who draws
+them; the revolts are resolved; then the winter is scored on the score pad.
+"""
 
 from __future__ import annotations
 
-from functools import partial
+import re
+from collections.abc import Callable
 from typing import Any
 
-from companion.play.common import Outcome, ask_players, choose_player, run_checklist, validated
+from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
+from companion.play.pad import Pad, Row, review
 from companion.play.setup import shuffled
 from companion.play.table import Table
 
 GAME = "shogun"
 SEASONS = ("Spring", "Summer", "Autumn")
 REGIONS = ("brown", "yellow", "red", "purple", "green")
-BIDS = ("4", "3", "2", "1", "0", "Province card")
+COUNTS = ("provinces", "castles", "temples", "theaters")
+PROVINCES_IN_PLAY = {3: 37, 4: 45, 5: 45}
+PROVINCE = "Province card"
+NO_BID = "No bid (no card left to bid)"
+BIDS = ("4 chests", "3 chests", "2 chests", "1 chest", "0 chests", PROVINCE, NO_BID)
 ROUND_STEPS = (
     "Shuffle the 10 action cards: 5 face up in spaces 1-5, 5 face down in 6-10.",
     "Lay out the 5 special cards.",
     "Everyone plans actions and bids in secret.",
     "Reveal this round's event (event first, then special cards).",
-    "Reveal bids, pay, and choose special cards in bid order.",
+    "Reveal bids, pay, and take special cards from the highest bid down.",
     "Carry out actions 1 to 10.",
 )
 # Rice shortfall -> (revolts, extra farmers each); 7 or more uses the last row.
 SUPPLY = ((0, 0), (1, 1), (1, 2), (2, 2), (2, 2), (2, 3), (2, 3), (3, 3))
+GRID_HELP = (
+    "by region: its letter (b y r p g), then provinces castles temples theatres, "
+    "e.g. b3102 y21 g1; - for none"
+)
+Grid = dict[str, list[int]]
+FINAL_WINTER = "2: the second winter, the final scoring"
+FIRST_WINTER = "1: the first winter, an interim scoring"
 
 
 def flow(t: Table) -> Outcome:
     """Two years; the second winter's scoring is the result."""
     names = ask_players(t, GAME)
     run_checklist(t, GAME, len(names))
-    t.at("setup", "claiming provinces")
+    t.at("setup", "claiming provinces", "claiming-provinces")
     oldest = choose_player(t, "oldest", "Who is the oldest player?", names)
     t.say(f"{names[oldest]} claims a starting province first, then the others in turn.")
     before = [0] * len(names)
@@ -37,8 +57,8 @@ def flow(t: Table) -> Outcome:
     for year in (1, 2):
         for season in SEASONS:
             play_round(t, year, season, names)
-        rice(t, year, names)
-        file = validated(t, GAME, partial(winter_scores, t, year, names, before))
+        grids = winter(t, year, names)
+        file = winter_pad(t, year, names, before, grids, chests=None, final=year == 2)
         from scorers import SCORERS
 
         result = SCORERS[GAME].score_json(file).to_json()
@@ -54,9 +74,9 @@ def flow(t: Table) -> Outcome:
 
 
 def play_round(t: Table, year: int, season: str, names: list[str]) -> None:
-    """One of the first three rounds of a year: its steps, then bids to turn order."""
+    """One of the first three rounds of a year: its steps, then bids to the action order."""
     key = f"y{year}.{season.lower()}"
-    t.at("round", f"year {year}, {season.lower()}")
+    t.at("round", f"year {year}, {season.lower()}", "turn-order")
     t.say(f"Year {year}, {season}:")
     for k, step in enumerate(ROUND_STEPS, 1):
         t.say(f"  {k}. {step}")
@@ -64,29 +84,63 @@ def play_round(t: Table, year: int, season: str, names: list[str]) -> None:
         t.choose(f"{key}.bid.{seat}", f"{name}'s bid?", BIDS) for seat, name in enumerate(names)
     ]
     order = bid_order(t, key, names, bids)
-    t.say("Special cards are chosen in this order: " + ", ".join(order) + ".")
-    t.at("turn", f"year {year}, {season.lower()} actions")
+    shown = [f"{name} ({short(bids[names.index(name)])})" for name in order]
+    t.say(
+        "Action order (province-card bids, then chests from the highest, then no bid): "
+        + ", ".join(shown)
+        + "."
+    )
+    t.say("Special cards are taken from the highest bid down, equal bids in the drawn order.")
+    t.at("turn", f"year {year}, {season.lower()} actions", "actions")
     t.choose(f"{key}.done", "Carry out the 10 actions.", ["Round done"])
 
 
-def bid_order(t: Table, key: str, names: list[str], bids: list[str]) -> list[str]:
-    """Highest bid first; equal bids are drawn at random (a province card counts 0)."""
-    value = {
-        name: 0 if bid == "Province card" else int(bid)
-        for name, bid in zip(names, bids, strict=True)
-    }
+def short(bid: str) -> str:
+    """``3 chests`` → ``3``; the other bids in a word or two."""
+    if bid == PROVINCE:
+        return "province card"
+    if bid == NO_BID:
+        return "no bid"
+    return bid.split()[0]
+
+
+BID_RANKS = (PROVINCE, *BIDS[:5], NO_BID)
+"""The rulebook's action order: province-card bids, chests from 4 down to 0, no bid."""
+
+
+def order_bids(
+    names: list[str], bids: list[str], draw: Callable[[list[str], int], list[str]]
+) -> list[str]:
+    """The players in the rulebook's action order (pure; for the notebook tracker too).
+
+    Args:
+        names: The players.
+        bids: Each one's bid, one of :data:`BIDS`.
+        draw: Puts equal bids in order: ``(tied names, rank in BID_RANKS)``.
+    """
     order: list[str] = []
-    for amount in sorted(set(value.values()), reverse=True):
-        tied = [n for n in names if value[n] == amount]
-        if len(tied) > 1:
-            seed = t.seed(f"{key}.tie.{amount}")
-            tied = shuffled(tied, seed, "bids")
-            t.say(
-                f"Tie at {amount} between {', '.join(sorted(tied))}: drawn with seed {seed}: "
-                f"{', '.join(tied)}."
-            )
-        order.extend(tied)
+    for rank, bid in enumerate(BID_RANKS):
+        tied = [n for n, b in zip(names, bids, strict=True) if b == bid]
+        order.extend(draw(tied, rank) if len(tied) > 1 else tied)
     return order
+
+
+def bid_order(t: Table, key: str, names: list[str], bids: list[str]) -> list[str]:
+    """Province-card bids first, then chest bids from the highest, then no bid.
+
+    Equal bids are put in order by a draw (its seed is kept with the game).
+    """
+
+    def draw(tied: list[str], rank: int) -> list[str]:
+        seed = t.seed(f"{key}.tie.{rank}")
+        drawn = shuffled(tied, seed, "bids")
+        t.say(
+            f"Equal bids ({short(BID_RANKS[rank])}) from {', '.join(sorted(tied))}: drawn with "
+            f"seed {seed}: {', '.join(drawn)}."
+        )
+        return drawn
+
+    return order_bids(names, bids, draw)
 
 
 def supply(shortfall: int) -> tuple[int, int]:
@@ -94,74 +148,328 @@ def supply(shortfall: int) -> tuple[int, int]:
     return SUPPLY[min(shortfall, len(SUPPLY) - 1)]
 
 
-def rice(t: Table, year: int, names: list[str]) -> None:
-    """Winter supply: rice loss, shortfalls, revolts and extra farmers."""
+def parse_grid(text: str) -> tuple[Grid | None, str | None]:
+    """``b3102 y21 g1`` → ``{"brown": [3, 1, 0, 2], "yellow": [2, 1, 0, 0], ...}``.
+
+    Returns:
+        The grid, or ``None`` and what is wrong.
+    """
+    grid: Grid = {}
+    region: str | None = None
+    for token in re.findall(r"[^\W\d_]+|\d+|\S", text.lower()):
+        if token.isalpha():
+            match = [r for r in REGIONS if r == token or r[0] == token]
+            if len(match) != 1:
+                return None, f"{token!r} is not a region: b y r p g (brown yellow red purple green)"
+            region = match[0]
+            if region in grid:
+                return None, f"{region} is given twice"
+            grid[region] = []
+        elif token.isdigit():
+            if region is None:
+                return None, "start with a region letter, e.g. b3102"
+            counts = grid[region]
+            digits = [int(c) for c in token] if len(token) > 1 else [int(token)]
+            counts.extend(digits)
+            if len(counts) > len(COUNTS):
+                return None, f"{region}: at most 4 numbers (provinces castles temples theatres)"
+        elif token not in ",;/-":
+            return None, f"unexpected {token!r}: {GRID_HELP}"
+    for region, counts in grid.items():
+        problem = region_problem(region, counts)
+        if problem:
+            return None, problem
+        counts.extend([0] * (len(COUNTS) - len(counts)))
+    return grid, None
+
+
+def region_problem(region: str, counts: list[int]) -> str | None:
+    """What is wrong with a region's counts, or ``None``."""
+    if not counts:
+        return f"{region}: give at least the provinces"
+    if counts[0] > 9:
+        return f"{region}: a region has 9 provinces"
+    for kind, number in zip(COUNTS[1:], counts[1:], strict=False):
+        if number > counts[0]:
+            return f"{region}: {number} {kind} in {counts[0]} provinces (one per province at most)"
+    return None
+
+
+def show_counts(counts: list[int] | None) -> str:
+    """``3 1 0 2``, or ``-`` for an empty region."""
+    if not counts or not any(counts):
+        return "-"
+    return " ".join(str(n) for n in counts)
+
+
+def grid_text(grid: Grid) -> str:
+    """A grid back as an answer: ``b3102 y2100``."""
+    return " ".join(f"{r[0]}{''.join(str(n) for n in grid[r])}" for r in REGIONS if r in grid)
+
+
+def preview_grid(text: str) -> str:
+    """What a grid answer means, shown below the prompt as it is typed."""
+    grid, problem = parse_grid(text)
+    if grid is None:
+        return f"  {problem}"
+    if not grid:
+        return "  no provinces"
+    words = [("province", "provinces"), ("castle", "castles"), ("temple", "temples")]
+    words.append(("theatre", "theatres"))
+    parts = [
+        f"{r}: " + ", ".join(f"{n} {w[n != 1]}" for n, w in zip(grid[r], words, strict=True) if n)
+        for r in REGIONS
+        if r in grid
+    ]
+    total = sum(c[0] for c in grid.values())
+    return "  " + " | ".join(parts) + f"  ({total} provinces)"
+
+
+def ask_grid(t: Table, key: str, message: str, default: Grid | None = None) -> Grid:
+    """A player's provinces and buildings by region, in one answer."""
+
+    def check(text: str) -> str | None:
+        return parse_grid(text)[1]
+
+    text = t.text(
+        key,
+        f"{message} ({GRID_HELP})",
+        check=check,
+        default=grid_text(default) if default else "",
+        preview=preview_grid,
+    )
+    grid, _ = parse_grid(text)
+    assert grid is not None
+    return grid
+
+
+def winter(t: Table, year: int, names: list[str]) -> list[Grid]:
+    """Winter supply and revolts; returns each player's regions after the revolts."""
     key = f"y{year}.winter"
-    t.at("round", f"year {year}, winter")
-    loss = t.number(f"{key}.loss", "Rice loss on the fourth event card?", high=20)
+    t.at("round", f"year {year}, winter", "winter")
+    t.say(f"Year {year}, Winter")
+    t.say("1. Everyone lowers their rice marker by the rice loss on the fourth event card.")
+    grids: list[Grid] = []
+    revolting: list[int] = []
     for seat, name in enumerate(names):
-        rice = t.number(f"{key}.rice.{seat}", f"{name}: rice on the supply track?", high=99)
-        held = t.number(f"{key}.provinces.{seat}", f"{name}: provinces held?", high=45)
-        shortfall = max(0, held - max(0, rice - loss))
-        revolts, farmers = supply(shortfall)
+        t.at("round", f"year {year}, winter", "scoring-winter")
+        grid = ask_grid(t, f"{key}.regions.{seat}", f"{name}: provinces and buildings")
+        held = sum(c[0] for c in grid.values())
+        t.at("round", f"year {year}, winter", "winter")
+        rice = t.number(
+            f"{key}.rice.{seat}",
+            f"{name}: rice on the supply track, after lowering it by the loss?",
+            high=99,
+        )
+        grids.append(grid)
+        shortfall = max(0, held - rice)
         if shortfall:
+            revolts, farmers = supply(shortfall)
+            left = names[(seat + 1) % len(names)]
             t.say(
-                f"{name} is {shortfall} rice short: {revolts} revolt(s), {farmers} extra "
-                "farmer(s) each. The player on the left draws the provinces."
+                f"{name} holds {held} provinces with {rice} rice: {shortfall} short, so "
+                f"{revolts} revolt(s), {farmers} extra farmer(s) each. {left}, on {name}'s "
+                f"left, draws {revolts} of {name}'s province cards at random."
             )
+            revolting.append(seat)
         else:
-            t.say(f"{name} feeds every province.")
-
-
-def winter_scores(t: Table, year: int, names: list[str], before: list[int]) -> dict[str, Any]:
-    """The winter's score file, player by player and region by region."""
-    key = f"y{year}.winter"
-    t.at("scoring", f"year {year}, winter scoring")
-    players = []
-    for seat, name in enumerate(names):
-        entry: dict[str, Any] = {
-            "name": name,
-            "score_before": before[seat],
-            "war_chests": t.number(f"{key}.chests.{seat}", f"{name}: war chests?", high=200),
-            "regions": {},
-        }
-        for region in REGIONS:
-            text = t.text(
-                f"{key}.{seat}.{region}",
-                f"{name}, {region}: provinces castles temples theatres (e.g. 3 1 0 2; "
-                "Enter for none)?",
-                check=check_region,
+            t.say(f"{name} holds {held} provinces with {rice} rice: every province is fed.")
+    if revolting:
+        t.at("round", f"year {year}, revolts", "battles")
+        t.say("2. Resolve the revolts now, each as a battle in the tower.")
+        t.choose(f"{key}.revolts", "Resolve the revolts now.", ["Revolts resolved"])
+        for seat in revolting:
+            grids[seat] = ask_grid(
+                t,
+                f"{key}.after.{seat}",
+                f"{names[seat]}: provinces and buildings after the revolts (Enter if none lost)",
+                default=grids[seat],
             )
-            if text:
-                counts = [int(n) for n in text.split()] + [0] * 3
-                entry["regions"][region] = dict(
-                    zip(("provinces", "castles", "temples", "theaters"), counts[:4], strict=True)
-                )
+    else:
+        t.say("2. No revolts this winter.")
+    t.say("3. Scoring.")
+    return grids
+
+
+def pad_rows(names: list[str], year: int) -> list[Row]:
+    """Score before (year 2), the five regions and the war chests (year 2)."""
+    rows: list[Row] = []
+
+    def before(t: Table, key: str, seat: int | None, current: Any) -> int:
+        assert seat is not None
+        return t.number(
+            key,
+            f"{names[seat]}: score before this winter?",
+            high=999,
+            default=current,
+            topic="scoring-previous",
+        )
+
+    def chests(t: Table, key: str, seat: int | None, current: Any) -> int:
+        assert seat is not None
+        return t.number(
+            key, f"{names[seat]}: war chests?", high=200, default=current, topic="tie-breaks"
+        )
+
+    def region_row(region: str) -> Row:
+        def ask(t: Table, key: str, seat: int | None, current: Any) -> list[int]:
+            assert seat is not None
+
+            def check(text: str) -> str | None:
+                return counts_problem(region, text)
+
+            text = t.text(
+                key,
+                f"{names[seat]}, {region}: provinces castles temples theatres "
+                "(e.g. 3 1 0 2; - for none)?",
+                check=check,
+                default=" ".join(str(n) for n in current) if current and any(current) else "",
+                topic="scoring-winter",
+            )
+            counts = parse_counts(text)
+            return counts + [0] * (len(COUNTS) - len(counts))
+
+        return Row(region, region.capitalize(), ask, show_counts)
+
+    if year == 2:
+        rows.append(Row("before", "Score before", before))
+    rows.extend(region_row(r) for r in REGIONS)
+    if year == 2:
+        rows.append(Row("chests", "War chests", chests))
+    return rows
+
+
+def parse_counts(text: str) -> list[int]:
+    """``3 1 0 2`` or ``3102`` → ``[3, 1, 0, 2]`` (every count is one digit)."""
+    parts = [] if text.strip() == "-" else text.split()
+    if len(parts) == 1 and parts[0].isdigit():
+        parts = list(parts[0])
+    return [int(p) for p in parts]
+
+
+def counts_problem(region: str, text: str) -> str | None:
+    """Check one region's ``provinces castles temples theatres``."""
+    parts = [] if text.strip() == "-" else text.split()
+    if not parts:
+        return None
+    if not all(p.isdigit() and len(p) <= 4 for p in parts):
+        return "up to four whole numbers: provinces castles temples theatres"
+    counts = parse_counts(text)
+    if len(counts) > 4:
+        return "up to four whole numbers: provinces castles temples theatres"
+    return region_problem(region, counts)
+
+
+def build(pad: Pad, year: int) -> dict[str, Any]:
+    """The winter's score file."""
+    players = []
+    for seat, name in enumerate(pad.names):
+        entry: dict[str, Any] = {"name": name}
+        if year == 2:
+            entry["score_before"] = pad.get("before", seat)
+            entry["war_chests"] = pad.get("chests", seat)
+            pad.paths[f"players[{seat}].score_before"] = pad.key("before", seat)
+            pad.paths[f"players[{seat}].war_chests"] = pad.key("chests", seat)
+        regions = {}
+        for region in REGIONS:
+            counts = pad.get(region, seat)
+            pad.paths[f"players[{seat}].regions.{region}"] = pad.key(region, seat)
+            if any(counts):
+                regions[region] = dict(zip(COUNTS, counts, strict=True))
+        entry["regions"] = regions
         players.append(entry)
     return {"game": GAME, "year": year, "players": players}
 
 
-def check_region(text: str) -> str | None:
-    """Up to four whole numbers; no more buildings of a kind than provinces."""
-    parts = text.split()
-    if len(parts) > 4 or not all(p.isdigit() for p in parts):
-        return "up to four whole numbers: provinces castles temples theatres"
-    numbers = [int(p) for p in parts]
-    if numbers and numbers[0] > 9:
-        return "a region has 9 provinces"
-    if any(n > numbers[0] for n in numbers[1:]):
-        return "at most one building of a kind per province"
-    return None
+def board_problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """More provinces than a region (or the board) has: the cells holding them."""
+    found = []
+    count = len(pad.names)
+    for region in REGIONS:
+        holders = [s for s in range(count) if pad.get(region, s)[0]]
+        held = sum(pad.get(region, s)[0] for s in holders)
+        if held > 9:
+            found.append(
+                (
+                    f"{held} {region} provinces held in all (the region has 9)",
+                    [pad.key(region, s) for s in holders],
+                )
+            )
+    limit = PROVINCES_IN_PLAY.get(count, 45)
+    total = sum(pad.get(r, s)[0] for r in REGIONS for s in range(count))
+    if total > limit and not found:
+        cells = [pad.key(r, s) for r in REGIONS for s in range(count) if pad.get(r, s)[0]]
+        found.append((f"{total} provinces held in all (at most {limit} with {count})", cells))
+    return found
+
+
+def winter_pad(
+    t: Table,
+    year: int,
+    names: list[str],
+    before: list[int],
+    grids: list[Grid],
+    *,
+    chests: list[int] | None,
+    final: bool,
+) -> dict[str, Any]:
+    """The winter's score pad: chests asked in year 2, then checked and saved (or kept)."""
+    t.at("scoring", f"year {year}, winter scoring", "scoring-winter")
+    pad = Pad(names, pad_rows(names, year))
+    for seat in range(len(names)):
+        for region in REGIONS:
+            pad.values[pad.key(region, seat)] = grids[seat].get(region, [0, 0, 0, 0])
+        if year == 2:
+            pad.values[pad.key("before", seat)] = before[seat]
+    if year == 2:
+        if chests is None:
+            chests = t.numbers(
+                f"y{year}.winter.chests",
+                row_message("War chests (the tie-break)", names),
+                len(names),
+                high=200,
+                topic="tie-breaks",
+            )
+        for seat, value in enumerate(chests):
+            pad.values[pad.key("chests", seat)] = value
+    t.at("scoring", f"year {year}, winter scoring", "scoring-winter")
+    return review(
+        t,
+        pad,
+        game=GAME,
+        build=lambda p: build(p, year),
+        extra=board_problems,
+        title=f"Shogun: year {year}, winter scoring (provinces castles temples theatres)",
+        done="save the game" if final else "go on to year 2",
+    )
 
 
 def score_only(t: Table) -> Outcome:
-    """One winter's scoring, for ``companion score shogun``."""
+    """One winter's scoring, for ``companion score shogun``; year 1 is an interim scoring."""
     names = ask_players(t, GAME)
-    year = int(t.choose("year", "Which winter?", ["2", "1"]))
-    before = [
-        t.number(f"before.{seat}", f"{name}: score before this winter?", high=999)
-        if year == 2
-        else 0
+    t.at("scoring", "which winter", "game-end")
+    which = t.choose("year", "Which winter?", [FINAL_WINTER, FIRST_WINTER])
+    year = 1 if which == FIRST_WINTER else 2
+    before = [0] * len(names)
+    chests = None
+    t.at("scoring", "scoring", "scoring-previous")
+    if year == 2:
+        before = t.numbers(
+            "before", row_message("Scores before this winter", names), len(names), high=999
+        )
+        chests = t.numbers(
+            "chests",
+            row_message("War chests (the tie-break)", names),
+            len(names),
+            high=200,
+            topic="tie-breaks",
+        )
+    t.at("scoring", "scoring", "scoring-winter")
+    grids = [
+        ask_grid(t, f"regions.{seat}", f"{name}: provinces and buildings")
         for seat, name in enumerate(names)
     ]
-    return Outcome(validated(t, GAME, partial(winter_scores, t, year, names, before)))
+    file = winter_pad(t, year, names, before, grids, chests=chests, final=True)
+    if year == 1:
+        t.say("Year 1 is an interim scoring: it is saved as such, out of wins and stats.")
+    return Outcome(file, status="interim" if year == 1 else "final")

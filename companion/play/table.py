@@ -4,6 +4,13 @@ A flow is a plain function that asks questions through a :class:`Table`. The
 table first replays the session's saved answers (silently), then asks the
 players, saving each answer before the flow goes on. Undo drops the last answer
 and replays the flow from the start; resuming after a crash is the same replay.
+
+A saved answer that does not fit its question on replay (another key, a value
+the question would refuse, an unreadable record) stops the replay with
+:class:`ReplayError`: nothing is dropped without the players saying so.
+
+Random draws are made from seeds kept apart from the answers (``seed:`` events
+that undo never removes), so a draw made once stays made.
 """
 
 from __future__ import annotations
@@ -11,9 +18,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-Event = tuple[str, Any]
-SEED_PREFIX = "seed:"
-CONTEXT_LINES = 4
+from companion.sessions import SEED_PREFIX, Event, Unreadable
+
+__all__ = ["SEED_PREFIX", "Event"]
+
+CONTEXT_LINES = 6
+Complete = Callable[[str], Sequence[tuple[str, str]]]
+"""Given the text before the cursor, ``(word, what it means)`` for the word being typed."""
+Preview = Callable[[str], str]
+"""Given the text typed so far, what it would mean (shown below the prompt)."""
 
 
 class Undo(Exception):
@@ -24,11 +37,29 @@ class Pause(Exception):
     """The player asked to save and stop."""
 
 
+class ReplayError(Exception):
+    """A saved answer that cannot be replayed.
+
+    Attributes:
+        position: How many saved answers before it replayed fine.
+        question: The question the flow asks at that point (its words).
+        reason: What does not fit.
+    """
+
+    def __init__(self, position: int, question: str, reason: str) -> None:
+        self.position = position
+        self.question = question
+        self.reason = reason
+        super().__init__(f"saved answer {position + 1} ({question}): {reason}")
+
+
 class Prompter(Protocol):
     """Asks one live question; raises :class:`Undo` or :class:`Pause` on request."""
 
-    def select(self, message: str, choices: Sequence[str], default: str | None) -> str:
-        """One of ``choices``."""
+    def select(
+        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+    ) -> str:
+        """One of ``choices`` (``controls``: also offer Undo, Rules and Pause)."""
         ...
 
     def text(
@@ -37,9 +68,23 @@ class Prompter(Protocol):
         validate: Callable[[str], str | None],
         default: str,
         suggestions: Sequence[str],
+        *,
+        complete: Complete | None = None,
+        preview: Preview | None = None,
     ) -> str:
-        """A line of text that ``validate`` accepts (it returns an error or ``None``)."""
+        """A line of text that ``validate`` accepts (it returns an error or ``None``).
+
+        ``default`` is offered so that Enter takes it and typing replaces it.
+        """
         ...
+
+
+def _number_problem(value: object, low: int, high: int | None) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        return "is not a whole number"
+    if value < low or (high is not None and value > high):
+        return f"is out of range ({low} to {high})"
+    return None
 
 
 class Table:
@@ -47,9 +92,8 @@ class Table:
 
     Args:
         game: The game id.
-        events: The answers saved so far.
-        save: Saves one new answer ``(key, value, note)`` before returning.
-        forget: Drops every saved answer after the first ``n``.
+        events: The answers and draws saved so far.
+        save: Saves one new answer or draw ``(key, value, note)`` before returning.
         prompter: Asks the live questions.
         out: Prints a line for the players.
         known_names: Player names from the history, offered as suggestions.
@@ -61,29 +105,29 @@ class Table:
         events: list[Event],
         *,
         save: Callable[[str, Any, str], None],
-        forget: Callable[[int], None],
         prompter: Prompter,
         out: Callable[[str], None],
         known_names: Sequence[str] = (),
     ) -> None:
         self.game = game
-        self.events = events
+        self.answers = [(k, v) for k, v in events if not k.startswith(SEED_PREFIX)]
+        self.seeds = {k[len(SEED_PREFIX) :]: v for k, v in events if k.startswith(SEED_PREFIX)}
         self.position = 0
         self.phase = "setup"
         self.where = "setup"
+        self.topic = "setup"
+        self.asking = self.topic
         self._save = save
-        self._forget = forget
         self.prompter = prompter
         self._out = out
         self.known_names = list(known_names)
-        self.prefix = ""
         self._backlog: list[str] = []
-        self._replaying = bool(events)
+        self._replaying = bool(self.answers)
 
     @property
     def live(self) -> bool:
         """Whether the saved answers are used up (new questions reach the players)."""
-        return self.position >= len(self.events)
+        return self.position >= len(self.answers)
 
     def say(self, text: str) -> None:
         """Announce something; while replaying, keep it for the resume context."""
@@ -92,49 +136,88 @@ class Table:
         else:
             self._backlog.append(text)
 
-    def at(self, phase: str, where: str) -> None:
+    def at(self, phase: str, where: str, topic: str) -> None:
         """Mark the part of the game the next questions belong to.
 
         Args:
             phase: A rules phase (``setup``, ``round``, ``turn``, ``scoring``, ``end``).
             where: Words for the players and the resume list, e.g. "round 3".
+            topic: The rules topic id ``:rules`` opens for these questions.
         """
-        self.phase, self.where = phase, where
+        self.phase, self.where, self.topic = phase, where, topic
 
-    # ``prefix`` is put before every key: a second attempt at the score file
-    # (see ``common.validated``) saves its answers under new keys.
+    def done(self) -> None:
+        """The flow has ended: every saved answer must have been used.
 
-    def _answer(self, key: str, ask: Callable[[], Any]) -> Any:
-        key = self.prefix + key
-        if self.position < len(self.events):
-            saved_key, value = self.events[self.position]
-            if saved_key == key:
-                self.position += 1
-                return value
-            # The flow changed under a saved game: keep what still matches.
-            self._forget(self.position)
-            del self.events[self.position :]
+        Raises:
+            ReplayError: Answers were saved after the end of the game.
+        """
+        if self.position < len(self.answers):
+            extra = len(self.answers) - self.position
+            raise ReplayError(
+                self.position,
+                "after the end of the game",
+                f"{extra} saved answer(s) come after the game's last question",
+            )
+
+    def _answer(
+        self,
+        key: str,
+        message: str,
+        ask: Callable[[], Any],
+        problem: Callable[[Any], str | None],
+        topic: str | None,
+    ) -> Any:
+        if self.position < len(self.answers):
+            saved_key, value = self.answers[self.position]
+            if saved_key != key:
+                raise ReplayError(
+                    self.position, message, f"it was saved for another question ({saved_key})"
+                )
+            if isinstance(value, Unreadable):
+                reason = f"the saved answer cannot be read ({value})"
+                raise ReplayError(self.position, message, reason)
+            wrong = problem(value)
+            if wrong:
+                raise ReplayError(self.position, message, f"the saved answer {value!r} {wrong}")
+            self.position += 1
+            return value
         if self._replaying:
             self._replaying = False
             for line in self._backlog[-CONTEXT_LINES:]:
                 self._out(line)
             self._backlog.clear()
+        self.asking = topic or self.topic
         value = ask()
         self._save(key, value, self.where)
-        self.events.append((key, value))
+        self.answers.append((key, value))
         self.position += 1
         return value
 
     def choose(
-        self, key: str, message: str, choices: Sequence[str], default: str | None = None
+        self,
+        key: str,
+        message: str,
+        choices: Sequence[str],
+        default: str | None = None,
+        *,
+        topic: str | None = None,
     ) -> str:
         """One of ``choices``."""
-        value = self._answer(key, lambda: self.prompter.select(message, choices, default))
+
+        def problem(value: Any) -> str | None:
+            return None if value in choices else "is not one of the choices"
+
+        value = self._answer(
+            key, message, lambda: self.prompter.select(message, choices, default), problem, topic
+        )
         return str(value)
 
-    def yes(self, key: str, message: str, *, default: bool = True) -> bool:
+    def yes(
+        self, key: str, message: str, *, default: bool = True, topic: str | None = None
+    ) -> bool:
         """Yes or no."""
-        answer = self.choose(key, message, ["Yes", "No"], "Yes" if default else "No")
+        answer = self.choose(key, message, ["Yes", "No"], "Yes" if default else "No", topic=topic)
         return answer == "Yes"
 
     def number(
@@ -145,12 +228,13 @@ class Table:
         low: int = 0,
         high: int | None = None,
         default: int | None = None,
+        topic: str | None = None,
     ) -> int:
         """A whole number in ``low..high``, asked again until it is one."""
 
         def check(text: str) -> str | None:
             cleaned = text.strip()
-            if not cleaned.lstrip("-").isdigit():
+            if not cleaned.lstrip("-").isdigit() or len(cleaned) > 9:
                 return "type a whole number, like 3"
             value = int(cleaned)
             if value < low:
@@ -160,8 +244,48 @@ class Table:
             return None
 
         shown = "" if default is None else str(default)
-        value = self._answer(key, lambda: self.prompter.text(message, check, shown, ()))
+
+        def ask() -> int:
+            return int(self.prompter.text(message, check, shown, ()).strip())
+
+        value = self._answer(key, message, ask, lambda v: _number_problem(v, low, high), topic)
         return int(value)
+
+    def numbers(
+        self,
+        key: str,
+        message: str,
+        count: int,
+        *,
+        high: int,
+        default: Sequence[int] | None = None,
+        topic: str | None = None,
+    ) -> list[int]:
+        """``count`` whole numbers from 0 to ``high`` in one answer (a row of the score pad)."""
+
+        def check(text: str) -> str | None:
+            parts = text.replace(",", " ").split()
+            if len(parts) != count:
+                return f"{count} numbers, one per player, separated by spaces"
+            for part in parts:
+                if not part.isdigit() or len(part) > 9:
+                    return f"not a whole number: {part}"
+                if int(part) > high:
+                    return f"{part} is too big: at most {high}"
+            return None
+
+        def problem(value: Any) -> str | None:
+            if not isinstance(value, list) or len(value) != count:
+                return f"is not a list of {count} numbers"
+            return next((p for p in (_number_problem(v, 0, high) for v in value) if p), None)
+
+        shown = "" if default is None else " ".join(str(v) for v in default)
+
+        def ask() -> list[int]:
+            text = self.prompter.text(message, check, shown, ())
+            return [int(part) for part in text.replace(",", " ").split()]
+
+        return list(self._answer(key, message, ask, problem, topic))
 
     def text(
         self,
@@ -171,30 +295,37 @@ class Table:
         check: Callable[[str], str | None] | None = None,
         default: str = "",
         suggestions: Sequence[str] = (),
+        complete: Complete | None = None,
+        preview: Preview | None = None,
+        topic: str | None = None,
     ) -> str:
         """A line of text (stripped) that ``check`` accepts."""
 
         def validate(text: str) -> str | None:
             return check(text.strip()) if check else None
 
-        value = self._answer(
-            key, lambda: self.prompter.text(message, validate, default, suggestions).strip()
-        )
-        return str(value)
+        def problem(value: Any) -> str | None:
+            if not isinstance(value, str):
+                return "is not text"
+            return validate(value)
+
+        def ask() -> str:
+            return self.prompter.text(
+                message, validate, default, suggestions, complete=complete, preview=preview
+            ).strip()
+
+        return str(self._answer(key, message, ask, problem, topic))
 
     def seed(self, key: str) -> int:
-        """A random seed, drawn once and kept with the game so draws replay the same."""
+        """A random seed, drawn once and kept with the game: undo and replay reuse it."""
+        if key in self.seeds:
+            value = self.seeds[key]
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            raise ReplayError(self.position, f"the draw {key}", f"its saved seed {value!r} is bad")
         from companion.play.setup import new_seed
 
-        return int(self._answer(SEED_PREFIX + key, new_seed))
-
-
-def undo_point(events: list[Event]) -> int:
-    """How many answers remain after undoing the last one the players gave.
-
-    Seeds drawn after that answer go too, so the draw is made again.
-    """
-    keep = len(events)
-    while keep and events[keep - 1][0].startswith(SEED_PREFIX):
-        keep -= 1
-    return max(0, keep - 1)
+        value = new_seed()
+        self._save(SEED_PREFIX + key, value, self.where)
+        self.seeds[key] = value
+        return value

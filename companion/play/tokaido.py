@@ -1,10 +1,15 @@
-"""Playing Tokaido along: travellers, the line at Kyoto, the four stages and their inns."""
+"""Playing Tokaido along: travellers, the line at Kyoto, the four stages and their inns.
+
+The final count fills the score pad row by row, as the table reads it: one
+answer per row with every traveller's number in seat order.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from companion.play.common import Outcome, ask_players, run_checklist, validated
+from companion.play.common import Outcome, ask_players, row_message, run_checklist
+from companion.play.pad import Pad, Row, review
 from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
 from companion.play.table import Table
 
@@ -18,14 +23,28 @@ MEAL_POWERS = {
     "Kinko": "Kinko pays 1 coin less for a meal.",
     "Satsuki": "Satsuki may take the top meal of the pile for free.",
 }
+# (field, row label, words of the question, highest value, rules topic)
 FIELDS = (
-    ("journey", "score track on arrival in Edo", 200),
-    ("temple", "coins in the temple area", 60),
-    ("meal_cost", "total printed price of meal cards", 12),
-    ("souvenirs", "souvenir cards", 24),
-    ("hot_springs", "hot spring cards", 12),
-    ("encounters", "encounter cards", 14),
-    ("panorama_achievements", "panorama achievement cards", 3),
+    ("journey", "Score track", "Score track on arrival in Edo", 200, "scoring-journey"),
+    ("temple", "Temple coins", "Coins in the temple area", 60, "scoring-temple"),
+    ("meal_cost", "Meal prices", "Total printed price of meal cards", 12, "scoring-gourmet"),
+    ("souvenirs", "Souvenirs", "Souvenir cards", 24, "scoring-collector"),
+    ("hot_springs", "Hot springs", "Hot spring cards", 12, "scoring-bather"),
+    ("encounters", "Encounters", "Encounter cards", 14, "scoring-chatterbox"),
+    (
+        "panorama_achievements",
+        "Panorama achievements",
+        "Panorama achievement cards",
+        3,
+        "panorama-achievements",
+    ),
+)
+GAINS = (
+    ("meal_cost", "Price of the meal bought at the inn (0 for none)", 3, "inns"),
+    ("souvenirs", "Souvenir cards gained on this stage", 12, "village"),
+    ("hot_springs", "Hot spring cards gained on this stage", 12, "hot-springs"),
+    ("encounters", "Encounter cards gained on this stage", 14, "encounters"),
+    ("temple", "Coins given to the temple on this stage", 30, "temple"),
 )
 
 
@@ -35,8 +54,8 @@ def flow(t: Table) -> Outcome:
     count = len(names)
     run_checklist(t, GAME, count)
     travelers = choose_travelers(t, names)
-    gains: dict[str, dict[str, int]] = {name: {} for name in names}
-    t.at("setup", "line-up at Kyoto")
+    gains: dict[str, list[int]] = {}
+    t.at("setup", "line-up at Kyoto", "setup")
     if t.yes("lineup", "Draw the line-up at Kyoto for you?"):
         seed = t.seed("lineup")
         line = line_up(names, seed)
@@ -48,9 +67,9 @@ def flow(t: Table) -> Outcome:
     if count == 2:
         t.say("Two players: place the neutral traveller too.")
     for stage, inn in enumerate(STAGES, 1):
-        t.at("turn", f"stage {stage}: to {inn}")
+        t.at("turn", f"stage {stage}: to {inn}", "turn-order")
         t.say(f"Stage {stage}: travel to {inn}. The traveller furthest back always moves.")
-        t.at("round", f"arriving at {inn}")
+        t.at("round", f"arriving at {inn}", "inns")
         first = t.choose(f"inn{stage}.first", f"Who reached {inn} first?", names)
         t.say(
             f"{first} draws {count + 1} meal cards and may buy one; the others buy in "
@@ -67,36 +86,30 @@ def flow(t: Table) -> Outcome:
             note_gains(t, stage, names, gains)
         if stage < len(STAGES):
             t.say("Unbought meals go under the pile; the last to arrive sets off first.")
-    t.at("scoring", "final scoring")
+    t.at("scoring", "final scoring", "scoring-achievements")
     t.say("Everyone is in Edo: hand out the achievements and the temple points.")
-    return Outcome(
-        validated(t, GAME, lambda: score_file(t, names, travelers, gains)),
-        start_player=names.index(line[-1]),
-    )
+    file = count_up(t, names, [travelers[n] for n in names], gains)
+    return Outcome(file, start_player=names.index(line[-1]))
 
 
-GAINS = (
-    ("meal_cost", "price of the meal bought at the inn (0 for none)", 3),
-    ("souvenirs", "souvenir cards gained", 12),
-    ("hot_springs", "hot spring cards gained", 12),
-    ("encounters", "encounter cards gained", 14),
-    ("temple", "coins given to the temple", 30),
-)
-
-
-def note_gains(t: Table, stage: int, names: list[str], gains: dict[str, dict[str, int]]) -> None:
-    """What each traveller gained on a stage; the sums pre-fill the final count."""
-    for seat, name in enumerate(names):
-        for field, words, high in GAINS:
-            value = t.number(
-                f"inn{stage}.gain.{seat}.{field}", f"{name}: {words}?", high=high, default=0
-            )
-            gains[name][field] = gains[name].get(field, 0) + value
+def note_gains(t: Table, stage: int, names: list[str], gains: dict[str, list[int]]) -> None:
+    """What the travellers gained on a stage, one answer per kind; sums pre-fill the count."""
+    for field, words, high, topic in GAINS:
+        row = t.numbers(
+            f"inn{stage}.gain.{field}",
+            row_message(words, names),
+            len(names),
+            high=high,
+            default=[0] * len(names),
+            topic=topic,
+        )
+        total = gains.setdefault(field, [0] * len(names))
+        gains[field] = [a + b for a, b in zip(total, row, strict=True)]
 
 
 def choose_travelers(t: Table, names: list[str]) -> dict[str, str]:
     """Deal two traveller tiles to each player (or take what they drew by hand)."""
-    t.at("setup", "travellers")
+    t.at("setup", "travellers", "travelers")
     travelers: dict[str, str] = {}
     if t.yes("deal", "Deal the traveller tiles for you?"):
         seed = t.seed("travelers")
@@ -109,39 +122,77 @@ def choose_travelers(t: Table, names: list[str]) -> dict[str, str]:
             travelers[name] = t.choose(f"traveler.{seat}", f"{name} keeps?", tiles)
     else:
         for seat, name in enumerate(names):
-            travelers[name] = t.choose(
-                f"traveler.{seat}", f"{name}'s traveller?", sorted(TRAVELER_COINS)
-            )
+            travelers[name] = ask_traveler(t, f"traveler.{seat}", name)
     for name, traveler in travelers.items():
         t.say(f"{name} is {traveler}: starts with {TRAVELER_COINS[traveler]} coins.")
     return travelers
 
 
-def score_file(
-    t: Table,
-    names: list[str],
-    travelers: dict[str, str],
-    gains: dict[str, dict[str, int]] | None = None,
-) -> dict[str, Any]:
-    """The final-mode score file, field by field (noted gains are offered)."""
-    players = []
-    for seat, name in enumerate(names):
-        entry: dict[str, Any] = {"name": name, "traveler": travelers[name]}
-        noted = (gains or {}).get(name, {})
-        for field, words, high in FIELDS:
-            entry[field] = t.number(
-                f"score.{seat}.{field}", f"{name}: {words}?", high=high, default=noted.get(field)
+def ask_traveler(t: Table, key: str, name: str, current: str | None = None) -> str:
+    """One player's traveller, from the ten tiles."""
+    return t.choose(key, f"{name}'s traveller?", sorted(TRAVELER_COINS), current, topic="travelers")
+
+
+def pad_rows(names: list[str]) -> list[Row]:
+    """The score pad of the final count: the traveller, then the seven counts."""
+
+    def number_row(field: str, label: str, high: int, topic: str) -> Row:
+        def ask(t: Table, key: str, seat: int | None, current: Any) -> int:
+            assert seat is not None
+            return t.number(
+                key, f"{names[seat]}: {label.lower()}?", high=high, default=current, topic=topic
             )
+
+        return Row(field, label, ask)
+
+    def traveler(t: Table, key: str, seat: int | None, current: Any) -> str:
+        assert seat is not None
+        return ask_traveler(t, key, names[seat], current)
+
+    return [Row("traveler", "Traveller", traveler)] + [
+        number_row(field, label, high, topic) for field, label, _, high, topic in FIELDS
+    ]
+
+
+def build(pad: Pad) -> dict[str, Any]:
+    """The final-mode score file from the pad."""
+    players = []
+    for seat, name in enumerate(pad.names):
+        entry: dict[str, Any] = {"name": name, "traveler": pad.get("traveler", seat)}
+        pad.paths[f"players[{seat}].traveler"] = pad.key("traveler", seat)
+        for field, *_ in FIELDS:
+            entry[field] = pad.get(field, seat)
+            pad.paths[f"players[{seat}].{field}"] = pad.key(field, seat)
         players.append(entry)
     return {"game": GAME, "mode": "final", "players": players}
+
+
+def count_up(
+    t: Table, names: list[str], travelers: list[str], gains: dict[str, list[int]]
+) -> dict[str, Any]:
+    """The final count, one row per answer (noted gains offered), then the score pad."""
+    pad = Pad(names, pad_rows(names))
+    for seat, traveler in enumerate(travelers):
+        pad.values[pad.key("traveler", seat)] = traveler
+    for field, _, words, high, topic in FIELDS:
+        row = t.numbers(
+            f"score.{field}",
+            row_message(words, names),
+            len(names),
+            high=high,
+            default=gains.get(field),
+            topic=topic,
+        )
+        for seat, value in enumerate(row):
+            pad.values[pad.key(field, seat)] = value
+    t.at("scoring", "score pad", "scoring-achievements")
+    return review(t, pad, game=GAME, build=build, title="Tokaido: final count")
 
 
 def score_only(t: Table) -> Outcome:
     """Just the final count, for ``companion score tokaido``."""
     names = ask_players(t, GAME)
-    travelers = {
-        name: t.choose(f"traveler.{seat}", f"{name}'s traveller?", sorted(TRAVELER_COINS))
-        for seat, name in enumerate(names)
-    }
-    t.at("scoring", "scoring")
-    return Outcome(validated(t, GAME, lambda: score_file(t, names, travelers)))
+    t.at("scoring", "travellers", "travelers")
+    travelers = [ask_traveler(t, f"traveler.{seat}", name) for seat, name in enumerate(names)]
+    t.at("scoring", "scoring", "scoring-journey")
+    return Outcome(count_up(t, names, travelers, {}))

@@ -1,0 +1,128 @@
+"""Answers and keystrokes at the table, per game and player count, through the real prompts.
+
+Plays the scripted complete games of ``tests/play_scripts.py`` through the
+command line, with prompt_toolkit's pipe input, each into a fresh history,
+and checks that each is saved with the expected winner. For each game and
+player count it prints the end count's answers (in all, and per player) and
+keystrokes (an arrow key counts once), then plays the same game with one value
+of the end count typed wrong and counts the answers that fix it on the score
+pad: from the pad showing the wrong value to the save, the save included.
+
+Targets for the largest player count, answers per player at the end count:
+Tokaido <= 7, Shimoda <= 10, Kamakura <= 10, Shogun winter <= 7, Shibuya <= 2;
+fixing one value <= 3 answers in every game.
+
+Usage: ``.venv/bin/python benchmarks/table_time.py [--json]``; ``--json``
+prints ``{"<game>": {"answers_per_player": N, "fix_answers": N}}`` for the
+largest player count of each game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+TARGETS = {"tokaido": 7, "shimoda": 10, "kamakura": 10, "shogun": 7, "shibuya": 2}
+FIX_TARGET = 3
+
+
+def play(keys: str, args: list[str], folder: Path) -> dict[str, Any]:
+    """Run one scripted game into a fresh history; return the saved game."""
+    import companion.play.setup as setup
+    from tests.play_helpers import run, saved
+
+    counter = iter(range(5000, 10**6))
+    setup.new_seed = lambda: next(counter)  # the same draws on every run
+
+    db = folder / f"history-{len(list(folder.iterdir()))}.sqlite3"
+    os.environ["COMPANION_DB"] = str(db)
+    result = run(args, keys)
+    if result.exit_code != 0 or "Saved to the history" not in result.stdout:
+        raise SystemExit(f"{' '.join(args)} did not finish:\n{result.output[-2000:]}")
+    [game] = saved(db)
+    return game
+
+
+def measure() -> list[dict[str, Any]]:
+    """Play every script, plain and with one slip fixed; the figures of each."""
+    from tests.play_helpers import keystrokes
+    from tests.play_scripts import SCRIPTS
+
+    os.environ.setdefault("COLUMNS", "100")
+    rows = []
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        for game, scripts in SCRIPTS.items():
+            for script in scripts:
+                plain = play(script.keys(), script.args, folder)
+                fixed = play(script.fixed(), script.args, folder)
+                for done in (plain, fixed):
+                    if done["result"]["winners"] != script.winners:
+                        raise SystemExit(f"{game}: won by {done['result']['winners']}")
+                if fixed["score_file"] != plain["score_file"]:
+                    raise SystemExit(f"{game}: the fixed game differs from the plain one")
+                answers = len(script.count)
+                rows.append(
+                    {
+                        "game": game,
+                        "players": script.players,
+                        "answers": answers,
+                        "answers_per_player": round(answers / script.players, 2),
+                        "keystrokes": keystrokes("".join(script.count)),
+                        "game_answers": len(script.before) + answers,
+                        "fix_answers": len(script.fix) + 1,
+                    }
+                )
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    options = parser.parse_args()
+    rows = measure()
+    largest = {}
+    for row in rows:
+        if row["players"] >= largest.get(row["game"], {"players": 0})["players"]:
+            largest[row["game"]] = row
+    failed = [
+        game
+        for game, row in largest.items()
+        if row["answers_per_player"] > TARGETS[game] or row["fix_answers"] > FIX_TARGET
+    ]
+    if options.json:
+        document = {
+            game: {
+                "answers_per_player": row["answers_per_player"],
+                "fix_answers": row["fix_answers"],
+            }
+            for game, row in largest.items()
+        }
+        print(json.dumps(document, indent=2))
+        return 1 if failed else 0
+    print(
+        f"{'game':<9}{'players':>8}{'end count':>11}{'per player':>12}{'keys':>7}"
+        f"{'whole game':>12}{'fix':>5}{'target':>8}"
+    )
+    for row in rows:
+        print(
+            f"{row['game']:<9}{row['players']:>8}{row['answers']:>11}"
+            f"{row['answers_per_player']:>12}{row['keystrokes']:>7}{row['game_answers']:>12}"
+            f"{row['fix_answers']:>5}{'<= ' + str(TARGETS[row['game']]):>8}"
+        )
+    print("Shogun: the end count is the second winter (regions, rice, war chests, save).")
+    print("fix: answers to correct one wrong value on the score pad, the save included.")
+    print("all targets met" if not failed else f"targets missed: {', '.join(failed)}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

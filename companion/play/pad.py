@@ -1,0 +1,276 @@
+"""The score pad: every value of the end count in one table, checked before saving.
+
+Rows are the fields, columns the players (by name, with a letter), like a
+paper score pad; values for the whole table (a tour card, a coin's colour) sit
+in a second, smaller table. The players read it, then press Enter to save or
+type a value's place (``B3``: column B, row 3) to correct that one value.
+
+Before the table is offered for saving, the score file it makes is checked by
+the game's scorer. Problems that only show across fields (nine blue tourists
+when the box has seven) are listed with the player and the field named, the
+values involved are marked, and only those are asked again, each with its
+current value ready to keep; every other answer stays as it is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.play.table import Table
+
+MAX_ROUNDS = 1000
+
+
+@dataclass(frozen=True)
+class Row:
+    """One field of the score pad.
+
+    Attributes:
+        id: Short id, part of each cell's key.
+        label: The row's heading.
+        ask: Asks a new value for one cell: ``(table, key, seat, current)``
+            (``seat`` is ``None`` for a row of the whole table).
+        show: The value as the pad shows it.
+        shared: One value for the whole table instead of one per player.
+    """
+
+    id: str
+    label: str
+    ask: Callable[[Table, str, int | None, Any], Any]
+    show: Callable[[Any], str] = str
+    shared: bool = False
+
+
+@dataclass
+class Pad:
+    """The rows of a game's end count and their values.
+
+    Attributes:
+        names: Player names, one column each.
+        rows: In the order shown.
+        values: Cell key (``row.seat``, or ``row`` for a shared row) → value.
+        paths: JSON path of the score file → cell key, for problems.
+        group: Cell key → words naming it ("Ben · Shop 3").
+    """
+
+    names: list[str]
+    rows: list[Row]
+    values: dict[str, Any] = field(default_factory=dict)
+    paths: dict[str, str] = field(default_factory=dict)
+
+    @staticmethod
+    def key(row: str, seat: int | None = None) -> str:
+        """The cell key of ``row`` for ``seat``."""
+        return row if seat is None else f"{row}.{seat}"
+
+    def get(self, row: str, seat: int | None = None) -> Any:
+        """A cell's value."""
+        return self.values[self.key(row, seat)]
+
+    def cells(self) -> list[tuple[Row, int | None]]:
+        """Every cell, in the order the pad shows them."""
+        player_rows = [r for r in self.rows if not r.shared]
+        shared = [r for r in self.rows if r.shared]
+        return [(r, s) for r in player_rows for s in range(len(self.names))] + [
+            (r, None) for r in shared
+        ]
+
+    def numbered(self) -> tuple[list[Row], list[Row]]:
+        """The player rows and the shared rows, numbered 1.. in that order."""
+        return [r for r in self.rows if not r.shared], [r for r in self.rows if r.shared]
+
+    def name_of(self, cell: str) -> str:
+        """``Ben · Shop 3`` (or the row's label for a shared row)."""
+        row_id, _, seat = cell.rpartition(".")
+        for row in self.rows:
+            if not row.shared and row.id == row_id and seat.isdigit():
+                return f"{self.names[int(seat)]} · {row.label}"
+            if row.shared and row.id == cell:
+                return row.label
+        return cell
+
+    def ask(self, t: Table, key: str, cell: str) -> None:
+        """Ask one cell again (its current value offered) and keep the answer."""
+        row, seat = self.find(cell)
+        self.values[cell] = row.ask(t, key, seat, self.values.get(cell))
+
+    def find(self, cell: str) -> tuple[Row, int | None]:
+        """The row and seat of a cell key."""
+        for row, seat in self.cells():
+            if self.key(row.id, seat) == cell:
+                return row, seat
+        raise KeyError(cell)
+
+    def locate(self, path: str) -> str | None:
+        """The cell a JSON path of the score file comes from (longest match)."""
+        best = None
+        for known, cell in self.paths.items():
+            matches = path == known or path.startswith((known + ".", known + "["))
+            if matches and (best is None or len(known) > len(best[0])):
+                best = (known, cell)
+        return best[1] if best else None
+
+
+def letters(count: int) -> str:
+    """Column letters ``A``, ``B``, ..."""
+    return "ABCDEFGH"[:count]
+
+
+def render(pad: Pad, marks: Mapping[str, Sequence[str]], title: str) -> str:
+    """The pad as text (rich table), marked cells flagged with ``!``."""
+    from rich import box
+    from rich.console import Console, Group
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    player_rows, shared = pad.numbered()
+    grid = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    grid.add_column("#", justify="right")
+    grid.add_column("")
+    for letter, name in zip(letters(len(pad.names)), pad.names, strict=True):
+        grid.add_column(Text(f"{letter} {name}"), overflow="fold")
+
+    def cell_text(cell: str, shown: str) -> Text:
+        if cell in marks:
+            return Text(f"{shown} !", style="bold red")
+        return Text(shown)
+
+    for number, row in enumerate(player_rows, 1):
+        grid.add_row(
+            str(number),
+            Text(row.label),
+            *(
+                cell_text(pad.key(row.id, s), row.show(pad.get(row.id, s)))
+                for s in range(len(pad.names))
+            ),
+        )
+    parts: list[Any] = [Text(title, style="bold"), grid]
+    if shared:
+        table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+        table.add_column("#", justify="right")
+        table.add_column("For the whole table")
+        table.add_column("", overflow="fold")
+        for number, row in enumerate(shared, len(player_rows) + 1):
+            table.add_row(
+                str(number), Text(row.label), cell_text(row.id, row.show(pad.get(row.id)))
+            )
+        parts.append(table)
+    console = Console(width=_width(), highlight=False, color_system=None)
+    with console.capture() as capture:
+        console.print(Group(*parts))
+    return "\n".join(line.rstrip() for line in capture.get().splitlines())
+
+
+def _width() -> int:
+    import shutil
+
+    return max(60, min(shutil.get_terminal_size((100, 24)).columns, 140))
+
+
+REF = re.compile(r"^\s*(?:([A-Ha-h])\s*(\d+)|(\d+)\s*([A-Ha-h])|(\d+))\s*$")
+
+
+def parse_ref(pad: Pad, text: str) -> tuple[str | None, str | None]:
+    """``(cell key, None)`` for ``B3``, ``3b``, ``Ben 3`` or ``12``; else ``(None, problem)``."""
+    player_rows, shared = pad.numbered()
+    total = len(player_rows) + len(shared)
+    columns = letters(len(pad.names))
+    words = text.split()
+    if len(words) == 2 and not REF.match(text):
+        by_name = {n.casefold(): k for k, n in enumerate(pad.names)}
+        for who, row in (words, words[::-1]):
+            if who.casefold() in by_name and row.isdigit():
+                text = f"{columns[by_name[who.casefold()]]}{row}"
+    match = REF.match(text)
+    if not match:
+        return None, "type a place like B3 (column letter, row number), or Enter to go on"
+    letter = (match.group(1) or match.group(4) or "").upper()
+    number = int(match.group(2) or match.group(3) or match.group(5))
+    if not 1 <= number <= total:
+        return None, f"no row {number}: rows 1 to {total}"
+    if number > len(player_rows):
+        return shared[number - len(player_rows) - 1].id, None
+    if not letter:
+        return None, f"row {number} has a value per player: add the column ({columns[0]}{number})"
+    if letter not in columns:
+        return None, f"no column {letter}: columns {columns[0]} to {columns[-1]}"
+    return pad.key(player_rows[number - 1].id, columns.index(letter)), None
+
+
+def review(
+    t: Table,
+    pad: Pad,
+    *,
+    game: str,
+    build: Callable[[Pad], dict[str, Any]],
+    extra: Callable[[Pad, dict[str, Any]], list[tuple[str, list[str]]]] | None = None,
+    title: str = "Score pad",
+    done: str = "save the game",
+) -> dict[str, Any]:
+    """Show the pad, fix what does not fit, let the players correct any value, then return.
+
+    Args:
+        t: The table.
+        pad: The values of the first pass.
+        game: The game id (its scorer checks the file).
+        build: Makes the score file from the pad (and fills ``pad.paths``).
+        extra: The game's own cross-field checks: ``(message, cells)`` pairs,
+            found before the scorer's (so the cells can be named exactly).
+        title: Shown above the pad.
+        done: What Enter does, in words.
+
+    Returns:
+        The score file the scorer accepts, once the players go on.
+    """
+    from scorers import SCORERS, ScoreFileError
+
+    for step in range(1, MAX_ROUNDS):
+        pad.paths.clear()
+        file = build(pad)
+        found = extra(pad, file) if extra else []
+        if not found:
+            try:
+                SCORERS[game].score_json(file)
+            except ScoreFileError as error:
+                for problem in error.problems:
+                    cell = pad.locate(problem.path)
+                    found.append((problem.message, [cell] if cell else []))
+        marks: dict[str, list[str]] = {}
+        for message, cells in found:
+            for cell in cells:
+                marks.setdefault(cell, []).append(message)
+        t.say("")
+        t.say(render(pad, marks, title))
+        if found:
+            t.say("These answers do not fit together:")
+            for message, cells in found:
+                named = ", ".join(pad.name_of(c) for c in cells)
+                t.say(f"  {named}: {message}" if named else f"  {message}")
+        if marks:
+            t.say("The marked values are asked again (Enter keeps one as it is).")
+            order = [pad.key(r.id, s) for r, s in pad.cells()]
+            for cell in sorted(marks, key=order.index):
+                pad.ask(t, f"fix{step}.{cell}", cell)
+            continue
+
+        def check(text: str, blocked: bool = bool(found)) -> str | None:
+            if not text:
+                return (
+                    "first change a value that does not fit (type its place)" if blocked else None
+                )
+            return parse_ref(pad, text)[1]
+
+        answer = t.text(
+            f"review{step}",
+            f"Enter to {done}, or the place of a value to change (e.g. B3)?",
+            check=check,
+        )
+        if not answer:
+            return file
+        cell, _ = parse_ref(pad, answer)
+        assert cell is not None
+        pad.ask(t, f"fix{step}.{cell}", cell)
+    raise RuntimeError("the score pad was changed too many times")

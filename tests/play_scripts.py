@@ -1,0 +1,215 @@
+"""Scripted complete games, answer by answer, for the tests and ``benchmarks/table_time.py``.
+
+A :class:`Script` lists the keys of every answer of a game played along,
+split into the game itself and its end count (which ends with the answer
+that saves). ``fixed`` is the same game with one value of the end count typed
+wrong and corrected on the score pad before saving.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tests.play_helpers import DOWN, sel, txt
+
+NAMES = ("Aki", "Ben", "Cho", "Dai", "Eve")
+
+
+@dataclass
+class Script:
+    """One game's answers.
+
+    Attributes:
+        game: The game id.
+        players: How many play.
+        args: The command (``play GAME`` or ``score GAME``).
+        before: The answers before the end count.
+        count: The end count's answers, the last one saving.
+        wrong: Which answer of ``count`` is typed wrong in ``fixed``, and its keys.
+        fix: The answers on the score pad that correct it (before the saving one).
+        winners: Who wins.
+    """
+
+    game: str
+    players: int
+    args: list[str]
+    before: list[str]
+    count: list[str]
+    wrong: tuple[int, str]
+    fix: list[str]
+    winners: list[str] = field(default_factory=list)
+
+    def keys(self) -> str:
+        """Every answer's keys."""
+        return "".join(self.before + self.count)
+
+    def fixed(self) -> str:
+        """The game with one slip, corrected on the score pad."""
+        count = list(self.count)
+        index, keys = self.wrong
+        count[index] = keys
+        return "".join(self.before + count[:-1] + self.fix + count[-1:])
+
+
+def names(count: int) -> list[str]:
+    """The first ``count`` names."""
+    return list(NAMES[:count])
+
+
+def tokaido(count: int) -> Script:
+    """Everyone keeps their first tile; the line-up is drawn; no notes on the way."""
+    people = names(count)
+    before = [txt(str(count)), *map(txt, people), txt(""), sel(0), *[sel(0)] * count, sel(0)]
+    for stage in range(4):
+        before += [sel(stage % count), txt("")]  # first at the inn; no notes
+    rows = [
+        [60 - 2 * k for k in range(count)],  # score track
+        [3, 2, 1, 0, 4][:count],  # temple coins
+        [7, 6, 5, 4, 3][:count],  # meal prices
+        [6, 3, 2, 1, 0][:count],  # souvenirs
+        [3, 2, 1, 0, 0][:count],  # hot springs
+        [1, 4, 2, 0, 1][:count],  # encounters
+        [1, 1, 0, 0, 1][:count],  # panorama achievements
+    ]
+    count_keys = [txt(" ".join(map(str, row))) for row in rows] + [txt("")]
+    wrong_row = " ".join(map(str, [61, *rows[0][1:]]))
+    return Script(
+        "tokaido",
+        count,
+        ["play", "tokaido"],
+        before,
+        count_keys,
+        (0, txt(wrong_row)),
+        [txt("A2"), txt("60")],
+        ["Aki"],
+    )
+
+
+def shimoda() -> Script:
+    """Ben takes the Veterinarian, Aki the Antique Dealer; seven rounds; the count."""
+    before = [txt("Aki"), txt("Ben"), txt(""), sel(0), sel(0), sel(0)]
+    holder = 0
+    for number in range(1, 8):
+        before += [sel(0), sel(0)]  # both turns done
+        if number < 7:
+            before.append(txt("4 4"))  # a tie: the marker passes
+            holder = 1 - holder
+    cards = [
+        "b y 3 3",
+        "k rp 5 5",
+        "r any 1 1",
+        "y two 3 3",
+        "p all 7 7",
+        "b chair 3 3 c1",
+        "k vm 4 7",
+    ]
+    aki = [txt(c) for c in cards] + [txt("yy b r kyp - bp y")]
+    ben = [txt(c) for c in reversed(cards)] + [txt("b - k rr - p -")]
+    count_keys = aki + ben + [txt("")]
+    return Script(
+        "shimoda",
+        2,
+        ["play", "shimoda"],
+        before,
+        count_keys,
+        (0, txt("b y 2 3")),
+        [txt("A3"), txt("b y 3 3")],
+        ["Aki"],
+    )
+
+
+def shibuya(count: int) -> Script:
+    """The first player's side reaches its goals three times while the other only moves."""
+    people = names(count)
+    before = [sel(0 if count == 2 else 1), *map(txt, people), sel(0), sel(0), txt(""), sel(0)]
+    before.append(sel(1))  # all 16 construction tiles laid at once
+    for turn in range(5):
+        before.append(sel(1) if turn % 2 == 0 else sel(0))
+    return Script(
+        "shibuya",
+        count,
+        ["play", "shibuya"],
+        before,
+        [txt("")],
+        (0, txt("")),
+        [txt("A1"), txt("3")],  # a side's pawns at goal, corrected on the pad
+        ["Red" if count == 4 else "Aki"],
+    )
+
+
+def kamakura(count: int) -> Script:
+    """Aki visits a new circle every turn, the others walk and rest; cards A I L M."""
+    people = names(count)
+    before = [txt(str(count)), *map(txt, people), txt("")]
+    if count > 2:
+        before.append(txt(""))  # not the advanced rules
+    cards = "A I L M" if count > 2 else "A I L"
+    before += [txt(""), DOWN + "\r", txt(cards), sel(0)]
+    described = {"B": sel(0), "O": sel(1), "K": sel(2), "M": sel(0), "F": sel(1)}
+    unknown = {"C": txt("2 pink"), "D": txt("3 green"), "E": txt("1 pink")}
+    circles = "BOKMFCDE"
+    for number in range(8):
+        circle = circles[number]
+        before += [sel(0), txt(circle), described.get(circle) or unknown[circle]]
+        for other in range(1, count):
+            before.append(sel(1 + (number + other) % 2))  # walked, or rested
+    count_keys = [txt("B O K 6"), txt("pink 4"), txt("3")]
+    if count > 2:
+        count_keys.append(txt("2"))
+    count_keys += [txt("2 1 3"), *[txt(str(k + 1)) for k in range(count - 1)]]
+    if count > 2:
+        count_keys += [txt("A A"), *[txt("A N")] * (count - 1)]
+    count_keys += [txt("B2"), *[txt("")] * (count - 1)]
+    count_keys.append(txt(""))
+    return Script(
+        "kamakura",
+        count,
+        ["play", "kamakura"],
+        before,
+        count_keys,
+        (0, txt("B O K 5")),
+        [txt("6" if count > 2 else "5"), txt("B O K 6")],
+        ["Aki"],
+    )
+
+
+def shogun_round(count: int, bids: list[int]) -> list[str]:
+    """Bids as places in the list (4, 3, 2, 1, 0 chests, province card, no bid)."""
+    return [sel(bids[k % len(bids)]) for k in range(count)] + [sel(0)]
+
+
+def shogun(count: int) -> Script:
+    """Two years; Aki holds the most in both winters; nobody is short of rice."""
+    people = names(count)
+    before = [txt(str(count)), *map(txt, people), txt(""), sel(count - 1)]
+    grids = ["b3102 y21", "r2 p11", "g2100", "y1 r1", "p2"]
+    count_keys: list[str] = []
+    for year in (1, 2):
+        before += shogun_round(count, [0, 1, 2, 5]) + shogun_round(count, [4, 4, 3])
+        before += shogun_round(count, [5, 6, 2])
+        winter = []
+        for seat in range(count):
+            winter += [txt(grids[seat]), txt("9")]
+        if year == 1:
+            before += [*winter, txt("")]
+        else:
+            count_keys = [*winter, txt(" ".join(str(3 + k) for k in range(count))), txt("")]
+    return Script(
+        "shogun",
+        count,
+        ["play", "shogun"],
+        before,
+        count_keys,
+        (0, txt("b3101 y21")),
+        [txt("A2"), txt("3 1 0 2")],
+        ["Aki"],
+    )
+
+
+SCRIPTS = {
+    "tokaido": [tokaido(2), tokaido(5)],
+    "shimoda": [shimoda()],
+    "kamakura": [kamakura(2), kamakura(4)],
+    "shogun": [shogun(3), shogun(5)],
+    "shibuya": [shibuya(2), shibuya(4)],
+}
