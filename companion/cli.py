@@ -106,7 +106,7 @@ def score(
     db: DbOption = None,
 ) -> None:
     """Score a finished game from a score file and record it in the history."""
-    from companion.scorefile import InputError, read_source, score_text
+    from companion.scorefile import FileTooLarge, InputError, NotText, read_source, score_text
     from scorers import ScoreFileError, UnknownGameError, find_game
 
     try:
@@ -120,6 +120,8 @@ def score(
         return
     try:
         text = read_source(input)
+    except (FileTooLarge, NotText) as error:
+        fail(f"{error}; nothing was saved", 2)
     except InputError as error:
         fail(str(error))
     try:

@@ -25,15 +25,23 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``Error: message`` to standard error and exit with ``code``."""
-    typer.echo(f"Error: {message}", err=True)
+    """Print ``Error: message`` to standard error and exit with ``code``.
+
+    Invisible and control characters in the message (from a file name, say)
+    are shown as escapes, never sent to the terminal.
+    """
+    from companion.plain import lines
+
+    typer.echo(f"Error: {lines(message)}", err=True)
     raise typer.Exit(code)
 
 
 def fail_with_problems(message: str, problems: Sequence[object], code: int = 2) -> NoReturn:
     """Print ``Error: message`` and each problem indented on its own line, then exit."""
-    lines = [f"Error: {message}", *(f"  {problem}" for problem in problems)]
-    typer.echo("\n".join(lines), err=True)
+    from companion.plain import line
+
+    text = [f"Error: {line(message)}", *(f"  {line(problem)}" for problem in problems)]
+    typer.echo("\n".join(text), err=True)
     raise typer.Exit(code)
 
 

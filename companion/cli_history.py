@@ -107,6 +107,7 @@ def history_list(
     from rich import box
     from rich.table import Table
 
+    from companion.plain import plain
     from scorers import join_names
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
@@ -115,10 +116,10 @@ def history_list(
     for play in plays:
         table.add_row(
             str(play["id"]),
-            stamp(play["played_at"]),
-            game_title(play["game"]),
-            ", ".join(p["name"] for p in play["players"]),
-            join_names(play["winners"]),
+            plain(stamp(play["played_at"])),
+            plain(game_title(play["game"])),
+            plain(", ".join(p["name"] for p in play["players"])),
+            plain(join_names(play["winners"])),
         )
     show(table)
     if more:
@@ -136,6 +137,7 @@ def history_show(
     if json:
         print_json(play.to_json())
         return
+    from companion.plain import lines
     from companion.render import result_table
 
     title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
@@ -149,7 +151,7 @@ def history_show(
     ]
     for label, value in details:
         if value:
-            typer.echo(f"{label}: {value}")
+            typer.echo(f"{label}: {lines(value)}")
 
 
 def _get(db: Path | None, play_id: int) -> "Play":
@@ -202,10 +204,12 @@ def history_edit(
         renames[old.strip()] = new.strip()
     text = None
     if score_file is not None:
-        from companion.scorefile import InputError, read_source
+        from companion.scorefile import FileTooLarge, InputError, NotText, read_source
 
         try:
             text = read_source(score_file)
+        except (FileTooLarge, NotText) as error:
+            fail(f"{error}; nothing was changed", 2)
         except InputError as error:
             fail(str(error))
     from companion.history import HistoryError
@@ -241,7 +245,9 @@ def history_delete(
 
     play = _get(db, play_id)
     if not yes:
-        question = (
+        from companion.plain import line
+
+        question = line(
             f"Delete game #{play.id} ({game_title(play.game)}, {stamp(play.played_at)}, "
             f"{', '.join(play.players)})?"
         )

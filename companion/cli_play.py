@@ -43,6 +43,7 @@ def resume(
     db: DbOption = None,
 ) -> None:
     """Continue an unfinished game at the question where it stopped."""
+    from companion.plain import line
     from companion.sessions import SessionStore
 
     with open_history(db) as history:
@@ -63,7 +64,7 @@ def resume(
         info = store.get(session)
         if info is None or info.status != "active":
             fail(f"no unfinished game #{session} (companion resume lists them)")
-        typer.echo(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'}).")
+        typer.echo(line(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'})."))
         drive(history, info.id)
 
 
@@ -71,8 +72,10 @@ def pick_session(waiting: "list[SessionInfo]") -> int:
     """Ask which unfinished game to resume."""
     import questionary
 
+    from companion.plain import line
+
     labels = {
-        f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC)": s.id
+        line(f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC)"): s.id
         for s in waiting
     }
     answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
@@ -90,13 +93,19 @@ def start_session(game: str, kind: str, db: Path | None) -> None:
 
 def drive(history: "History", session: int) -> None:
     """Run a session; a pause or Ctrl-C saves and says how to resume."""
+    from companion.plain import lines
     from companion.play.prompts import QuestionaryPrompter
     from companion.play.runner import run
     from companion.play.table import Pause
     from companion.render import result_table
 
     try:
-        play_id, result = run(history, session, prompter_for=QuestionaryPrompter, out=typer.echo)
+        play_id, result = run(
+            history,
+            session,
+            prompter_for=QuestionaryPrompter,
+            out=lambda text: typer.echo(lines(text)),
+        )
     except Pause:
         typer.echo(f"Paused and saved. Continue with: companion resume {session}")
         raise typer.Exit(0) from None

@@ -125,6 +125,7 @@ def source_line(topic: "Topic") -> str:
 
 def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
     """Search every game's topics (or one game's) and print the best matches."""
+    from companion.plain import line
     from companion.rules.search import search
 
     game_id = resolve(game)[0] if game else None
@@ -133,9 +134,9 @@ def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
         print_json(search_json(results))
         return
     for typed, fixed in results.corrections.items():
-        typer.echo(f'Searching for "{fixed}" (you typed "{typed}").')
+        typer.echo(line(f'Searching for "{fixed}" (you typed "{typed}").'))
     if not results.hits:
-        typer.echo(f'No topic matches "{query}".')
+        typer.echo(line(f'No topic matches "{query}".'))
         return
     for k, hit in enumerate(results.hits, 1):
         heading = f"{k}. {hit.title} ({hit.game} {hit.topic})"
