@@ -93,7 +93,7 @@ def history_list(
 ) -> None:
     """List the recorded games, oldest first."""
     where = make_filter(game, player, since)
-    with open_history(db) as history:
+    with open_history(db, write=False) as history:
         shown = limit if limit is not None else (0 if json else TABLE_LIMIT)
         plays = history.summaries(where, limit=shown + 1 if shown else 0)
     more = bool(shown) and len(plays) > shown
@@ -133,7 +133,7 @@ def history_show(
     db: DbOption = None,
 ) -> None:
     """Show one recorded game with its full breakdown."""
-    play = _get(db, play_id)
+    play = _get(db, play_id, write=False)
     if json:
         print_json(play.to_json())
         return
@@ -154,10 +154,10 @@ def history_show(
             typer.echo(f"{label}: {lines(value)}")
 
 
-def _get(db: Path | None, play_id: int) -> "Play":
+def _get(db: Path | None, play_id: int, *, write: bool = True) -> "Play":
     from companion.history import HistoryError
 
-    with open_history(db) as history:
+    with open_history(db, write=write) as history:
         try:
             return history.get(play_id)
         except HistoryError as error:
@@ -291,7 +291,7 @@ def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOptio
     from companion.stats import compute
 
     where = make_filter(game)
-    with open_history(db) as history:
+    with open_history(db, write=False) as history:
         stats = compute(history.seat_rows(where))
     if json:
         print_json(stats.to_json())
@@ -318,7 +318,7 @@ def history_export(
 
     if fmt not in FORMATS:
         fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
-    with open_history(db) as history:
+    with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
     text = export(plays, fmt, events=logs)

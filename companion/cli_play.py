@@ -46,21 +46,29 @@ def resume(
     from companion.plain import line
     from companion.sessions import SessionStore
 
-    with open_history(db) as history:
+    if abandon and session is None:
+        fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+    # Finding the game only reads: no history file is created to find nothing in it.
+    with open_history(db, write=False) as history:
         store = SessionStore(history)
-        if abandon:
-            found = store.get(session) if session is not None else None
-            if found is None or found.status != "active":
-                fail("--abandon needs the id of an unfinished game (companion resume lists them)")
-            store.abandon(found.id)
-            typer.echo(f"Game #{found.id} set aside; it will not be offered again.")
-            return
         if session is None:
             waiting = store.unfinished()
             if not waiting:
                 typer.echo("No unfinished games.")
                 return
-            session = pick_session(waiting)
+        found = store.get(session) if session is not None else None
+    if session is None:
+        session = pick_session(waiting)
+    elif found is None or found.status != "active":
+        if abandon:
+            fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+        fail(f"no unfinished game #{session} (companion resume lists them)")
+    with open_history(db) as history:
+        store = SessionStore(history)
+        if abandon:
+            store.abandon(session)
+            typer.echo(f"Game #{session} set aside; it will not be offered again.")
+            return
         info = store.get(session)
         if info is None or info.status != "active":
             fail(f"no unfinished game #{session} (companion resume lists them)")
