@@ -1,4 +1,4 @@
-"""``companion history …``: list, show, edit, delete, note, stats, export, import."""
+"""``companion history …``: list, show, edit, delete, note, stats, export, import, check, backup."""
 
 from datetime import datetime
 from pathlib import Path
@@ -377,3 +377,59 @@ def _with_progress(plays: list[Any]) -> Any:
     from rich.progress import track
 
     return track(plays, description="Importing", console=Console(stderr=True))
+
+
+@history_app.command("check")
+def history_check(db: DbOption = None) -> None:
+    """Check the history: SQLite's integrity, every score file and every played-along game."""
+    from companion.check import check
+
+    with open_history(db, write=False) as history:
+        path, missing = history.path, history.missing
+        report = check(history)
+    from companion.plain import line
+
+    damaged = any(p.where == "SQLite" for p in report.problems)
+    lines = [
+        f"History {path}" + (" (no file there yet)" if missing else ""),
+        f"  SQLite integrity check: {'damaged' if damaged else 'ok'}",
+    ]
+    if damaged:
+        lines.append("  The games are checked once the file is whole (see Backups in the README).")
+    else:
+        lines.append(
+            f"  {plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
+        )
+        lines.append(
+            f"  {plural(report.sessions, 'played-along game')} replayed from their answers"
+        )
+    lines.extend(f"  Note: {line(note)}" for note in report.notes)
+    if report.ok:
+        typer.echo("\n".join([*lines, "No problems found."]))
+        return
+    lines.append(f"{plural(len(report.problems), 'problem')}:")
+    lines.extend(f"  {line(problem)}" for problem in report.problems)
+    typer.echo("\n".join(lines))
+    raise typer.Exit(1)
+
+
+@history_app.command("backup")
+def history_backup(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Where to write the copy.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace FILE if it is an existing file.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Write a consistent copy of the history to FILE (safe while games are being saved)."""
+    from companion.backup import backup
+    from companion.history import HistoryError
+
+    with open_history(db, write=False) as history:
+        if history.missing:
+            fail(f"there is no history at {history.path} to back up")
+        try:
+            games = backup(history, file, force=force)
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Backed up {plural(games, 'game')} to {file}.")

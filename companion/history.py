@@ -247,7 +247,7 @@ class History:
             wal = self.path.with_name(f"{self.path.name}-wal")
             if (
                 self._write
-                or _kind(error, self.path) not in ("read-only", "cannot-open", "full")
+                or problem_kind(error, self.path) not in ("read-only", "cannot-open", "full")
                 or (wal.exists() and wal.stat().st_size > 0)
             ):
                 raise
@@ -320,7 +320,7 @@ class History:
             if self._db is not reader:
                 self._db.close()
             self._db = reader
-            if _kind(error) not in ("read-only", "cannot-open"):
+            if problem_kind(error) not in ("read-only", "cannot-open"):
                 raise
             copy = sqlite3.connect(":memory:", isolation_level=None)
             self._db.backup(copy)
@@ -646,7 +646,7 @@ class History:
             raise trouble(self.path, action, error) from error
 
 
-def _kind(error: BaseException, path: Path | None = None) -> str:
+def problem_kind(error: BaseException, path: Path | None = None) -> str:
     """What went wrong, from an SQLite or OS error: ``locked``, ``read-only``, ``full``, …
 
     SQLite reports a full disk as an I/O error when its shared-memory file
@@ -688,7 +688,7 @@ def trouble(path: Path, action: str, error: BaseException) -> HistoryError:
     """The one-line error for an SQLite or OS ``error`` met while doing ``action`` on ``path``."""
     if isinstance(error, HistoryError):
         return error
-    kind = _kind(error, path)
+    kind = problem_kind(error, path)
     if kind == "cannot-open" and not os.access(path.parent, os.W_OK):
         kind = "read-only"
     detail = getattr(error, "strerror", None) or str(error)
@@ -759,7 +759,7 @@ def _remove(made: list[Path], error: BaseException) -> None:
     Only an empty database is removed, and never after a lock: then another
     process is creating the same file and its work must not be lost.
     """
-    if not made or _kind(error) == "locked":
+    if not made or problem_kind(error) == "locked":
         return
     *folders, path = made
     try:
