@@ -232,7 +232,15 @@ class History:
             return sqlite3.connect(":memory:", isolation_level=None)
         if fresh:
             return sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
-        mode = mode or ("rw" if self._write else "ro")
+        if not self._write and mode is None and not immutable:
+            # A command that only reads leaves no -wal or -shm file it cannot
+            # remove: a file it may not write (or on a full disk) is read as
+            # it is, unless a -wal holds pages another companion wrote.
+            wal = self.path.with_name(f"{self.path.name}-wal")
+            live = wal.exists() and wal.stat().st_size > 0
+            writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+            immutable = not live and (not writable or _low_on_space(self.path))
+        mode = mode or ("rw" if not immutable else "ro")
         uri = f"{self.path.absolute().as_uri()}?mode={mode}{'&immutable=1' if immutable else ''}"
         return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
 
@@ -750,6 +758,8 @@ def _check_header(path: Path, *, write: bool) -> list[Path]:
         raise NotACompanionDatabase(
             f"{path} is not a companion history (not an SQLite database); it was left as it is"
         )
+    if write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        raise trouble(path, "open the history", OSError(errno.EACCES, "Permission denied"))
     return []
 
 
