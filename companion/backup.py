@@ -30,6 +30,11 @@ def check_target(target: Path, history: Path, *, force: bool) -> None:
     """
     if target.is_dir():
         raise BackupError(f"{target} is a folder: give the backup's file name")
+    if not target.parent.is_dir():
+        raise BackupError(
+            f"cannot write the backup {target}: there is no folder {target.parent}; "
+            "nothing was written"
+        )
     if not target.exists():
         if target.is_symlink():
             raise BackupError(f"{target} is a link to nowhere; nothing was written")

@@ -319,7 +319,7 @@ def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     if outcome is None:
         return [Finding(where, "it is finished but its saved answers stop before the end")], []
     if session.play is None:
-        return [Finding(where, "it is finished but its recorded game is missing")], []
+        return [Finding(where, "it is finished but is linked to no recorded game")], []
     return [], _compare(where, session, outcome)
 
 
