@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import subprocess
 import threading
 from pathlib import Path
 
@@ -280,21 +281,26 @@ def test_restoring_a_backup_as_the_readme_says(played: Path, db_path: Path, tmp_
     backup = tmp_path / "backup.sqlite3"
     assert runner.invoke(app, ["history", "backup", str(backup)]).exit_code == 0
     expected = runner.invoke(app, ["history", "export", "--format", "json"]).stdout
-    # The history is damaged later; a stale -wal of it lies beside it.
+    # The history is damaged later, and a -wal of it lies beside it.
     damage_page_2(db_path)
+    score = ["score", "tokaido", "-i", str(FILES / "tokaido-final.json")]
+    assert runner.invoke(app, score).exit_code == 1
     Path(f"{db_path}-wal").write_bytes(b"stale")
-    assert (
-        runner.invoke(app, ["score", "tokaido", "-i", str(FILES / "tokaido-final.json")]).exit_code
-        == 1
-    )
     # 1. The backup checks out.
     assert runner.invoke(app, ["history", "check", "--db", str(backup)]).exit_code == 0
     # 2. Move the history and its side files aside, 3. copy the backup in.
-    for suffix in ("", "-wal", "-shm"):
-        broken = Path(f"{db_path}{suffix}")
-        if broken.exists():
-            broken.rename(f"{db_path}.broken{suffix}")
-    shutil.copy(backup, db_path)
+    assert db_path.name == "history.sqlite3"
+    subprocess.run(
+        [
+            "bash",
+            "-c",
+            'for f in history.sqlite3*; do mv "$f" "${f/history.sqlite3/history.broken.sqlite3}"; '
+            f'done; cp "{backup}" history.sqlite3',
+        ],
+        cwd=db_path.parent,
+        check=True,
+    )
+    assert Path(db_path.parent / "history.broken.sqlite3-wal").read_bytes() == b"stale"
     # Everything is back, and the companion writes to it again.
     assert runner.invoke(app, ["history", "check"]).exit_code == 0
     assert runner.invoke(app, ["history", "export", "--format", "json"]).stdout == expected
