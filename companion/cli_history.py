@@ -196,12 +196,17 @@ def history_edit(
             "--duration or --score-file",
             2,
         )
+    from scorers.names import InvalidName, clean_name
+
     renames: dict[str, str] = {}
     for item in rename or []:
         old, sep, new = item.partition("=")
         if not sep or not old.strip() or not new.strip():
             fail(f"--rename takes OLD=NEW, got {item!r}", 2)
-        renames[old.strip()] = new.strip()
+        try:
+            renames[old.strip()] = clean_name(new, what="new name")
+        except InvalidName as error:
+            fail(f"--rename {item!r}: {error}", 2)
     text = None
     if score_file is not None:
         from companion.scorefile import FileTooLarge, InputError, NotText, read_source

@@ -85,10 +85,10 @@ def printable(text: str) -> str:
 def key_path(path: str, key: str) -> str:
     """Return the path of ``key`` inside the object at ``path``.
 
-    A key that is not a plain word (a user's typo, say) is shown quoted, cut
-    short and with invisible characters escaped: ``players[0]["x y"]``.
+    A key that is not a short plain word (a user's typo, say) is shown quoted,
+    cut short and with invisible characters escaped: ``players[0]["x y"]``.
     """
-    if not _PLAIN_KEY.match(key):
+    if len(key) > 40 or not _PLAIN_KEY.match(key):
         quoted = f"[{show(key)}]"
         return quoted if path == ROOT else f"{path}{quoted}"
     return key if path == ROOT else f"{path}.{key}"

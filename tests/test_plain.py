@@ -144,3 +144,28 @@ def test_a_score_file_with_markup_names_saves_and_every_command_works(
         names = [row[0] for row in db.execute("SELECT name FROM play_players ORDER BY seat")]
     db.close()
     assert names == ["Dad [/]", "x[/b]", "[red]Aki"]
+
+
+@pytest.mark.parametrize(
+    ("rename", "message"),
+    [
+        ("Aki=A\tB", "Error: --rename 'Aki=A\\tB': the new name must not contain a tab\n"),
+        (
+            "Aki=" + "x" * 41,
+            "Error: --rename 'Aki=" + "x" * 41 + "': the new name is 41 "
+            "characters long (at most 40)\n",
+        ),
+    ],
+)
+def test_a_rename_follows_the_name_rule(db_path: Path, rename: str, message: str) -> None:
+    hostile_history(db_path)
+    result = runner.invoke(app, ["history", "edit", "1", "--rename", rename])
+    assert (result.exit_code, result.stderr) == (2, message)
+
+
+def test_a_rename_is_stored_in_its_clean_shape(db_path: Path) -> None:
+    hostile_history(db_path)
+    renamed = runner.invoke(app, ["history", "edit", "1", "--rename", "Dad [/]=  Zoe\u0308 "])
+    assert renamed.exit_code == 0, renamed.output
+    listed = json.loads(runner.invoke(app, ["history", "list", "--json"]).stdout)
+    assert listed[0]["players"][0]["name"] == "Zoë"

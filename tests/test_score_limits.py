@@ -410,3 +410,9 @@ def test_a_stored_score_file_rescores_to_the_same_names() -> None:
 
 def test_score_file_error_is_a_value_error() -> None:
     assert issubclass(ScoreFileError, ValueError)
+
+
+def test_a_long_plain_key_is_cut_short_too() -> None:
+    document = copy.deepcopy(TOKAIDO_FINAL)
+    document["players"][0]["x" * 5000] = 1
+    assert problems("tokaido", document) == [f'players[0]["{"x" * 36}...]: unknown key']
