@@ -667,6 +667,10 @@ def problem_kind(error: BaseException, path: Path | None = None) -> str:
         if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return "read-only"
         return "os"
+    if isinstance(
+        error, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError
+    ):
+        return "other"  # a mistake of ours or of the data, not of the file
     name = getattr(error, "sqlite_errorname", "") or ""
     text = str(error)
     if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
@@ -712,7 +716,7 @@ def trouble(path: Path, action: str, error: BaseException) -> HistoryError:
         )
     if kind == "full":
         return DiskFull(f"the disk holding the history {path} is full; nothing was changed")
-    if kind in ("cannot-open", "io", "os"):
+    if kind in ("cannot-open", "io", "os", "other"):
         return HistoryError(f"cannot {action} ({path}): {detail}; nothing was changed")
     return DamagedDatabase(
         f"the history {path} is damaged and cannot be read ({detail}); "

@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, matches
-from scorers._validate import Problem, Reader, ScoreFileError, join_names
+from scorers._validate import Problem, Reader, ScoreFileError, join_names, quoted
 
 __all__ = [
     "SCORERS",
@@ -74,7 +74,7 @@ class UnknownGameError(LookupError):
     def __init__(self, name: str) -> None:
         self.name = name
         choices = ", ".join(SCORERS)
-        super().__init__(f"unknown game {name!r} (choose one of: {choices})")
+        super().__init__(f"unknown game {quoted(name)} (choose one of: {choices})")
 
 
 def find_game(name: str) -> Scorer:

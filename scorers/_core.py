@@ -6,7 +6,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorers._validate import ROOT, Reader, index_path, key_path
+from scorers._validate import ROOT, Reader, index_path, key_path, quoted
 from scorers.names import name_key
 
 
@@ -209,7 +209,7 @@ def read_root(
         if not isinstance(named, str):
             reader.error("game", f"must be the text {info.id!r}")
         elif _fold(named) not in _names_of(info):
-            reader.error("game", f"this file is for {named!r}, not {info.id!r}")
+            reader.error("game", f"this file is for {quoted(named)}, not {info.id!r}")
     if "players" not in data:
         return root
     entries = reader.array(

@@ -82,6 +82,11 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
 
 
+def quoted(text: str) -> str:
+    """``repr(text)`` for a message, cut to about 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
 def key_path(path: str, key: str) -> str:
     """Return the path of ``key`` inside the object at ``path``.
 

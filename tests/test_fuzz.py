@@ -49,6 +49,7 @@ FUZZ = settings(
     ],
 )
 runner = CliRunner()
+pytestmark = pytest.mark.timeout(int(BUDGET * 2 + 120))
 
 HOSTILE_TEXT = st.text(
     alphabet=st.sampled_from(

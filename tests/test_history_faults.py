@@ -304,6 +304,7 @@ def test_a_backup_cut_short_leaves_no_file_that_looks_like_one(
         (OSError(13, "Permission denied"), ReadOnlyHistory),
         (OSError(30, "Read-only file system"), ReadOnlyHistory),
         (OSError(5, "Input/output error"), HistoryError),
+        (sqlite3.IntegrityError("UNIQUE constraint failed: plays.uuid"), HistoryError),
     ],
 )
 def test_trouble_names_the_file_in_one_line(

@@ -416,3 +416,16 @@ def test_a_long_plain_key_is_cut_short_too() -> None:
     document = copy.deepcopy(TOKAIDO_FINAL)
     document["players"][0]["x" * 5000] = 1
     assert problems("tokaido", document) == [f'players[0]["{"x" * 36}...]: unknown key']
+
+
+def test_a_long_game_name_is_cut_short() -> None:
+    document = copy.deepcopy(TOKAIDO_FINAL)
+    document["game"] = "x" * 5000
+    assert problems("tokaido", document) == [
+        f"game: this file is for '{'x' * 37}'..., not 'tokaido'"
+    ]
+    from scorers import UnknownGameError, find_game
+
+    with pytest.raises(UnknownGameError) as caught:
+        find_game("y" * 5000)
+    assert len(str(caught.value)) < 150
