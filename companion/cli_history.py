@@ -209,10 +209,16 @@ def history_edit(
             fail(f"--rename {item!r}: {error}", 2)
     text = None
     if score_file is not None:
-        from companion.scorefile import FileTooLarge, InputError, NotText, read_source
+        from companion.scorefile import (
+            MAX_SCORE_FILE_BYTES,
+            FileTooLarge,
+            InputError,
+            NotText,
+            read_source,
+        )
 
         try:
-            text = read_source(score_file)
+            text = read_source(score_file, limit=MAX_SCORE_FILE_BYTES)
         except (FileTooLarge, NotText) as error:
             fail(f"{error}; nothing was changed", 2)
         except InputError as error:

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 MAX_SCORE_FILE_BYTES = 64_000
 """The largest real score file (four Kamakura players, every list full, indented) is
 about 10 kB; a bigger file is not one, and reading it would only cost time."""
+MAX_FILE_BYTES = 1_000_000
+"""The limit of :func:`read_source` when its caller gives none."""
 MAX_DEPTH = 32
 """The deepest nesting a score file needs is 6 levels."""
 MAX_STRUCTURE_PROBLEMS = 50
@@ -58,7 +60,7 @@ def size_words(limit: int) -> str:
     return f"{limit} bytes"
 
 
-def read_source(source: str, *, limit: int = MAX_SCORE_FILE_BYTES) -> str:
+def read_source(source: str, *, limit: int = MAX_FILE_BYTES) -> str:
     """Return the text of ``source``, a path or ``-`` for standard input.
 
     Args:
