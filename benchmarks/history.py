@@ -1,8 +1,10 @@
 """History at scale: 100,000 plays, then stats, a filtered list and a large import.
 
 Targets: ``history stats`` < 1 s, ``history list --game tokaido --player X``
-< 0.3 s, importing a 10,000-play BG Stats file < 3 s. Each is the median wall
-time of a few runs of the real command, start-up included.
+< 0.3 s, importing a 10,000-play BG Stats file < 3 s, saving one more game
+with ``score`` (which first runs SQLite's quick check of the whole file) < 1 s.
+Each is the median wall time of a few runs of the real command, start-up
+included.
 
 Usage: ``.venv/bin/python benchmarks/history.py [--plays N]``
 """
@@ -35,7 +37,8 @@ GAMES = {
     "shogun": (3, 5),
 }
 START = datetime(2010, 1, 1)
-TARGETS = {"stats": 1.0, "list": 0.3, "import": 3.0}
+GAME = Path(__file__).resolve().parent.parent / "tests" / "files" / "tokaido-final.json"
+TARGETS = {"stats": 1.0, "list": 0.3, "import": 3.0, "save": 1.0}
 
 
 def generated(count: int, rng: random.Random) -> list[Play]:
@@ -101,6 +104,10 @@ def main() -> int:
             ),
             "list": statistics.median(
                 timed([*base, "list", "--game", "tokaido", "--player", "Aki", "--db", str(db)])
+                for _ in range(args.runs)
+            ),
+            "save": statistics.median(
+                timed(["sh", "-c", f"{companion} score tokaido -i {GAME} --db {db} >/dev/null"])
                 for _ in range(args.runs)
             ),
         }

@@ -106,7 +106,14 @@ def score(
     db: DbOption = None,
 ) -> None:
     """Score a finished game from a score file and record it in the history."""
-    from companion.scorefile import InputError, read_source, score_text
+    from companion.scorefile import (
+        MAX_SCORE_FILE_BYTES,
+        FileTooLarge,
+        InputError,
+        NotText,
+        read_source,
+        score_text,
+    )
     from scorers import ScoreFileError, UnknownGameError, find_game
 
     try:
@@ -119,7 +126,9 @@ def score(
         start_session(scorer.info.id, "score", db)
         return
     try:
-        text = read_source(input)
+        text = read_source(input, limit=MAX_SCORE_FILE_BYTES)
+    except (FileTooLarge, NotText) as error:
+        fail(f"{error}; nothing was saved", 2)
     except InputError as error:
         fail(str(error))
     try:

@@ -1,6 +1,7 @@
 """Pieces every command shares: options, errors, output and the history."""
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NoReturn
 
@@ -25,15 +26,23 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of 
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
-    """Print ``Error: message`` to standard error and exit with ``code``."""
-    typer.echo(f"Error: {message}", err=True)
+    """Print ``Error: message`` to standard error and exit with ``code``.
+
+    Invisible and control characters in the message (from a file name, say)
+    are shown as escapes, never sent to the terminal.
+    """
+    from companion.plain import lines
+
+    typer.echo(f"Error: {lines(message)}", err=True)
     raise typer.Exit(code)
 
 
 def fail_with_problems(message: str, problems: Sequence[object], code: int = 2) -> NoReturn:
     """Print ``Error: message`` and each problem indented on its own line, then exit."""
-    lines = [f"Error: {message}", *(f"  {problem}" for problem in problems)]
-    typer.echo("\n".join(lines), err=True)
+    from companion.plain import line
+
+    text = [f"Error: {line(message)}", *(f"  {line(problem)}" for problem in problems)]
+    typer.echo("\n".join(text), err=True)
     raise typer.Exit(code)
 
 
@@ -42,17 +51,27 @@ def plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def open_history(db: Path | None, *, hint: str = "") -> "History":
-    """Open the history at ``db`` (or the default), turning errors into exit 1.
+@contextmanager
+def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iterator["History"]:
+    """Use the history at ``db`` (or the default); any database trouble is one line, exit 1.
+
+    Trouble met while opening it or while the ``with`` body uses it (a lock
+    held too long, a read-only file, a full disk, damage) ends the command
+    with ``Error: …`` naming the file, never a traceback.
 
     Args:
         db: The ``--db`` option, if given.
         hint: Added to the error message, e.g. how to go on without the history.
+        write: ``False`` for commands that only read: they never create a file
+            or a folder, and a missing history reads as an empty one.
     """
-    from companion.history import History, HistoryError, default_path
+    import sqlite3
 
+    from companion.history import History, HistoryError, default_path, trouble
+
+    path = db or default_path()
     try:
-        history = History(db or default_path())
+        history = History(path, write=write)
     except HistoryError as error:
         fail(f"{error}{hint}")
     if history.backup_path is not None:
@@ -60,7 +79,13 @@ def open_history(db: Path | None, *, hint: str = "") -> "History":
             f"The history was upgraded; the old file was kept as {history.backup_path}.",
             err=True,
         )
-    return history
+    try:
+        with history:
+            yield history
+    except HistoryError as error:
+        fail(f"{error}{hint}")
+    except (sqlite3.Error, OSError) as error:
+        fail(f"{trouble(path, 'use the history', error)}{hint}")
 
 
 def print_json(document: object) -> None:

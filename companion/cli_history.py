@@ -1,4 +1,4 @@
-"""``companion history …``: list, show, edit, delete, note, stats, export, import."""
+"""``companion history …``: list, show, edit, delete, note, stats, export, import, check, backup."""
 
 from datetime import datetime
 from pathlib import Path
@@ -122,7 +122,7 @@ def history_list(
 ) -> None:
     """List the recorded games, oldest first."""
     where = make_filter(game, player, since)
-    with open_history(db) as history:
+    with open_history(db, write=False) as history:
         shown = limit if limit is not None else (0 if json else TABLE_LIMIT)
         plays = history.summaries(where, limit=shown + 1 if shown else 0)
     more = bool(shown) and len(plays) > shown
@@ -135,8 +135,8 @@ def history_list(
         return
     from rich import box
     from rich.table import Table
-    from rich.text import Text
 
+    from companion.plain import plain
     from scorers import join_names
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
@@ -146,10 +146,12 @@ def history_list(
         ignored = " (ignored)" if play["ignored"] else ""
         table.add_row(
             str(play["id"]),
-            stamp(play["played_at"]),
-            Text(game_title(play["game"]) + ignored),
-            Text(players_line(play)),
-            Text(winners_line(play, join_names) if "status" not in play else f"({play['status']})"),
+            plain(stamp(play["played_at"])),
+            plain(game_title(play["game"]) + ignored),
+            plain(players_line(play)),
+            plain(
+                winners_line(play, join_names) if "status" not in play else f"({play['status']})"
+            ),
         )
     show(table)
     if more:
@@ -163,10 +165,11 @@ def history_show(
     db: DbOption = None,
 ) -> None:
     """Show one recorded game with its full breakdown."""
-    play = _get(db, play_id)
+    play = _get(db, play_id, write=False)
     if json:
         print_json(play.to_json())
         return
+    from companion.plain import line, lines
     from companion.render import result_table
     from scorers import join_names
 
@@ -202,19 +205,19 @@ def history_show(
     ]
     for label, value in details:
         if value:
-            typer.echo(f"{label}: {value}")
+            typer.echo(f"{label}: {lines(value)}")
     if play.uses_teams and not all(play.members(k) for k in range(len(play.players))):
-        example = play.players[0]
+        example = line(play.players[0])
         typer.echo(
             f"Name the members with: companion history edit {play.id} "
             f"--members '{example}=NAME,NAME'"
         )
 
 
-def _get(db: Path | None, play_id: int) -> "Play":
+def _get(db: Path | None, play_id: int, *, write: bool = True) -> "Play":
     from companion.history import HistoryError
 
-    with open_history(db) as history:
+    with open_history(db, write=write) as history:
         try:
             return history.get(play_id)
         except HistoryError as error:
@@ -272,18 +275,31 @@ def history_edit(
         if not sep or not team.strip() or not listed:
             fail(f"--members takes TEAM=NAME,NAME, got {item!r}", 2)
         teams[team.strip()] = listed
+    from scorers.names import InvalidName, clean_name
+
     renames: dict[str, str] = {}
     for item in rename or []:
         old, sep, new = item.partition("=")
         if not sep or not old.strip() or not new.strip():
             fail(f"--rename takes OLD=NEW, got {item!r}", 2)
-        renames[old.strip()] = new.strip()
+        try:
+            renames[old.strip()] = clean_name(new, what="new name")
+        except InvalidName as error:
+            fail(f"--rename {item!r}: {error}", 2)
     text = None
     if score_file is not None:
-        from companion.scorefile import InputError, read_source
+        from companion.scorefile import (
+            MAX_SCORE_FILE_BYTES,
+            FileTooLarge,
+            InputError,
+            NotText,
+            read_source,
+        )
 
         try:
-            text = read_source(score_file)
+            text = read_source(score_file, limit=MAX_SCORE_FILE_BYTES)
+        except (FileTooLarge, NotText) as error:
+            fail(f"{error}; nothing was changed", 2)
         except InputError as error:
             fail(str(error))
     from companion.history import HistoryError
@@ -321,7 +337,9 @@ def history_delete(
 
     play = _get(db, play_id)
     if not yes:
-        question = (
+        from companion.plain import line
+
+        question = line(
             f"Delete game #{play.id} ({game_title(play.game)}, {stamp(play.played_at)}, "
             f"{', '.join(play.players)})?"
         )
@@ -365,7 +383,7 @@ def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOptio
     from companion.stats import compute
 
     where = make_filter(game)
-    with open_history(db) as history:
+    with open_history(db, write=False) as history:
         stats = compute(history.seat_rows(where))
     if json:
         print_json(stats.to_json())
@@ -406,7 +424,7 @@ def history_export(
     database = db or default_path()
     if out is not None:
         _check_out(out, database, force=force)
-    with open_history(db) as history:
+    with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
     data = encoded(export(plays, fmt, events=logs, excel=excel), excel=excel)
@@ -545,3 +563,59 @@ def _with_progress(plays: list[Any]) -> Any:
     from rich.progress import track
 
     return track(plays, description="Importing", console=Console(stderr=True))
+
+
+@history_app.command("check")
+def history_check(db: DbOption = None) -> None:
+    """Check the history: SQLite's integrity, every score file and every played-along game."""
+    from companion.check import check
+
+    with open_history(db, write=False) as history:
+        path, missing = history.path, history.missing
+        report = check(history)
+    from companion.plain import line
+
+    damaged = any(p.where == "SQLite" for p in report.problems)
+    lines = [
+        f"History {path}" + (" (no file there yet)" if missing else ""),
+        f"  SQLite integrity check: {'damaged' if damaged else 'ok'}",
+    ]
+    if damaged:
+        lines.append("  The games are checked once the file is whole (see Backups in the README).")
+    else:
+        lines.append(
+            f"  {plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
+        )
+        lines.append(
+            f"  {plural(report.sessions, 'played-along game')} replayed from their answers"
+        )
+    lines.extend(f"  Note: {line(note)}" for note in report.notes)
+    if report.ok:
+        typer.echo("\n".join([*lines, "No problems found."]))
+        return
+    lines.append(f"{plural(len(report.problems), 'problem')}:")
+    lines.extend(f"  {line(problem)}" for problem in report.problems)
+    typer.echo("\n".join(lines))
+    raise typer.Exit(1)
+
+
+@history_app.command("backup")
+def history_backup(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Where to write the copy.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace FILE if it is an existing file.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Write a consistent copy of the history to FILE (safe while games are being saved)."""
+    from companion.backup import backup
+    from companion.history import HistoryError
+
+    with open_history(db, write=False) as history:
+        if history.missing:
+            fail(f"there is no history at {history.path} to back up")
+        try:
+            games = backup(history, file, force=force)
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Backed up {plural(games, 'game')} to {file}.")

@@ -13,7 +13,7 @@ from typing import Annotated
 
 import typer
 
-from companion.cli_common import DbOption, fail
+from companion.cli_common import DbOption, fail, open_history
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
 
@@ -46,6 +46,15 @@ def notebooks_folder() -> Path:
     return NOTEBOOKS
 
 
+def check_history(db: Path | None) -> None:
+    """Exit 1 with one line now, rather than on the page later, if the history is unusable.
+
+    Only reads: a history that does not exist yet is fine (the first saved game makes it).
+    """
+    with open_history(db, write=False):
+        pass
+
+
 def require(module: str) -> None:
     """Exit 1 with the install command when ``module`` is missing."""
     import importlib.util
@@ -60,6 +69,7 @@ def notebook(
 ) -> None:
     """Open the game notebooks in JupyterLab."""
     require("jupyterlab")
+    check_history(db)
     folder = notebooks_folder()
     command = [
         sys.executable,
@@ -96,6 +106,7 @@ def serve(
 ) -> None:
     """Serve the notebooks as a web page for a tablet or laptop on the table."""
     require("voila")
+    check_history(db)
     command = serve_command(port, host)
     typer.echo(f"Serving the companion at http://{host}:{port}/ (Ctrl-C stops it)")
     try:

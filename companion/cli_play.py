@@ -67,28 +67,38 @@ def resume(
     db: DbOption = None,
 ) -> None:
     """Continue an unfinished game at the question where it stopped."""
+    from companion.plain import line
     from companion.sessions import SessionStore
 
     if not abandon:
         need_terminal("resume")
-    with open_history(db) as history:
+    if abandon and session is None:
+        fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+    # Finding the game only reads: no history file is created to find nothing in it.
+    with open_history(db, write=False) as history:
         store = SessionStore(history)
-        if abandon:
-            found = store.get(session) if session is not None else None
-            if found is None or found.status != "active":
-                fail("--abandon needs the id of an unfinished game (companion resume lists them)")
-            holder = found.held_by()
-            if holder:
-                fail(f"game #{found.id} is being played in another terminal ({holder})")
-            store.abandon(found.id)
-            typer.echo(f"Game #{found.id} set aside; it will not be offered again.")
-            return
         if session is None:
             waiting = store.unfinished()
             if not waiting:
                 typer.echo("No unfinished games.")
                 return
-            session = pick_session(waiting)
+        found = store.get(session) if session is not None else None
+    if session is None:
+        session = pick_session(waiting)
+    elif found is None or found.status != "active":
+        if abandon:
+            fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+        fail(f"no unfinished game #{session} (companion resume lists them)")
+    with open_history(db) as history:
+        store = SessionStore(history)
+        if abandon:
+            found = store.get(session)
+            holder = found.held_by() if found is not None else None
+            if holder:
+                fail(f"game #{session} is being played in another terminal ({holder})")
+            store.abandon(session)
+            typer.echo(f"Game #{session} set aside; it will not be offered again.")
+            return
         info = store.get(session)
         if info is None or info.status != "active":
             fail(f"no unfinished game #{session} (companion resume lists them)")
@@ -97,7 +107,7 @@ def resume(
             from companion.sessions import held_message
 
             fail(held_message(info.id, holder))
-        typer.echo(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'}).")
+        typer.echo(line(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'})."))
         drive(history, info.id)
 
 
@@ -105,13 +115,16 @@ def pick_session(waiting: "list[SessionInfo]") -> int:
     """Ask which unfinished game to resume."""
     import questionary
 
+    from companion.plain import line
+
     labels = {}
     for s in waiting:
         held = s.held_by()
         where = f"; open in another terminal: {held}" if held else ""
-        labels[
+        label = (
             f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC{where})"
-        ] = s.id
+        )
+        labels[line(label)] = s.id
     answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
     return labels[answer]
 
@@ -128,6 +141,7 @@ def start_session(game: str, kind: str, db: Path | None) -> None:
 
 def drive(history: "History", session: int) -> None:
     """Run a session; a pause or Ctrl-C saves and says how to resume."""
+    from companion.plain import lines
     from companion.play.prompts import QuestionaryPrompter
     from companion.play.runner import Abandoned, Stopped, run
     from companion.play.table import Pause
@@ -135,7 +149,12 @@ def drive(history: "History", session: int) -> None:
     from companion.sessions import SessionHeld, SessionLost
 
     try:
-        done = run(history, session, prompter_for=QuestionaryPrompter, out=typer.echo)
+        done = run(
+            history,
+            session,
+            prompter_for=QuestionaryPrompter,
+            out=lambda text: typer.echo(lines(text)),
+        )
     except (SessionHeld, SessionLost) as error:
         fail(str(error))
     except Pause:

@@ -223,6 +223,7 @@ def source_line(topic: "Topic") -> str:
 
 def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
     """Search every game's topics (or one game's) and print the best matches."""
+    from companion.plain import line
     from companion.rules.search import search
 
     game_id = resolve(game)[0] if game else None
@@ -235,16 +236,16 @@ def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
     width = columns()
     lines = []
     for typed, fixed in results.corrections.items():
-        lines.extend(wrap(f'Searching for "{fixed}" (you typed "{typed}").', width))
+        lines.extend(wrap(line(f'Searching for "{fixed}" (you typed "{typed}").'), width))
     if not results.hits:
-        shown = query if len(query) <= 60 else query[:57] + "..."
+        shown = line(query if len(query) <= 60 else query[:57] + "...")
         lines.extend(wrap(f'No topic matches "{shown}".', width))
         hint = f"Try other words, or list the topics: companion rules {game_id or 'GAME'}"
         lines.extend(wrap(hint, width, "", "    "))
     for k, hit in enumerate(results.hits, 1):
         heading = f"{k}. {hit.title} ({hit.game} {hit.topic})"
-        lines.extend(bold(line) for line in wrap(heading, width, "", "   "))
-        lines.extend(highlight(line) for line in wrap_marked(hit.snippet, width, "   "))
+        lines.extend(bold(row) for row in wrap(heading, width, "", "   "))
+        lines.extend(highlight(row) for row in wrap_marked(hit.snippet, width, "   "))
     if results.hits:
         best = results.hits[0]
         lines.append("")

@@ -9,13 +9,15 @@ companion processes can save at the same moment.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sqlite3
+import stat
 import time
 import uuid as uuids
 from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -50,6 +52,18 @@ class DamagedDatabase(HistoryError):
 
 class PlayNotFound(HistoryError):
     """No recorded game has that id."""
+
+
+class HistoryLocked(HistoryError):
+    """Another process held the database for longer than the busy timeout."""
+
+
+class ReadOnlyHistory(HistoryError):
+    """The file, or the folder it is in, cannot be written."""
+
+
+class DiskFull(HistoryError):
+    """The disk holding the history has no room for the write."""
 
 
 @dataclass(frozen=True)
@@ -354,53 +368,171 @@ class History:
     """An open history database.
 
     Args:
-        path: The database file; created (with its folder) when missing.
+        path: The database file.
+        write: ``True`` (the default) for commands that may write: a missing
+            file is created with its folders, and an existing one is checked
+            (SQLite's quick check, and that it can be written) before anything
+            else happens. ``False`` for commands that only read: nothing is
+            created on disk. A missing or empty file reads as an empty history
+            (``missing`` is set) and a file that cannot be written is read as it
+            is. An older schema is upgraded on disk like any command would (with
+            its backup), or in a copy in memory when the file cannot be written.
 
     Raises:
         NotACompanionDatabase: The file is something else; it is not touched.
-        DamagedDatabase: SQLite cannot read it; it is not touched.
-        HistoryError: It was made by a newer companion, or cannot be opened.
+        DamagedDatabase: SQLite cannot read it, or its quick check fails; it
+            is not touched.
+        HistoryLocked: Another process held it for longer than the busy timeout.
+        ReadOnlyHistory: ``write`` and the file or its folder cannot be written.
+        DiskFull: ``write`` and the disk is full.
+        HistoryError: It was made by a newer companion, or cannot be opened or
+            created (the message says why, in one line).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, write: bool = True) -> None:
         self.path = path
         self.backup_path: Path | None = None
-        _check_header(path)
+        self.missing = False
+        self._write = write
+        self._in_memory = False
+        made = _check_header(path, write=write)
         try:
-            self._db = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            self._db = self._connect(fresh=bool(made))
         except sqlite3.Error as error:
-            raise HistoryError(f"cannot open the history {path}: {error}") from error
+            _remove(made, error)
+            raise trouble(path, "open the history", error) from error
         try:
             self._open()
-        except BaseException:
+        except BaseException as error:
             self._db.close()
+            _remove(made, error)
+            if isinstance(error, sqlite3.Error | OSError):
+                raise trouble(path, "open the history", error) from error
             raise
 
+    def _connect(
+        self, *, fresh: bool, mode: str | None = None, immutable: bool = False
+    ) -> sqlite3.Connection:
+        """A connection to the file (never creating it unless ``fresh``), or to memory."""
+        timeout = BUSY_TIMEOUT_MS / 1000
+        if not self._write and not self.path.exists():
+            self.missing = self._in_memory = True
+            return sqlite3.connect(":memory:", isolation_level=None)
+        if fresh:
+            return sqlite3.connect(self.path, timeout=timeout, isolation_level=None)
+        if not self._write and mode is None and not immutable:
+            # A command that only reads leaves no -wal or -shm file it cannot
+            # remove: a file it may not write (or on a full disk) is read as
+            # it is, unless a -wal holds pages another companion wrote.
+            wal = self.path.with_name(f"{self.path.name}-wal")
+            live = wal.exists() and wal.stat().st_size > 0
+            writable = os.access(self.path, os.W_OK) and os.access(self.path.parent, os.W_OK)
+            immutable = not live and (not writable or _low_on_space(self.path))
+        mode = mode or ("rw" if not immutable else "ro")
+        uri = f"{self.path.absolute().as_uri()}?mode={mode}{'&immutable=1' if immutable else ''}"
+        return sqlite3.connect(uri, uri=True, timeout=timeout, isolation_level=None)
+
     def _open(self) -> None:
-        db = self._db
+        self._db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         try:
-            db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            app_id, version, tables = _identity(db)
-        except sqlite3.DatabaseError as error:
-            raise DamagedDatabase(
-                f"the history {self.path} is damaged and cannot be read ({error}); "
-                "it was left as it is"
-            ) from error
-        if app_id == 0 and tables == 0:
-            self._create()
-        elif app_id != APPLICATION_ID:
+            app_id, version, tables = _identity(self._db)
+        except sqlite3.OperationalError as error:
+            # Reading a WAL database needs its -shm file: in a folder we may
+            # not write, or on a full disk, a command that only reads reads
+            # the file as it is, when no -wal holds newer pages.
+            wal = self.path.with_name(f"{self.path.name}-wal")
+            if (
+                self._write
+                or problem_kind(error, self.path) not in ("read-only", "cannot-open", "full")
+                or (wal.exists() and wal.stat().st_size > 0)
+            ):
+                raise
+            self._db.close()
+            self._db = self._connect(fresh=False, immutable=True)
+            app_id, version, tables = _identity(self._db)
+        if not self._write and not self.missing and app_id == 0 and tables == 0:
+            self._db.close()  # an empty file reads as an empty history
+            self._db = sqlite3.connect(":memory:", isolation_level=None)
+            self.missing = self._in_memory = True
+        if (app_id != 0 and app_id != APPLICATION_ID) or (app_id == 0 and tables > 0):
             raise NotACompanionDatabase(
                 f"{self.path} is an SQLite database of another program, not a companion "
                 "history; it was left as it is"
             )
-        elif version > SCHEMA_VERSION:
+        if version > SCHEMA_VERSION:
             raise HistoryError(
                 f"the history {self.path} was made by a newer companion (schema {version}, "
                 f"this one knows {SCHEMA_VERSION}); update the companion"
             )
+        if self._write:
+            self._check_writable()
+        if app_id == 0:
+            self._create()
+        elif version < SCHEMA_VERSION and not self._write:
+            self._upgrade_for_reading()
         elif version < SCHEMA_VERSION:
             self._migrate()
-        db.execute("PRAGMA foreign_keys = ON")
+        elif self._write:
+            self._use_wal()
+        self._db.execute("PRAGMA foreign_keys = ON")
+
+    def _check_writable(self) -> None:
+        """Check the pages, then try a write (rolled back), before anything is written."""
+        db = self._db
+        problems = [row[0] for row in db.execute("PRAGMA quick_check(2)").fetchall()]
+        if problems != ["ok"]:
+            found = [
+                " ".join(line.split())
+                for problem in problems
+                for line in str(problem).splitlines()
+                if line.strip() and not line.startswith("***")
+            ]
+            first = (found or problems)[0][:100]
+            raise DamagedDatabase(
+                f"the history {self.path} is damaged (SQLite's check: {first}, ...); "
+                "nothing was changed, the file was left as it is "
+                "(companion history check lists the damage)"
+            )
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version = {int(version)}")
+        finally:
+            db.execute("ROLLBACK")
+
+    def _upgrade_for_reading(self) -> None:
+        """Upgrade an older history for a command that only reads.
+
+        On disk (with its backup) when the file can be written, as any command
+        would; otherwise in a copy in memory, leaving the file as it is.
+        """
+        reader = self._db
+        try:
+            self._db = self._connect(fresh=False, mode="rw")
+            self._write = True
+            self._check_writable()
+            self._migrate()
+        except (sqlite3.Error, HistoryError) as error:
+            if self._db is not reader:
+                self._db.close()
+            self._db = reader
+            if problem_kind(error) not in ("read-only", "cannot-open"):
+                raise
+            copy = sqlite3.connect(":memory:", isolation_level=None)
+            self._db.backup(copy)
+            self._db.close()
+            self._db = copy
+            self._in_memory = True
+            self._migrate()
+        else:
+            reader.close()
+        finally:
+            self._write = False
+
+    def _use_wal(self) -> None:
+        """Switch to WAL (a restored backup comes in rollback-journal mode)."""
+        if self._db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            self._db.execute("PRAGMA journal_mode = WAL")
 
     def _create(self) -> None:
         # WAL cannot be switched on inside a transaction, and switching it
@@ -408,7 +540,7 @@ class History:
         # processes may get here for one new file: the schema is written
         # under the write lock after checking again.
         deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-        while True:
+        while self._write:
             try:
                 self._db.execute("PRAGMA journal_mode = WAL")
                 break
@@ -444,19 +576,37 @@ class History:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
-    def _backup(self, version: int) -> Path:
-        """Copy the database, as it is now, beside itself before migrating it."""
+    def _backup(self, version: int) -> Path | None:
+        """Copy the database, as it is now, beside itself before migrating it.
+
+        The copy is written under a temporary name and renamed when complete,
+        so a backup cut short never leaves a file that looks like one. A
+        history upgraded in memory (for a command that only reads) needs none.
+        """
+        if self._in_memory:
+            return None
         target = self.path.with_name(f"{self.path.name}.v{version}-backup")
         if target.exists():
             target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
+        partial = self.path.with_name(f"{self.path.name}.v{version}-backup.partial")
+        partial.unlink(missing_ok=True)
         # Our connection holds the write lock, so a second one reads the last
         # committed state (WAL lets readers through) and copies it.
         source = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000)
-        copy = sqlite3.connect(target)
         try:
-            source.backup(copy)
+            copy = sqlite3.connect(partial)
+            try:
+                source.backup(copy)
+                copy.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                copy.close()
+            with partial.open("rb") as written:
+                os.fsync(written.fileno())
+            partial.replace(target)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
         finally:
-            copy.close()
             source.close()
         return target
 
@@ -729,27 +879,154 @@ class History:
 
     @contextmanager
     def guard(self, action: str) -> Iterator[None]:
-        """Turn SQLite errors met while doing ``action`` into :class:`DamagedDatabase`."""
+        """Turn SQLite and file errors met while doing ``action`` into one-line history errors.
+
+        Raises:
+            HistoryLocked, ReadOnlyHistory, DiskFull, DamagedDatabase or
+            HistoryError, whose message names the file and what happened.
+        """
         try:
             yield
-        except sqlite3.DatabaseError as error:
-            raise DamagedDatabase(
-                f"could not {action} in {self.path}: {error}; nothing was changed"
+        except (sqlite3.Error, OSError) as error:
+            raise trouble(self.path, action, error) from error
+
+
+def problem_kind(error: BaseException, path: Path | None = None) -> str:
+    """What went wrong, from an SQLite or OS error: ``locked``, ``read-only``, ``full``, …
+
+    SQLite reports a full disk as an I/O error when its shared-memory file
+    cannot grow, so an I/O error with almost no room left on ``path``'s disk
+    counts as ``full``.
+    """
+    if isinstance(error, OSError):
+        if error.errno in (errno.ENOSPC, errno.EDQUOT):
+            return "full"
+        if error.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return "read-only"
+        return "os"
+    if isinstance(
+        error, sqlite3.IntegrityError | sqlite3.ProgrammingError | sqlite3.InterfaceError
+    ):
+        return "other"  # a mistake of ours or of the data, not of the file
+    name = getattr(error, "sqlite_errorname", "") or ""
+    text = str(error)
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in text:
+        return "locked"
+    if name.startswith(("SQLITE_READONLY", "SQLITE_PERM", "SQLITE_AUTH")) or "readonly" in text:
+        return "read-only"
+    if name == "SQLITE_FULL" or "database or disk is full" in text:
+        return "full"
+    if name.startswith("SQLITE_CANTOPEN") or "unable to open" in text:
+        return "cannot-open"
+    if name.startswith("SQLITE_IOERR"):
+        return "full" if path is not None and _low_on_space(path) else "io"
+    return "damaged"
+
+
+def _low_on_space(path: Path) -> bool:
+    """Whether the disk holding ``path`` has less than 256 kB free."""
+    folder = path if path.is_dir() else path.parent
+    try:
+        info = os.statvfs(folder)
+    except OSError:
+        return False
+    return info.f_bavail * info.f_frsize < 256 * 1024
+
+
+def trouble(path: Path, action: str, error: BaseException) -> HistoryError:
+    """The one-line error for an SQLite or OS ``error`` met while doing ``action`` on ``path``."""
+    if isinstance(error, HistoryError):
+        return error
+    kind = problem_kind(error, path)
+    if kind == "cannot-open" and not os.access(path.parent, os.W_OK):
+        kind = "read-only"
+    detail = getattr(error, "strerror", None) or str(error)
+    if kind == "locked":
+        return HistoryLocked(
+            f"the history {path} is locked: another companion may be running "
+            f"(waited {BUSY_TIMEOUT_MS / 1000:g} s); nothing was changed, try again"
+        )
+    if kind == "read-only":
+        return ReadOnlyHistory(
+            f"the history {path} cannot be written (the file or its folder is read-only); "
+            "nothing was changed"
+        )
+    if kind == "full":
+        return DiskFull(f"the disk holding the history {path} is full; nothing was changed")
+    if kind in ("cannot-open", "io", "os", "other"):
+        return HistoryError(f"cannot {action} ({path}): {detail}; nothing was changed")
+    return DamagedDatabase(
+        f"the history {path} is damaged and cannot be read ({detail}); "
+        "nothing was changed, the file was left as it is"
+    )
+
+
+def _check_header(path: Path, *, write: bool) -> list[Path]:
+    """Refuse a folder or a file that is not SQLite; make the folders of a new history.
+
+    Returns:
+        What was created (folders, then the file's path) to remove if opening fails.
+    """
+    try:
+        if path.is_dir():
+            raise HistoryError(f"{path} is a folder, not a history file")
+        if not path.exists():
+            if not write:
+                return []
+            made = [folder for folder in reversed(path.parents) if not folder.exists()]
+            blocked = [f for f in path.parents if f.exists() and not f.is_dir()]
+            if blocked:
+                raise HistoryError(
+                    f"cannot create the history {path}: {blocked[-1]} is a file, not a folder; "
+                    "nothing was created"
+                )
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return [*made, path]
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise NotACompanionDatabase(
+                f"{path} is not a companion history (not a regular file); it was left as it is"
+            )
+        with path.open("rb") as handle:
+            head = handle.read(len(SQLITE_MAGIC))
+    except OSError as error:
+        if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.EEXIST):
+            raise HistoryError(
+                f"cannot create the history {path}: {error.strerror} "
+                f"({error.filename or path}); nothing was created"
             ) from error
-
-
-def _check_header(path: Path) -> None:
-    if path.is_dir():
-        raise HistoryError(f"{path} is a folder, not a history file")
-    if not path.exists():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return
-    with path.open("rb") as handle:
-        head = handle.read(len(SQLITE_MAGIC))
+        raise trouble(path, "open the history", error) from error
     if head and head != SQLITE_MAGIC:
         raise NotACompanionDatabase(
             f"{path} is not a companion history (not an SQLite database); it was left as it is"
         )
+    if write and not (os.access(path, os.W_OK) and os.access(path.parent, os.W_OK)):
+        raise trouble(path, "open the history", OSError(errno.EACCES, "Permission denied"))
+    return []
+
+
+def _remove(made: list[Path], error: BaseException) -> None:
+    """Undo what opening a new history created (its file, side files and folders).
+
+    Only an empty database is removed, and never after a lock: then another
+    process is creating the same file and its work must not be lost.
+    """
+    if not made or problem_kind(error) == "locked":
+        return
+    *folders, path = made
+    try:
+        if path.exists() and path.stat().st_size > 0:
+            uri = f"{path.absolute().as_uri()}?mode=ro"
+            with closing(sqlite3.connect(uri, uri=True)) as db:
+                if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                    return
+    except (sqlite3.Error, OSError):
+        return
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm", f"{path.name}-journal"):
+        with suppress(OSError):
+            (path.parent / name).unlink(missing_ok=True)
+    for folder in reversed(folders):
+        with suppress(OSError):
+            folder.rmdir()
 
 
 def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
@@ -762,7 +1039,7 @@ def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
     finally:
-        if not nested:
+        if not nested and db.in_transaction:  # an error may have ended it already
             db.execute("COMMIT")
     return int(app_id), int(version), int(tables)
 

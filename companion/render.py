@@ -1,4 +1,9 @@
-"""Tables for people: a scored game as rich renderables."""
+"""Tables for people: a scored game as rich renderables.
+
+Every text that comes from the players (names, categories of an imported
+game, notes) is put in the table as plain :class:`~rich.text.Text`, never as
+markup (see :mod:`companion.plain`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from companion.plain import console as plain_console
+from companion.plain import plain
 from scorers import join_names
 
 
@@ -33,29 +40,31 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("")
     for player in players:
-        table.add_column(Text(player["name"]), justify="right")
+        table.add_column(plain(player["name"]), justify="right")
     categories: list[str] = []
     for player in players:
         categories.extend(c for c in player["breakdown"] if c not in categories)
     for category in categories:
         table.add_row(
-            label(category),
+            plain(label(category)),
             *(
-                _shown(p["breakdown"].get(category, None if p["total"] is None else 0))
+                plain(_shown(p["breakdown"].get(category, None if p["total"] is None else 0)))
                 for p in players
             ),
         )
     table.add_section()
-    table.add_row(Text("Total", style="bold"), *(Text(_shown(p["total"]), "bold") for p in players))
-    table.add_row("Rank", *(_shown(p["rank"]) for p in players))
-    lines: list[RenderableType] = [
-        Text(title, style="bold"),
+    table.add_row(
+        Text("Total", style="bold"), *(plain(_shown(p["total"]), "bold") for p in players)
+    )
+    table.add_row("Rank", *(plain(_shown(p["rank"])) for p in players))
+    parts: list[RenderableType] = [
+        plain(title, "bold"),
         table,
         Text(""),
-        Text(outcome(result)),
+        plain(outcome(result)),
     ]
-    lines.extend(Text(f"Note: {note}") for note in result.get("notes") or ())
-    return Group(*lines)
+    parts.extend(plain(f"Note: {note}") for note in result.get("notes") or ())
+    return Group(*parts)
 
 
 def _shown(value: object) -> str:
@@ -76,8 +85,12 @@ def outcome(result: Mapping[str, Any]) -> str:
 
 
 def print_clean(renderable: RenderableType, console: Console | None = None) -> None:
-    """Print ``renderable`` without the trailing blanks rich pads lines with."""
-    console = console or Console(highlight=False)
+    """Print ``renderable`` without the trailing blanks rich pads lines with.
+
+    The default console reads no markup and no emoji codes in plain strings, so
+    a renderable built from user text prints that text as it is.
+    """
+    console = console or plain_console()
     with console.capture() as capture:
         console.print(renderable)
     text = "\n".join(line.rstrip() for line in capture.get().splitlines())

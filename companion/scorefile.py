@@ -16,10 +16,15 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     from scorers import Result, Scorer
 
-MAX_SCORE_FILE_BYTES = 1_000_000
-"""A score file is a few kilobytes; anything over a megabyte is not one."""
+MAX_SCORE_FILE_BYTES = 64_000
+"""The largest real score file (four Kamakura players, every list full, indented) is
+about 10 kB; a bigger file is not one, and reading it would only cost time."""
+MAX_FILE_BYTES = 1_000_000
+"""The limit of :func:`read_source` when its caller gives none."""
 MAX_DEPTH = 32
 """The deepest nesting a score file needs is 6 levels."""
+MAX_STRUCTURE_PROBLEMS = 50
+"""Duplicate keys and unpaired surrogates listed before the rest are summed up."""
 
 
 class InputError(Exception):
@@ -28,6 +33,10 @@ class InputError(Exception):
 
 class FileTooLarge(InputError):
     """The file is over the size limit; nothing past the limit was read."""
+
+
+class NotText(InputError):
+    """The file was read but is not UTF-8 text."""
 
 
 def _read_limited(handle: BinaryIO, limit: int) -> bytes:
@@ -51,7 +60,7 @@ def size_words(limit: int) -> str:
     return f"{limit} bytes"
 
 
-def read_source(source: str, *, limit: int = MAX_SCORE_FILE_BYTES) -> str:
+def read_source(source: str, *, limit: int = MAX_FILE_BYTES) -> str:
     """Return the text of ``source``, a path or ``-`` for standard input.
 
     Args:
@@ -75,7 +84,7 @@ def read_source(source: str, *, limit: int = MAX_SCORE_FILE_BYTES) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError(f"{source} is not UTF-8 text ({error.reason})") from error
+        raise NotText(f"{source} is not UTF-8 text ({error.reason})") from error
 
 
 def _no_constants(name: str) -> object:
@@ -92,10 +101,10 @@ def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
     obj = _Object(pairs)
     if len(obj) != len(pairs):
         seen: set[str] = set()
-        dups: list[str] = []
+        dups: dict[str, None] = {}
         for key, _ in pairs:
-            if key in seen and key not in dups:
-                dups.append(key)
+            if key in seen:
+                dups[key] = None
             seen.add(key)
         obj.duplicates = tuple(dups)
     return obj
@@ -110,18 +119,22 @@ def _has_lone_surrogate(text: str) -> bool:
 
 
 def _walk_problems(value: object, max_depth: int) -> list[tuple[str, str]]:
-    """Duplicate keys, over-deep nesting and unpaired surrogates, with their paths."""
+    """Duplicate keys, over-deep nesting and unpaired surrogates, with their paths.
+
+    After :data:`MAX_STRUCTURE_PROBLEMS` the walk stops and one more problem
+    says that there are more.
+    """
     from scorers._validate import ROOT, index_path, key_path
 
     problems: list[tuple[str, str]] = []
     stack: list[tuple[object, str, int]] = [(value, ROOT, 0)]
-    while stack:
+    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
         item, path, depth = stack.pop()
         if isinstance(item, dict | list) and depth >= max_depth:
             problems.append((path, f"nested more than {max_depth} levels deep"))
             continue
         if isinstance(item, dict):
-            for key in getattr(item, "duplicates", ()):
+            for key in getattr(item, "duplicates", ())[: MAX_STRUCTURE_PROBLEMS + 1]:
                 problems.append((key_path(path, key), "this key is given more than once"))
             for key, child in reversed(list(item.items())):
                 if _has_lone_surrogate(key):
@@ -134,6 +147,9 @@ def _walk_problems(value: object, max_depth: int) -> list[tuple[str, str]]:
         elif isinstance(item, str) and _has_lone_surrogate(item):
             problems.append((path, "holds an unpaired surrogate (\\ud800-\\udfff), not text"))
     problems.sort(key=lambda p: p[0])
+    if len(problems) > MAX_STRUCTURE_PROBLEMS:
+        del problems[MAX_STRUCTURE_PROBLEMS:]
+        problems.append((ROOT, "more duplicate keys or unpaired surrogates than these"))
     return problems
 
 

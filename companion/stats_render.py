@@ -1,4 +1,4 @@
-"""The stats as rich tables with small bar charts."""
+"""The stats as rich tables with small bar charts; names are plain text, never markup."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from rich.table import Table
 from rich.text import Text
 
 from companion.exports import title
+from companion.plain import plain
 from companion.stats import Stats
 
 BAR_WIDTH = 10
@@ -38,21 +39,21 @@ def stats_tables(stats: Stats) -> RenderableType:
     players = _table("Player", "Plays", "Wins", "Win rate", "", "Streak", "Rival", "Nemesis")
     for p in stats.players:
         players.add_row(
-            Text(p.name),
+            plain(p.name),
             str(p.plays),
             str(p.wins),
             f"{p.win_rate:.0%}",
             bar(p.win_rate),
             str(p.streak),
-            Text(p.rival or "-"),
-            Text(p.nemesis or "-"),
+            plain(p.rival or "-"),
+            plain(p.nemesis or "-"),
         )
     scores = _table("Player", "Game", "Plays", "Average", "Best")
     for p in stats.players:
         for game, record in sorted(p.games.items()):
             scores.add_row(
-                Text(p.name),
-                title(game),
+                plain(p.name),
+                plain(title(game)),
                 str(record.plays),
                 _number(record.average, ".1f"),
                 _number(record.best),
@@ -60,18 +61,18 @@ def stats_tables(stats: Stats) -> RenderableType:
     games = _table("Game", "Plays", "High score", "By", "Avg winning", "Avg margin")
     for g in stats.games:
         games.add_row(
-            title(g.game),
+            plain(title(g.game)),
             str(g.plays),
             _number(g.high_score),
-            Text(", ".join(g.high_scorers)),
+            plain(", ".join(g.high_scorers)),
             _number(g.average_winning_score, ".1f"),
             _number(g.average_margin, ".1f"),
         )
     pairs = _table("Player", "Opponent", "Plays", "Ahead", "", "Behind", "Level")
     for h in stats.head_to_head:
         pairs.add_row(
-            Text(h.a),
-            Text(h.b),
+            plain(h.a),
+            plain(h.b),
             str(h.plays),
             str(h.a_above),
             bar(h.share_above(h.a), 6),

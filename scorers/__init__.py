@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Iterator, Mapping
 
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, _fold, matches
-from scorers._validate import Problem, Reader, ScoreFileError, join_names
+from scorers._validate import Problem, Reader, ScoreFileError, join_names, quoted
 
 __all__ = [
     "SCORERS",
@@ -81,7 +81,7 @@ class UnknownGameError(LookupError):
         self.suggestion = suggestion
         choices = ", ".join(SCORERS)
         hint = f"did you mean {suggestion}?" if suggestion else f"choose one of: {choices}"
-        super().__init__(f"unknown game {name!r} ({hint})")
+        super().__init__(f"unknown game {quoted(name)} ({hint})")
 
 
 def find_game(name: str) -> Scorer:

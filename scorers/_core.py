@@ -6,7 +6,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorers._validate import ROOT, Reader, index_path, key_path
+from scorers._validate import ROOT, Reader, index_path, key_path, quoted
+from scorers.names import name_key
 
 
 @dataclass(frozen=True)
@@ -208,7 +209,7 @@ def read_root(
         if not isinstance(named, str):
             reader.error("game", f"must be the text {info.id!r}")
         elif _fold(named) not in _names_of(info):
-            reader.error("game", f"this file is for {named!r}, not {info.id!r}")
+            reader.error("game", f"this file is for {quoted(named)}, not {info.id!r}")
     if "players" not in data:
         return root
     entries = reader.array(
@@ -220,7 +221,7 @@ def read_root(
     )
     if entries is None:
         return root
-    seen: dict[str, int] = {}
+    seen: dict[str, tuple[int, str]] = {}
     for i, entry in enumerate(entries):
         path = index_path("players", i)
         player = reader.obj(
@@ -228,17 +229,26 @@ def read_root(
         )
         if player is None:
             continue
-        name = reader.text(player["name"], key_path(path, "name")) if "name" in player else None
+        name_path = key_path(path, "name")
+        name = reader.name(player["name"], name_path) if "name" in player else None
         if name is not None:
-            if name in seen:
-                reader.error(
-                    key_path(path, "name"), f"{name!r} is already the name of players[{seen[name]}]"
-                )
+            if name_key(name) in seen:
+                reader.error(name_path, same_player(name, *seen[name_key(name)]))
             else:
-                seen[name] = i
+                seen[name_key(name)] = (i, name)
         root.players.append((path, player))
         root.names.append(name)
     return root
+
+
+def same_player(name: str, index: int, other: str, where: str = "players") -> str:
+    """The problem of a name already given to ``where[index]`` (as ``other``)."""
+    if name == other:
+        return f"{name!r} is already the name of {where}[{index}]"
+    return (
+        f"{name!r} is the same player as {where}[{index}] ({other!r}): "
+        "names that differ only in capitals are one player"
+    )
 
 
 def _fold(name: str) -> str:

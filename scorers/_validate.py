@@ -15,9 +15,17 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from scorers.names import InvalidName, clean_name
+
 T = TypeVar("T")
 
 ROOT = "$"
+INT64_MAX = 2**63 - 1
+"""No number in a score file may be larger: SQLite stores 64-bit integers."""
+MAX_UNKNOWN_KEYS = 10
+"""More unknown keys than this in one object are one problem, not one each."""
+
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 @dataclass(frozen=True)
@@ -62,8 +70,32 @@ def join_names(names: Sequence[str], *, last: str = " and ") -> str:
     return ", ".join(names[:-1]) + last + names[-1]
 
 
+def printable(text: str) -> str:
+    """``text`` with every invisible or control character written as an escape.
+
+    Example:
+        >>> printable("A\\x1b[31mB")
+        'A\\\\x1b[31mB'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def quoted(text: str) -> str:
+    """``repr(text)`` for a message, cut to about 40 characters."""
+    return repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+
+
 def key_path(path: str, key: str) -> str:
-    """Return the path of ``key`` inside the object at ``path``."""
+    """Return the path of ``key`` inside the object at ``path``.
+
+    A key that is not a short plain word (a user's typo, say) is shown quoted,
+    cut short and with invisible characters escaped: ``players[0]["x y"]``.
+    """
+    if len(key) > 40 or not _PLAIN_KEY.match(key):
+        quoted = f"[{show(key)}]"
+        return quoted if path == ROOT else f"{path}{quoted}"
     return key if path == ROOT else f"{path}.{key}"
 
 
@@ -73,8 +105,16 @@ def index_path(path: str, index: int) -> str:
 
 
 def show(value: object) -> str:
-    """Render a JSON value compactly for an error message."""
-    text = json.dumps(value, ensure_ascii=False)
+    """Render a JSON value compactly for an error message (at most 40 characters).
+
+    Invisible and control characters are escaped, so a message never carries
+    them to the terminal.
+    """
+    if isinstance(value, str) and len(value) > 40:
+        value = value[:40]
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**40:
+        return ("-" if value < 0 else "") + "a number of more than 40 digits"
+    text = printable(json.dumps(value, ensure_ascii=False))
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -157,25 +197,30 @@ class Reader:
         for key in required:
             if key not in value:
                 self.error(key_path(path, key), "missing (this field is required)")
-        for key in value:
-            if key not in known and not allow_unknown:
-                hint = difflib.get_close_matches(str(key), known, n=1)
-                extra = f" (did you mean '{hint[0]}'?)" if hint else ""
-                self.error(key_path(path, str(key)), f"unknown key{extra}")
+        unknown = [] if allow_unknown else [str(key) for key in value if key not in known]
+        if len(unknown) > MAX_UNKNOWN_KEYS:
+            self.error(path, f"{len(unknown)} unknown keys, the first {show(unknown[0])}")
+            return value
+        for key in unknown:
+            hint = difflib.get_close_matches(key, known, n=1)
+            extra = f" (did you mean '{hint[0]}'?)" if hint else ""
+            self.error(key_path(path, key), f"unknown key{extra}")
         return value
 
     def integer(
         self, value: object, path: str, *, low: int = 0, high: int | None = None
     ) -> int | None:
-        """Check a whole number in ``low..high`` (booleans and 3.0 are not numbers)."""
+        """Check a whole number in ``low..high`` (booleans and 3.0 are not numbers).
+
+        Without ``high`` the number still fits SQLite's 64 bits; every field of
+        a score file gives its own, much smaller, bound from the game.
+        """
         if type(value) is not int:
             self.error(path, f"must be a whole number, {_describe(value)}")
             return None
-        if value < low or (high is not None and value > high):
-            if high is None:
-                self.error(path, f"must be at least {low}, got {value}")
-            else:
-                self.error(path, f"must be between {low} and {high}, got {value}")
+        top = INT64_MAX if high is None else high
+        if value < low or value > top:
+            self.error(path, f"must be between {low} and {top}, got {show(value)}")
             return None
         return value
 
@@ -195,6 +240,21 @@ class Reader:
             self.error(path, "must not be empty")
             return None
         return value
+
+    def name(self, value: object, path: str, *, what: str = "name") -> str | None:
+        """Check a name by the one name rule (:mod:`scorers.names`).
+
+        Returns:
+            The name in its stored shape: trimmed, NFC, 1 to 40 characters.
+        """
+        if not isinstance(value, str):
+            self.error(path, f"must be a text, {_describe(value)}")
+            return None
+        try:
+            return clean_name(value, what=what)
+        except InvalidName as error:
+            self.error(path, str(error).removeprefix(f"the {what} "))
+            return None
 
     def choice(
         self, value: object, path: str, choices: Sequence[str], *, what: str = "value"
@@ -222,7 +282,13 @@ class Reader:
         max_len: int | None = None,
         what: str = "entries",
     ) -> list[object] | None:
-        """Check a list whose length is within bounds."""
+        """Check a list whose length is within bounds.
+
+        Returns:
+            The list (also when it is too short, so that its entries are
+            checked too), or ``None`` when it is not a list or is too long: a
+            list that is too long is one problem, its entries are not read.
+        """
         if not isinstance(value, list):
             self.error(path, f"must be a list, {_describe(value)}")
             return None
@@ -233,12 +299,27 @@ class Reader:
             self.error(path, f"must have at least {min_len} {what}, got {n}")
         elif max_len is not None and n > max_len:
             self.error(path, f"must have at most {max_len} {what}, got {n}")
+        if max_len is not None and n > max_len:
+            return None
         return value
 
     def counts(
-        self, value: object, path: str, keys: Sequence[str], *, what: str = "key"
+        self,
+        value: object,
+        path: str,
+        keys: Sequence[str],
+        *,
+        high: int | Mapping[str, int],
+        what: str = "key",
     ) -> dict[str, int] | None:
         """Check an object mapping some of ``keys`` to whole numbers ≥ 0.
+
+        Args:
+            value: The object.
+            path: Where it is.
+            keys: The keys it may have.
+            high: The largest count, for every key or per key.
+            what: The word for a key in messages.
 
         Keys left out count 0. Returns the full mapping with every key.
         """
@@ -247,12 +328,17 @@ class Reader:
             return None
         result = dict.fromkeys(keys, 0)
         ok = True
+        unknown = [key for key in value if key not in keys]
+        if len(unknown) > MAX_UNKNOWN_KEYS:
+            self.error(path, f"{len(unknown)} unknown {what}s (one of: {', '.join(keys)})")
+            return None
         for key, item in value.items():
             if key not in keys:
                 self.error(key_path(path, key), f"unknown {what} (one of: {', '.join(keys)})")
                 ok = False
                 continue
-            number = self.integer(item, key_path(path, key))
+            top = high if isinstance(high, int) else high[key]
+            number = self.integer(item, key_path(path, key), high=top)
             if number is None:
                 ok = False
             else:

@@ -27,7 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorers._core import GameInfo, Result, make_result, read_root
-from scorers._validate import Reader, ScoreFileError, index_path, join_names, key_path
+from scorers._validate import Reader, ScoreFileError, index_path, join_names, key_path, show
+from scorers.names import name_key
 
 INFO = GameInfo(
     id="kamakura",
@@ -46,6 +47,15 @@ STATIONS = ("A", "N")
 MEMENTO_SPOTS = 8
 REMEMBRANCE = ((0, 7, 3), (1, 6, 2), (2, 5, 2), (3, 4, 3))
 GENRE_COINS = 4
+TOUR_CARDS = 13
+EAT_COINS = 15
+TAXI_TICKETS = 11
+MAX_TRACK = 100
+"""The point track before the end-of-game count: a start offset of 0-3 plus rests."""
+MAX_COIN_VALUE = 10
+"""Site and eat-around coins and taxi tickets carry small printed numbers (3 and 4 are known)."""
+MAX_TOUR_POINTS = 20
+"""The bonus printed on an Exclusive Tour card (the values are not known; this bounds them)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +114,7 @@ def _circle(r: Reader, value: object, path: str) -> str | None:
         return None
     letter = text.strip().upper()
     if len(letter) != 1 or not "A" <= letter <= "Z":
-        r.error(path, f"a circle is one letter, got {text!r}")
+        r.error(path, f"a circle is one letter, got {show(text)}")
         return None
     return letter
 
@@ -132,12 +142,13 @@ def parse(data: object) -> Game:
     ]
     complete = [p for p in players if p is not None]
     two = len(root.players) == 2
-    names = {n for n in root.names if n is not None}
+    names = {name_key(n): n for n in root.names if n is not None}
     tours = r.field(
         root.data, "$", "tours", lambda v, p: _read_tours(r, v, p, names, two or bool(advanced))
     )
     if len(complete) == len(players):
         _check_coin_supply(r, complete, 1 if two else 2)
+        _check_supply(r, complete)
     r.raise_if_problems()
     game = Game(bool(advanced) or two, tuple(tours or ()), tuple(complete))
     claims(game)
@@ -145,7 +156,7 @@ def parse(data: object) -> Game:
 
 
 def _read_player(r: Reader, entry: dict[str, object], path: str, name: str | None) -> Player | None:
-    track = r.field(entry, path, "track", r.integer)
+    track = r.field(entry, path, "track", lambda v, p: r.integer(v, p, high=MAX_TRACK))
     coins = r.field(entry, path, "site_coins", lambda v, p: _read_site_coins(r, v, p))
     no_coins: tuple[int, ...] = ()
     no_tickets: tuple[TaxiTicket, ...] = ()
@@ -180,7 +191,9 @@ def _read_site_coins(r: Reader, value: object, path: str) -> tuple[SiteCoin, ...
             ok = False
             continue
         circle = r.field(coin, item_path, "circle", lambda v, p: _circle(r, v, p))
-        points = r.field(coin, item_path, "value", r.integer)
+        points = r.field(
+            coin, item_path, "value", lambda v, p: r.integer(v, p, high=MAX_COIN_VALUE)
+        )
         color = r.field(
             coin, item_path, "color", lambda v, p: r.choice(v, p, COLORS, what="colour")
         )
@@ -199,10 +212,12 @@ def _read_site_coins(r: Reader, value: object, path: str) -> tuple[SiteCoin, ...
 
 
 def _read_numbers(r: Reader, value: object, path: str) -> tuple[int, ...] | None:
-    items = r.array(value, path, what="coins")
+    items = r.array(value, path, max_len=EAT_COINS, what="coins")
     if items is None:
         return None
-    numbers = [r.integer(item, index_path(path, k)) for k, item in enumerate(items)]
+    numbers = [
+        r.integer(item, index_path(path, k), high=MAX_COIN_VALUE) for k, item in enumerate(items)
+    ]
     if any(n is None for n in numbers):
         return None
     return tuple(n for n in numbers if n is not None)
@@ -223,7 +238,7 @@ def _read_pieces(r: Reader, value: object, path: str) -> tuple[str, str] | None:
 
 
 def _read_tickets(r: Reader, value: object, path: str) -> tuple[TaxiTicket, ...] | None:
-    items = r.array(value, path, what="tickets")
+    items = r.array(value, path, max_len=TAXI_TICKETS, what="tickets")
     if items is None:
         return None
     tickets: list[TaxiTicket] = []
@@ -235,7 +250,9 @@ def _read_tickets(r: Reader, value: object, path: str) -> tuple[TaxiTicket, ...]
             ok = False
             continue
         circle = r.field(ticket, item_path, "circle", lambda v, p: _circle(r, v, p))
-        points = r.field(ticket, item_path, "points", r.integer)
+        points = r.field(
+            ticket, item_path, "points", lambda v, p: r.integer(v, p, high=MAX_COIN_VALUE)
+        )
         if circle is None or points is None:
             ok = False
             continue
@@ -244,9 +261,9 @@ def _read_tickets(r: Reader, value: object, path: str) -> tuple[TaxiTicket, ...]
 
 
 def _read_tours(
-    r: Reader, value: object, path: str, names: set[str], advanced: bool
+    r: Reader, value: object, path: str, names: dict[str, str], advanced: bool
 ) -> tuple[Tour, ...] | None:
-    items = r.array(value, path, what="cards")
+    items = r.array(value, path, max_len=TOUR_CARDS, what="cards")
     if items is None:
         return None
     tours: list[Tour] = []
@@ -269,7 +286,9 @@ def _read_tours(
     return tuple(tours) if ok else None
 
 
-def _read_tour(r: Reader, value: object, path: str, names: set[str], advanced: bool) -> Tour | None:
+def _read_tour(
+    r: Reader, value: object, path: str, names: dict[str, str], advanced: bool
+) -> Tour | None:
     raw = r.obj(
         value,
         path,
@@ -280,7 +299,7 @@ def _read_tour(r: Reader, value: object, path: str, names: set[str], advanced: b
         return None
     card = r.field(raw, path, "card", lambda v, p: _card(r, v, p))
     kind = r.field(raw, path, "kind", lambda v, p: r.choice(v, p, KINDS, what="kind"))
-    points = r.field(raw, path, "points", r.integer)
+    points = r.field(raw, path, "points", lambda v, p: r.integer(v, p, high=MAX_TOUR_POINTS))
     ok = card is not None and kind is not None and points is not None
     if card is not None and kind is not None and CARD_KINDS[card] != kind:
         r.error(key_path(path, "kind"), f"card {card} is a {CARD_KINDS[card]} card, not {kind}")
@@ -304,16 +323,18 @@ def _read_tour(r: Reader, value: object, path: str, names: set[str], advanced: b
         ok = ok and color is not None
     if "claimed_by" in raw:
         claim_path = key_path(path, "claimed_by")
-        claimed = r.text(raw["claimed_by"], claim_path)
+        claimed = r.name(raw["claimed_by"], claim_path)
         if kind is not None and kind not in ("collection", "genre"):
             r.error(claim_path, "only collection and genre cards are claimed")
             ok = False
         elif not advanced:
             r.error(claim_path, "cards are claimed only with the advanced rules")
             ok = False
-        elif claimed is not None and claimed not in names:
+        elif claimed is not None and name_key(claimed) not in names:
             r.error(claim_path, f"{claimed!r} is not one of the players")
             ok = False
+        elif claimed is not None:
+            claimed = names[name_key(claimed)]
         ok = ok and claimed is not None
     if not ok or card is None or kind is None or points is None:
         return None
@@ -326,13 +347,13 @@ def _card(r: Reader, value: object, path: str) -> str | None:
         return None
     letter = text.strip().upper()
     if letter not in CARD_KINDS:
-        r.error(path, f"the tour cards are A to M, got {text!r}")
+        r.error(path, f"the tour cards are A to M, got {show(text)}")
         return None
     return letter
 
 
 def _read_circles(r: Reader, value: object, path: str) -> tuple[str, ...] | None:
-    items = r.array(value, path, min_len=1, what="circles")
+    items = r.array(value, path, min_len=1, max_len=MEMENTO_SPOTS, what="circles")
     if items is None or not items:
         return None
     circles = [_circle(r, item, index_path(path, k)) for k, item in enumerate(items)]
@@ -352,6 +373,15 @@ def _check_coin_supply(r: Reader, players: Sequence[Player], per_circle: int) ->
                 "players",
                 f"{count} site coins of circle {circle} in all (at most {per_circle} in this game)",
             )
+
+
+def _check_supply(r: Reader, players: Sequence[Player]) -> None:
+    eaten = sum(len(p.eat_coins) for p in players)
+    if eaten > EAT_COINS:
+        r.error("players", f"{eaten} eat-around coins in all (the box has {EAT_COINS})")
+    tickets = sum(len(p.taxi_tickets) for p in players)
+    if tickets > TAXI_TICKETS:
+        r.error("players", f"{tickets} unused taxi tickets in all (the box has {TAXI_TICKETS})")
 
 
 def meets(tour: Tour, player: Player, eat_counts: Sequence[int]) -> bool:

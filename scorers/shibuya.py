@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from scorers._core import GameInfo, Result, make_result, read_root
 from scorers._validate import Reader, ScoreFileError, index_path, key_path
+from scorers.names import name_key
 
 INFO = GameInfo(
     id="shibuya",
@@ -81,7 +82,7 @@ def parse(data: object) -> Game:
     teams = [("members" in entry) for _, entry in root.players]
     if len(teams) == 2 and teams[0] != teams[1]:
         r.error("players", "either both sides list their two members (4 players) or neither does")
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}
     for (path, entry), name in zip(root.players, root.names, strict=True):
         goals = r.field(entry, path, "goals", lambda v, p: r.integer(v, p, high=PAWNS))
         members = _read_members(r, entry, path, seen)
@@ -94,7 +95,7 @@ def parse(data: object) -> Game:
 
 
 def _read_members(
-    r: Reader, entry: dict[str, object], path: str, seen: dict[str, str]
+    r: Reader, entry: dict[str, object], path: str, seen: dict[str, tuple[str, str]]
 ) -> tuple[str, ...] | None:
     if "members" not in entry:
         return ()
@@ -105,13 +106,15 @@ def _read_members(
     names = []
     for k, item in enumerate(items):
         item_path = index_path(members_path, k)
-        name = r.text(item, item_path)
+        name = r.name(item, item_path)
         if name is None:
             return None
-        if name in seen:
-            r.error(item_path, f"{name!r} is already listed at {seen[name]}")
+        if name_key(name) in seen:
+            where, other = seen[name_key(name)]
+            same = "" if other == name else f" as {other!r}"
+            r.error(item_path, f"{name!r} is already listed at {where}{same}")
             return None
-        seen[name] = item_path
+        seen[name_key(name)] = (item_path, name)
         names.append(name)
     return tuple(names)
 

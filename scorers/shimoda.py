@@ -48,6 +48,12 @@ STREET_LENGTH = 7
 MAX_PER_SPACE = 3
 TOURISTS_PER_COLOR = 7
 MARKER_POINTS = 5
+MAX_CARD_POINTS = 10
+"""Points printed on a shop card (the known cards print 1 to 7)."""
+MAX_CHAIRS = 5
+"""Chair icons visible on one shop card."""
+MAX_MERCHANT_POINTS = 99
+"""End-game points of a merchant's ability, as typed from the card."""
 
 
 @dataclass(frozen=True)
@@ -114,8 +120,14 @@ def parse(data: object) -> Game:
     )
     players: list[Player | None] = []
     for (path, entry), name in zip(root.players, root.names, strict=True):
-        merchant = r.field(entry, path, "merchant", r.text)
-        points = r.field(entry, path, "merchant_points", r.integer, default=0)
+        merchant = r.field(entry, path, "merchant", lambda v, p: r.name(v, p, what="merchant"))
+        points = r.field(
+            entry,
+            path,
+            "merchant_points",
+            lambda v, p: r.integer(v, p, high=MAX_MERCHANT_POINTS),
+            default=0,
+        )
         street = _read_street(r, entry, path)
         if name is None or points is None or street is None:
             players.append(None)
@@ -154,8 +166,15 @@ def _read_space(r: Reader, value: object, path: str) -> Space | None:
     space = r.obj(value, path, required=("card", "tourists"), optional=("chairs",))
     if space is None:
         return None
-    chairs = r.field(space, path, "chairs", r.integer, default=0)
-    tourists = r.field(space, path, "tourists", lambda v, p: r.counts(v, p, COLORS, what="colour"))
+    chairs = r.field(
+        space, path, "chairs", lambda v, p: r.integer(v, p, high=MAX_CHAIRS), default=0
+    )
+    tourists = r.field(
+        space,
+        path,
+        "tourists",
+        lambda v, p: r.counts(v, p, COLORS, high=MAX_PER_SPACE, what="colour"),
+    )
     if tourists is not None and sum(tourists.values()) > MAX_PER_SPACE:
         r.error(
             key_path(path, "tourists"),
@@ -178,7 +197,7 @@ def _read_scoring(r: Reader, value: object, path: str) -> ShopScoring | None:
     if obj is None:
         return None
     kind = r.field(obj, path, "type", lambda v, p: r.choice(v, p, SCORING_TYPES, what="type"))
-    points = r.field(obj, path, "points", r.integer)
+    points = r.field(obj, path, "points", lambda v, p: r.integer(v, p, high=MAX_CARD_POINTS))
     reach = r.field(obj, path, "range", r.integer)
     if reach is not None and reach not in RANGES:
         r.error(key_path(path, "range"), f"must be 1, 3, 5 or 7, got {reach}")

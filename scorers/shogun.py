@@ -47,6 +47,10 @@ MAJORITY = {"castles": 3, "temples": 2, "theaters": 1}
 PROVINCES_PER_REGION = 9
 PROVINCES_IN_PLAY = {3: 37, 4: 45, 5: 45}
 BOARDS = ("sun", "moon")
+MAX_SCORE_BEFORE = 210
+"""One winter gives at most 45 provinces + 135 buildings + 30 majority points."""
+MAX_WAR_CHESTS = 200
+"""War chests a player can hold (12-18 at the start, a few more each round)."""
 
 
 @dataclass(frozen=True)
@@ -102,8 +106,16 @@ def parse(data: object) -> Game:
     board = r.field(root.data, "$", "board", lambda v, p: r.choice(v, p, BOARDS, what="board"))
     players: list[Player] = []
     for (path, entry), name in zip(root.players, root.names, strict=True):
-        before = r.field(entry, path, "score_before", r.integer, default=0)
-        chests = r.field(entry, path, "war_chests", r.integer, default=0)
+        before = r.field(
+            entry,
+            path,
+            "score_before",
+            lambda v, p: r.integer(v, p, high=MAX_SCORE_BEFORE),
+            default=0,
+        )
+        chests = r.field(
+            entry, path, "war_chests", lambda v, p: r.integer(v, p, high=MAX_WAR_CHESTS), default=0
+        )
         regions = r.field(entry, path, "regions", lambda v, p: _read_regions(r, v, p))
         if name is not None and before is not None and chests is not None and regions is not None:
             players.append(Player(name, before, chests, regions))
@@ -124,7 +136,13 @@ def _read_regions(r: Reader, value: object, path: str) -> dict[str, Region] | No
             regions[name] = Region()
             continue
         region_path = key_path(path, name)
-        counts = r.counts(raw[name], region_path, ("provinces", *BUILDINGS), what="count")
+        counts = r.counts(
+            raw[name],
+            region_path,
+            ("provinces", *BUILDINGS),
+            high=max(PROVINCES_IN_PLAY.values()),
+            what="count",
+        )
         if counts is None:
             ok = False
             continue

@@ -86,6 +86,20 @@ MAX_MEALS = 4
 HOT_SPRING_VALUES = (2, 3)
 HOT_SPRINGS_PER_VALUE = 6
 SOUVENIRS_PER_TYPE = 6
+ENCOUNTER_CARDS = {"shokunin": 2, "annaibito": 6, "samurai": 2, "kuge": 2, "miko": 2}
+COINS = 50
+"""Coins in the box: a temple area holds at most these."""
+MAX_JOURNEY = 300
+"""The score track on arrival: everything the cards can give on the way is about 260."""
+FINAL_LIMITS = {
+    "journey": MAX_JOURNEY,
+    "temple": COINS,
+    "meal_cost": MAX_MEALS * 3,
+    "souvenirs": SOUVENIRS_PER_TYPE * 4,
+    "hot_springs": HOT_SPRINGS_PER_VALUE * 2,
+    "encounters": sum(ENCOUNTER_CARDS.values()),
+}
+"""The largest value of each count in ``final`` mode, from the cards in the box."""
 
 FINAL_FIELDS = (
     "journey",
@@ -192,7 +206,7 @@ def _read_final(
     r: Reader, entry: dict[str, object], path: str, name: str | None
 ) -> Traveler | None:
     tile = _read_traveler_tile(r, entry, path)
-    values = {key: r.field(entry, path, key, r.integer) for key in FINAL_FIELDS[:-1]}
+    values = {key: _bounded(r, entry, path, key, FINAL_LIMITS[key]) for key in FINAL_FIELDS[:-1]}
     achievements = r.field(
         entry, path, "panorama_achievements", lambda v, p: r.integer(v, p, high=len(PANORAMAS))
     )
@@ -207,14 +221,20 @@ def _read_final(
     )
 
 
+def _bounded(r: Reader, entry: dict[str, object], path: str, key: str, top: int) -> int | None:
+    return r.field(entry, path, key, lambda v, p: r.integer(v, p, high=top))
+
+
 def _read_recount(
     r: Reader, entry: dict[str, object], path: str, name: str | None
 ) -> Traveler | None:
     tile = _read_traveler_tile(r, entry, path)
-    journey = r.field(entry, path, "journey", r.integer)
-    temple = r.field(entry, path, "temple", r.integer)
+    journey = r.field(entry, path, "journey", lambda v, p: r.integer(v, p, high=MAX_JOURNEY))
+    temple = r.field(entry, path, "temple", lambda v, p: r.integer(v, p, high=COINS))
     panoramas = r.field(entry, path, "panoramas", lambda v, p: _read_panoramas(r, v, p))
-    achievements = r.field(entry, path, "panorama_achievements", r.integer)
+    achievements = r.field(
+        entry, path, "panorama_achievements", lambda v, p: r.integer(v, p, high=len(PANORAMAS))
+    )
     if panoramas is not None and achievements is not None:
         complete = sum(1 for kind, size in PANORAMAS.items() if panoramas[kind] == size)
         if achievements > complete:
@@ -227,7 +247,14 @@ def _read_recount(
         entry,
         path,
         "hot_springs",
-        lambda v, p: _read_values(r, v, p, HOT_SPRING_VALUES, what="hot spring card's value"),
+        lambda v, p: _read_values(
+            r,
+            v,
+            p,
+            HOT_SPRING_VALUES,
+            what="hot spring card's value",
+            most=HOT_SPRINGS_PER_VALUE * len(HOT_SPRING_VALUES),
+        ),
     )
     meals = r.field(
         entry,
@@ -236,10 +263,16 @@ def _read_recount(
         lambda v, p: _read_values(r, v, p, (1, 2, 3), what="meal price", most=MAX_MEALS),
     )
     souvenirs = r.field(
-        entry, path, "souvenirs", lambda v, p: r.counts(v, p, SOUVENIRS, what="souvenir type")
+        entry,
+        path,
+        "souvenirs",
+        lambda v, p: r.counts(v, p, SOUVENIRS, high=SOUVENIRS_PER_TYPE, what="souvenir type"),
     )
     encounters = r.field(
-        entry, path, "encounters", lambda v, p: r.counts(v, p, ENCOUNTERS, what="encounter")
+        entry,
+        path,
+        "encounters",
+        lambda v, p: r.counts(v, p, ENCOUNTERS, high=ENCOUNTER_CARDS, what="encounter"),
     )
     if "traveler" in entry and tile is None:
         return None
@@ -270,7 +303,7 @@ def _read_recount(
 
 
 def _read_panoramas(r: Reader, value: object, path: str) -> dict[str, int] | None:
-    cards = r.counts(value, path, tuple(PANORAMAS), what="panorama")
+    cards = r.counts(value, path, tuple(PANORAMAS), high=max(PANORAMAS.values()), what="panorama")
     if cards is None:
         return None
     for kind, size in PANORAMAS.items():

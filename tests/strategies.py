@@ -194,6 +194,7 @@ def kamakura(draw: Draw) -> dict[str, Any]:
         c: (draw(st.integers(1, 5)), draw(st.sampled_from(KAMAKURA_COLORS))) for c in CIRCLES
     }
     players = []
+    eat_left = 15  # eat-around coins in the box
     for name in names(count):
         coins = []
         for _ in range(draw(st.integers(0, 8))):
@@ -209,7 +210,7 @@ def kamakura(draw: Draw) -> dict[str, Any]:
                 "name": name,
                 "track": draw(st.integers(0, 10)),
                 "site_coins": coins,
-                "eat_coins": draw(st.lists(st.integers(1, 3), max_size=9)),
+                "eat_coins": draw(st.lists(st.integers(1, 3), max_size=min(9, eat_left))),
                 "pieces": draw(st.sampled_from((["A", "N"], ["A", "A"], ["N", "N"], ["B", "C"]))),
                 "taxi_tickets": draw(
                     st.lists(
@@ -221,6 +222,7 @@ def kamakura(draw: Draw) -> dict[str, Any]:
                 ),
             }
         )
+        eat_left -= len(players[-1]["eat_coins"])
     advanced = count == 2 or draw(st.booleans())
     tours = []
     for card in draw(st.lists(st.sampled_from("ABCDEFGHIJKLM"), unique=True, max_size=count + 1)):

@@ -278,6 +278,8 @@ def test_every_command_has_help_text() -> None:
             "history stats",
             "history export",
             "history import",
+            "history check",
+            "history backup",
             "rules",
             "play",
             "resume",

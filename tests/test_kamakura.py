@@ -269,7 +269,7 @@ def two_players(data: dict[str, Any]) -> None:
         ),
         (
             changed(lambda d: d["players"][0]["site_coins"][0].update(circle="BB")),
-            "players[0].site_coins[0].circle: a circle is one letter, got 'BB'",
+            'players[0].site_coins[0].circle: a circle is one letter, got "BB"',
         ),
         (
             changed(lambda d: d["players"][0].update(pieces=["C", "C"])),
@@ -307,7 +307,7 @@ def two_players(data: dict[str, Any]) -> None:
         ),
         (
             changed(lambda d: d["tours"][0].update(card="Z")),
-            "tours[0].card: the tour cards are A to M, got 'Z'",
+            'tours[0].card: the tour cards are A to M, got "Z"',
         ),
         (
             changed(lambda d: d["tours"][0].pop("circles")),
@@ -337,7 +337,7 @@ def two_players(data: dict[str, Any]) -> None:
         ),
         (
             changed(lambda d: d["players"][0].update(eat_coins=[1, -2])),
-            "players[0].eat_coins[1]: must be at least 0, got -2",
+            "players[0].eat_coins[1]: must be between 0 and 10, got -2",
         ),
         (
             changed(lambda d: d["players"][0].update(taxi_tickets=[{"circle": "B"}])),

@@ -359,7 +359,7 @@ def mutated(change: str) -> dict[str, Any]:
             "players[0].street[0].card.scoring.points: must be a whole number, got 3.0",
         ),
         ("chairs-bool", "players[0].street[0].chairs: must be a whole number, got true"),
-        ("chairs-negative", "players[0].street[0].chairs: must be at least 0, got -1"),
+        ("chairs-negative", "players[0].street[0].chairs: must be between 0 and 5, got -1"),
         ("duplicate-name", "players[1].name: 'Aki' is already the name of players[0]"),
         ("empty-name", "players[0].name: must not be empty"),
         ("unknown-key", "players[0].street[0].tourist: unknown key (did you mean 'tourists'?)"),

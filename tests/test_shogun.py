@@ -234,7 +234,7 @@ def changed(edit: Any) -> dict[str, Any]:
         ),
         (
             changed(lambda d: d["players"][0].update(war_chests=-1)),
-            "players[0].war_chests: must be at least 0, got -1",
+            "players[0].war_chests: must be between 0 and 200, got -1",
         ),
         (
             changed(lambda d: d["players"][0]["regions"].update(orange={})),
