@@ -825,15 +825,24 @@ class History:
     def replace(self, play: Play) -> None:
         """Store an edited play under its id, in one transaction.
 
+        A played-along game stays linked to its answers (its session).
+
         Raises:
             PlayNotFound: No game has that id.
         """
         with self.guard("save the change"), self.transaction() as db:
+            linked = [
+                row[0]
+                for row in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play.id,))
+            ]
             if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play.id} in the history")
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
             db.execute("DELETE FROM play_people WHERE play_id = ?", (play.id,))
             insert(db, play, keep_id=True, exact=True)
+            db.executemany(
+                "UPDATE sessions SET play_id = ? WHERE id = ?", [(play.id, s) for s in linked]
+            )
 
     def delete(self, play_id: int) -> None:
         """Delete a recorded game.

@@ -311,3 +311,16 @@ def test_restoring_a_backup_as_the_readme_says(played: Path, db_path: Path, tmp_
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     db.close()
     assert runner.invoke(app, ["resume", "--abandon", "4"]).exit_code == 0
+
+
+def test_editing_a_played_along_game_keeps_its_answers(played: Path) -> None:
+    before = runner.invoke(app, ["history", "export", "--format", "json"]).stdout
+    assert runner.invoke(app, ["history", "note", "3", "a fine game"]).exit_code == 0
+    assert runner.invoke(app, ["history", "edit", "3", "--location", "Kyoto"]).exit_code == 0
+    with sqlite3.connect(played) as db:
+        assert db.execute("SELECT play_id FROM sessions WHERE id = 3").fetchone() == (3,)
+    db.close()
+    after = json.loads(runner.invoke(app, ["history", "export", "--format", "json"]).stdout)
+    [game] = [p for p in after["plays"] if p["id"] == 3]
+    assert game["events"] == next(p for p in json.loads(before)["plays"] if p["id"] == 3)["events"]
+    assert runner.invoke(app, ["history", "check"]).exit_code == 0
