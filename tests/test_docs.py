@@ -159,3 +159,51 @@ def test_the_doc_is_in_our_own_words() -> None:
     w = words(TEXT)
     copied = [" ".join(w[i : i + 8]) for i in range(len(w) - 7) if tuple(w[i : i + 8]) in grams]
     assert copied == []
+
+
+def _row(section: str, field: str) -> str:
+    """The doc's table row for ``field`` in the part of the page about ``section``."""
+    start = TEXT.index(f"(`{section}`)\n")
+    end = TEXT.find("\n## ", start + 1)
+    rows = [
+        line
+        for line in TEXT[start : end if end > 0 else None].splitlines()
+        if line.startswith(f"| `{field}` |")
+    ]
+    assert rows, f"no row for {field} under {section}"
+    return "\n".join(rows)
+
+
+@pytest.mark.parametrize(
+    ("section", "field", "high"),
+    [
+        ("shimoda", "merchant_points", "scorers.shimoda.MAX_MERCHANT_POINTS"),
+        ("shimoda", "chairs", "scorers.shimoda.MAX_CHAIRS"),
+        ("shimoda", "scoring.points", "scorers.shimoda.MAX_CARD_POINTS"),
+        ("tokaido", "journey", "scorers.tokaido.MAX_JOURNEY"),
+        ("tokaido", "temple", "scorers.tokaido.COINS"),
+        ("tokaido", "meal_cost", "scorers.tokaido.FINAL_LIMITS.meal_cost"),
+        ("tokaido", "souvenirs", "scorers.tokaido.FINAL_LIMITS.souvenirs"),
+        ("tokaido", "hot_springs", "scorers.tokaido.FINAL_LIMITS.hot_springs"),
+        ("tokaido", "encounters", "scorers.tokaido.FINAL_LIMITS.encounters"),
+        ("kamakura", "track", "scorers.kamakura.MAX_TRACK"),
+        ("kamakura", "points", "scorers.kamakura.MAX_TOUR_POINTS"),
+        ("kamakura", "eat_coins", "scorers.kamakura.MAX_COIN_VALUE"),
+        ("kamakura", "taxi_tickets", "scorers.kamakura.MAX_COIN_VALUE"),
+        ("kamakura", "site_coins", "scorers.kamakura.MAX_COIN_VALUE"),
+        ("shogun", "score_before", "scorers.shogun.MAX_SCORE_BEFORE"),
+        ("shogun", "war_chests", "scorers.shogun.MAX_WAR_CHESTS"),
+    ],
+)
+def test_the_doc_gives_the_upper_bound_the_scorer_enforces(
+    section: str, field: str, high: str
+) -> None:
+    import importlib
+
+    module, _, name = high.rpartition(".")
+    if module.endswith("FINAL_LIMITS"):
+        module, _, table = module.rpartition(".")
+        value = getattr(importlib.import_module(module), table)[name]
+    else:
+        value = getattr(importlib.import_module(module), name)
+    assert f"0 to {value}" in _row(section, field)
