@@ -295,7 +295,7 @@ def shop_card(path: str) -> Cell:
     """A shop card: its colour, what it scores, its points and range."""
     controls: dict[str, w.ValueWidget] = {
         "color": choice(colours(shimoda_rules.COLORS, "colour…"), "6.2em"),
-        "type": choice(SHIMODA_TYPES, "11em"),
+        "type": choice(SHIMODA_TYPES, "9.5em"),
         "points": text_input("3.3em", numeric=True, placeholder="pts"),
         "range": choice(SHIMODA_RANGES, "6em"),
         "scored": choice(colours(shimoda_rules.COLORS, "of colour…"), "7em"),

@@ -232,6 +232,7 @@ class GamePage:
             self.form.quiet = True
             self.form.set_names(self.sides(), members)
             self.form.quiet = False
+            self.form.shown_names = shown_sides
             self.form.head_labels[0].value = f"<b>{html.escape(shown_sides[0])}</b>"
             self.form.head_labels[1].value = f"<b>{html.escape(shown_sides[1])}</b>"
         else:
@@ -239,6 +240,7 @@ class GamePage:
             self.form.quiet = True
             self.form.set_names(self.score_names())
             self.form.quiet = False
+            self.form.shown_names = people
             for label, name in zip(self.form.head_labels, people, strict=False):
                 label.value = f"<b>{html.escape(name)}</b>"
         self.form.check()

@@ -92,6 +92,7 @@ class ScoreForm:
         self.players = players
         self.teams = teams
         self.names = list(names or [f"Player {k + 1}" for k in range(players)])
+        self.shown_names = list(self.names)  # the headings (a placeholder for a missing name)
         self.members = members
         self.name_problems: dict[int, str] = {}
         self.shared = shared_cells(game)
@@ -156,7 +157,7 @@ class ScoreForm:
         for rank in self.rank_labels:
             rank.add_class("total")
             children.append(rank)
-        width = {"shimoda": "22em", "shogun": "14.5em", "kamakura": "15em"}.get(self.game, "9em")
+        width = {"shimoda": "19.5em", "shogun": "14.5em", "kamakura": "15em"}.get(self.game, "9em")
         grid = w.GridBox(
             children,
             layout=w.Layout(
@@ -329,7 +330,7 @@ class ScoreForm:
             self.preview.value = result_html(result or {})
         self._totals(result)
         if self.game == "shimoda":
-            self.drawing.value = street_drawing(self.document(), self.names)
+            self.drawing.value = street_drawing(self.document(), self.shown_names)
         return found
 
     def _place(self, path: str) -> str:

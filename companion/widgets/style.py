@@ -17,9 +17,10 @@ CSS = """
 .companion .widget-text, .companion .widget-dropdown { margin: 0; height: auto; }
 .companion .widget-button { height: 44px; min-width: 44px; font-size: 16px; margin: 0; }
 .companion .widget-checkbox { height: auto; min-height: 44px; width: auto; margin: 0; }
-.companion .widget-checkbox input[type=checkbox] { width: 26px; height: 26px;
-  margin: 9px 10px 9px 2px; flex: none; }
-.companion .widget-checkbox label { white-space: normal; }
+.companion .widget-checkbox input[type=checkbox] { width: 30px; height: 44px;
+  margin: 0 10px 0 2px; flex: none; }
+.companion .widget-checkbox label { white-space: normal; line-height: 1.35; padding: 10px 0;
+  height: auto; }
 .companion .widget-html, .companion .widget-html-content { height: auto; line-height: 1.35;
   white-space: normal; overflow-wrap: anywhere; margin: 0; }
 .companion .panels { gap: 12px; align-items: flex-start; }
