@@ -9,6 +9,7 @@ with the same words as ``companion score``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
@@ -18,6 +19,11 @@ import ipywidgets as w
 OMIT = object()  # a value that leaves the key out of the score file
 MAX_TEXT = 200  # the most characters a cell keeps (a hostile paste is cut, not stored)
 MAX_ITEMS = 16  # the most entries of a list cell
+
+
+def css_name(path: str) -> str:
+    """The CSS class of a cell: ``players[0].street[2].card`` → ``c-players-0-street-2-card``."""
+    return "c-" + re.sub(r"[^a-z0-9]+", "-", path.lower()).strip("-")
 
 
 def number(text: Any) -> Any:
@@ -78,6 +84,8 @@ class Cell:
         self.box.add_class("controls")
         self.widget = w.VBox([self.box, self.message])
         self.widget.add_class("cell")
+        if path:
+            self.widget.add_class(css_name(path))
         if css:
             self.widget.add_class(css)
         self.defaults = self.raw()

@@ -71,6 +71,7 @@ class GamePage:
         self.db = db
         self.drafts = Drafts(game, db)
         self.session_id: int | None = None
+        self.kept_cells: dict[str, Any] = {}  # cells of seats no longer shown, kept for a way back
         self.restoring = True
         counts = PLAYER_COUNTS[game]
         self.count = w.Dropdown(
@@ -154,8 +155,9 @@ class GamePage:
         """The names in seat order, as shown (a placeholder where none is typed yet)."""
         shown = []
         for k in range(self.players):
-            typed = " ".join(self.name_inputs[k].value.split())
-            shown.append(typed if typed and name_problem(typed) is None else f"Player {k + 1}")
+            typed = self.name_inputs[k].value
+            valid = typed.strip() and name_problem(typed) is None
+            shown.append(" ".join(typed.split()) if valid else f"Player {k + 1}")
         return shown
 
     def score_names(self) -> list[str]:
@@ -271,6 +273,9 @@ class GamePage:
         self.tracker.next_button.on_click(lambda _: self._keep())
         self.tracker.reset_button.on_click(lambda _: self._keep())
         if keep:
+            cells = keep.get("cells")
+            if isinstance(cells, dict):
+                self.kept_cells = dict(cells)
             self._restore_parts(keep)
         self._check_names()
         was = self.restoring
@@ -323,7 +328,7 @@ class GamePage:
             "teams": [box.value for box in self.team_inputs],
             "setup": self.setup.state(),
             "tracker": self.tracker.state(),
-            "cells": self.form.raw(),
+            "cells": {**self.kept_cells, **self.form.raw()},
             "touched": sorted(self.form.touched),
         }
 
@@ -392,6 +397,7 @@ class GamePage:
     def new_game(self) -> None:
         """After a save: the same players, everything else empty."""
         self.session_id = None
+        self.kept_cells = {}
         self.restoring = True
         try:
             self.widget.remove_class("tried")

@@ -44,7 +44,10 @@ def set_path(document: dict[str, Any], path: str, value: Any) -> None:
     if isinstance(last, int):
         while len(node) <= last:
             node.append(None)
-        node[last] = value
+    elif last not in node:
+        node[last] = None
+    if isinstance(node[last], dict) and isinstance(value, dict):
+        node[last].update(value)  # a space's card and its tourists are two cells
     else:
         node[last] = value
 
