@@ -461,6 +461,7 @@ def test_history_page_lists_opens_and_deletes_after_confirming(db_path: Path) ->
     assert page.status.value == "<span class='ok'>Game #5 was deleted.</span>"
     players, pairs, wins, scores = (child.value for child in page.stats.children)
     assert "<td>Aki</td>" in players and "<h3>Head to head</h3>" in pairs
+    assert "games played" in wins
     assert "<b>tokaido</b>" in scores
 
 
