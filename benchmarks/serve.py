@@ -25,7 +25,7 @@ from pathlib import Path
 from _common import ROOT, compile_project
 
 sys.path.insert(0, str(ROOT))
-from companion.cli_notebooks import descendants  # noqa: E402
+from companion.cli_notebooks import descendants
 
 ARGS = [
     "--no-sandbox",
