@@ -15,7 +15,8 @@ CSS = """
 .companion .widget-text input, .companion .widget-dropdown select {
   height: 44px; font-size: 16px; padding: 0 6px; }
 .companion .widget-text, .companion .widget-dropdown { margin: 0; height: auto; }
-.companion .widget-button { height: 44px; min-width: 44px; font-size: 16px; margin: 0; }
+.companion .widget-button { height: 44px; min-width: 44px; width: auto; padding: 0 14px;
+  font-size: 16px; margin: 0; }
 .companion .widget-checkbox { height: auto; min-height: 44px; width: auto; margin: 0; }
 .companion .widget-checkbox input[type=checkbox] { width: 30px; height: 44px;
   margin: 0 10px 0 2px; flex: none; }
