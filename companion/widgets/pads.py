@@ -74,7 +74,9 @@ def shared_cells(game: str) -> list[Row]:
         return [
             (
                 "Winter of year",
-                choice_cell("year", [("2 (end of the game)", "2"), ("1", "1")], convert=int),
+                choice_cell(
+                    "year", [("2 (end of the game)", "2"), ("1", "1")], convert=int, width="14em"
+                ),
             ),
             (
                 "Board side",
