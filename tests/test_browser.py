@@ -211,7 +211,7 @@ def play_kamakura(page: Any) -> None:
         fill(page, f".c-players-{seat}-pieces input >> nth=1", "N")
     page.click(".c-tours button:has-text('+ tour card')")
     choose(page, ".c-tours .item select >> nth=0", "L")
-    fill(page, ".c-tours .item input >> nth=2", "5")
+    fill(page, ".c-tours .item input[placeholder='pts']", "5")
 
 
 def play_shogun(page: Any) -> None:
