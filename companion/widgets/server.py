@@ -122,10 +122,39 @@ def capped(manager_class: type[Any]) -> type[Any]:
     return CappedKernelManager
 
 
+def same_origin_shutdown() -> None:
+    """Let a closing page free its kernel: accept its shutdown from the same origin.
+
+    Voilà's page asks for its kernel to be shut down as it closes, but it
+    sends no XSRF cookie (the page never got one), so the request was refused
+    and every kernel stayed. A request that carries an ``Origin`` header of
+    this very server is what the XSRF cookie is there to prove.
+    """
+    from urllib.parse import urlparse
+
+    from tornado import web
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
+    original = VoilaShutdownKernelHandler.check_xsrf_cookie
+
+    def check(self: Any) -> None:
+        origin = self.request.headers.get("Origin")
+        host = self.request.headers.get("Host")
+        if origin and host and urlparse(origin).netloc == host:
+            return
+        if origin:
+            raise web.HTTPError(403, "cross-origin request")
+        original(self)
+
+    VoilaShutdownKernelHandler.check_xsrf_cookie = check
+
+
 def main() -> None:
     """Start Voilà with the capped kernel manager."""
     import voila.app
     from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    same_origin_shutdown()
 
     def factory(base: type[Any], *args: Any, **kwargs: Any) -> type[Any]:
         return capped(voila_kernel_manager_factory(base, *args, **kwargs))
