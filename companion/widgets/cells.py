@@ -15,10 +15,54 @@ from contextlib import suppress
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_description import DescriptionStyle
+from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 OMIT = object()  # a value that leaves the key out of the score file
 MAX_TEXT = 200  # the most characters a cell keeps (a hostile paste is cut, not stored)
 MAX_ITEMS = 16  # the most entries of a list cell
+
+
+_LAYOUTS: dict[str, w.Layout] = {}
+_STYLES: dict[type, w.Widget] = {}
+
+
+def shared_layout(width: str = "") -> w.Layout:
+    """One layout model for every widget of that width (never change it in place).
+
+    Each widget otherwise brings a layout (and a style) model of its own, and
+    the page sends every model to the browser: sharing halves the page's load.
+    """
+    if width not in _LAYOUTS:
+        _LAYOUTS[width] = w.Layout(width=width) if width else w.Layout()
+    return _LAYOUTS[width]
+
+
+def shared_style(kind: type) -> Any:
+    """One style model per kind of widget (never change it in place)."""
+    if kind not in _STYLES:
+        _STYLES[kind] = kind()
+    return _STYLES[kind]
+
+
+def is_shared(model: object) -> bool:
+    """True for a layout or style that many widgets use (never to be closed)."""
+    return any(model is m for m in (*_LAYOUTS.values(), *_STYLES.values()))
+
+
+def label(value: str = "") -> w.HTML:
+    """An HTML text that shares its layout and style models."""
+    return w.HTML(value, layout=shared_layout(), style=shared_style(HTMLStyle))
+
+
+def vbox(children: list[w.Widget]) -> w.VBox:
+    """A column that shares its layout model."""
+    return w.VBox(children, layout=shared_layout())
+
+
+def hbox(children: list[w.Widget]) -> w.HBox:
+    """A row that shares its layout model."""
+    return w.HBox(children, layout=shared_layout())
 
 
 def css_name(path: str) -> str:
@@ -36,21 +80,34 @@ def number(text: Any) -> Any:
     return cleaned
 
 
-def text_input(width: str, *, numeric: bool = False, placeholder: str = "") -> w.Text:
-    """A text box at least 44 px tall; ``numeric`` ones bring up the number keyboard."""
+def text_input(
+    width: str, *, numeric: bool = False, placeholder: str = "", own_layout: bool = False
+) -> w.Text:
+    """A text box at least 44 px tall; ``numeric`` ones bring up the number keyboard.
+
+    Args:
+        own_layout: The box is shown and hidden (its layout changes).
+    """
     box = w.Text(
         value="",
         placeholder=placeholder,
         continuous_update=True,
-        layout=w.Layout(width=width),
+        layout=w.Layout(width=width) if own_layout else shared_layout(width),
+        style=shared_style(TextStyle),
     )
     box.add_class("num" if numeric else "txt")
     return box
 
 
-def choice(options: list[tuple[str, str]], width: str) -> w.Dropdown:
+def choice(options: list[tuple[str, str]], width: str, *, own_layout: bool = False) -> w.Dropdown:
     """A dropdown of ``(label, value)`` pairs; the first is the default."""
-    return w.Dropdown(options=options, value=options[0][1], layout=w.Layout(width=width))
+    layout = w.Layout(width=width) if own_layout else shared_layout(width)
+    return w.Dropdown(
+        options=options,
+        value=options[0][1],
+        layout=layout,
+        style=shared_style(DescriptionStyle),
+    )
 
 
 def clip(text: Any) -> str:
@@ -78,11 +135,11 @@ class Cell:
         self.path = path
         self.controls = controls
         self.build = build
-        self.message = w.HTML()
+        self.message = label()
         self.message.add_class("message")
-        self.box = w.HBox(list(controls.values()))
+        self.box = hbox(list(controls.values()))
         self.box.add_class("controls")
-        self.widget = w.VBox([self.box, self.message])
+        self.widget = vbox([self.box, self.message])
         self.widget.add_class("cell")
         if path:
             self.widget.add_class(css_name(path))
@@ -205,7 +262,7 @@ class ListCell(Cell):
         controls = self.make_item()
         remove = w.Button(description="✕", tooltip="Remove", layout=w.Layout(width="44px"))
         remove.add_class("remove")
-        row = w.HBox([*controls.values(), remove])
+        row = hbox([*controls.values(), remove])
         row.add_class("item")
         self.items.append(controls)
         self.rows.append(row)

@@ -22,6 +22,7 @@ from companion.widgets.cells import (
     choice_cell,
     clip,
     int_cell,
+    label,
     number,
     text_cell,
     text_input,
@@ -142,9 +143,9 @@ def player_rows(game: str, seat: int, *, teams: bool = False) -> list[Row]:
 
 def region_heading() -> Cell:
     """The column headings of a player's region × building grid."""
-    labels = [w.HTML(f"<span>{BUILDING_LETTERS[b]}</span>") for b in BUILDINGS]
-    for label in labels:
-        label.add_class("minihead")
+    labels = [label(f"<span>{BUILDING_LETTERS[b]}</span>") for b in BUILDINGS]
+    for heading in labels:
+        heading.add_class("minihead")
     cell = Cell("", {}, lambda raw: OMIT, css="heading")
     cell.box.children = labels
     return cell
@@ -257,10 +258,10 @@ def tour_list() -> ListCell:
     def item() -> dict[str, w.ValueWidget]:
         controls: dict[str, w.ValueWidget] = {
             "card": choice(cards, "5.5em"),
-            "circles": text_input("7em", placeholder="circles B F K"),
-            "color": choice(colours(kamakura_rules.COLORS, "colour…"), "6.5em"),
+            "circles": text_input("7em", placeholder="circles B F K", own_layout=True),
+            "color": choice(colours(kamakura_rules.COLORS, "colour…"), "6.5em", own_layout=True),
             "points": text_input("3.3em", numeric=True, placeholder="pts"),
-            "claimed_by": text_input("7em", placeholder="claimed by"),
+            "claimed_by": text_input("7em", placeholder="claimed by", own_layout=True),
         }
 
         def show(_: Any = None) -> None:
@@ -300,8 +301,8 @@ def shop_card(path: str) -> Cell:
         "type": choice(SHIMODA_TYPES, "9.5em"),
         "points": text_input("3.3em", numeric=True, placeholder="pts"),
         "range": choice(SHIMODA_RANGES, "6em"),
-        "scored": choice(colours(shimoda_rules.COLORS, "of colour…"), "7em"),
-        "second": choice(colours(shimoda_rules.COLORS, "and…"), "6em"),
+        "scored": choice(colours(shimoda_rules.COLORS, "of colour…"), "7em", own_layout=True),
+        "second": choice(colours(shimoda_rules.COLORS, "and…"), "6em", own_layout=True),
     }
 
     def show(_: Any = None) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import ipywidgets as w
 
 from companion.play.setup import PLAYER_COUNTS
+from companion.widgets.cells import is_shared
 from companion.widgets.drafts import Drafts
 from companion.widgets.score_form import ScoreForm
 from companion.widgets.setup import SetupPanel
@@ -49,6 +50,17 @@ def navigation(current: str) -> w.HTML:
     return nav
 
 
+def close_all(widget: w.Widget) -> None:
+    """Close a widget, everything inside it and their layouts."""
+    for child in getattr(widget, "children", ()):
+        close_all(child)
+    for part in ("layout", "style"):
+        inner = getattr(widget, part, None)
+        if isinstance(inner, w.Widget) and not is_shared(inner):
+            inner.close()
+    widget.close()
+
+
 def wait_for_visitor() -> None:
     """On a preheated Voilà kernel, wait until a page asks for it (then read the database)."""
     if os.environ.get("VOILA_PREHEAT") == "True":
@@ -72,8 +84,11 @@ class GamePage:
         self.drafts = Drafts(game, db)
         self.session_id: int | None = None
         self.kept_cells: dict[str, Any] = {}  # cells of seats no longer shown, kept for a way back
+        self.built_for: tuple[int, bool] | None = None
         self.restoring = True
         counts = PLAYER_COUNTS[game]
+        if players is None:
+            players = self._draft_count()
         self.count = w.Dropdown(
             options=[
                 (f"{n} players" + (" (teams)" if game == "shibuya" and n == 4 else ""), n)
@@ -133,6 +148,17 @@ class GamePage:
         self.form: ScoreForm
         self.build()
         self.restoring = False
+
+    def _draft_count(self) -> int | None:
+        """The player count of the game in progress, so that the page is built for it."""
+        from companion.history import HistoryError
+
+        try:
+            found = self.drafts.latest()
+        except HistoryError:
+            return None
+        count = found[1].get("players") if found else None
+        return count if count in PLAYER_COUNTS[self.game] else None
 
     # names -------------------------------------------------------------------
 
@@ -258,6 +284,11 @@ class GamePage:
         self.names_row.children = slots
         sides = 2 if self.game == "shibuya" else players
         people = self.people()
+        if self.built_for is not None:
+            # The old parts go away for good (the page would otherwise send them too).
+            for part in (self.setup.widget, self.tracker.widget, self.form.widget):
+                close_all(part)
+        self.built_for = (players, self.teams)
         self.setup = SetupPanel(self.game, players, people)
         self.setup.on_draw = self._drawn
         self.tracker = Tracker(self.game, people)
@@ -345,9 +376,20 @@ class GamePage:
             for box, value in zip(self.team_inputs, state.get("teams", []), strict=False):
                 if isinstance(value, str):
                     box.value = value[:200]
-            self.build(state)
+            if self.built_for == (self.players, self.teams):
+                self._refill(state)  # the same count: no new widgets to send
+            else:
+                self.build(state)
         finally:
             self.restoring = False
+
+    def _refill(self, state: dict[str, Any]) -> None:
+        cells = state.get("cells")
+        if isinstance(cells, dict):
+            self.kept_cells = dict(cells)
+        self._restore_parts(state)
+        self._check_names()
+        self._pass_names()
 
     def _keep(self) -> None:
         if self.restoring or self.form.saved_id is not None:

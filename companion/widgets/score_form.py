@@ -21,7 +21,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from companion.widgets.cells import OMIT, Cell
+from companion.widgets.cells import OMIT, Cell, label
 from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
 
 TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -129,9 +129,9 @@ class ScoreForm:
         self.new_button.add_class("new-game")
         self.new_button.on_click(lambda _: self.new_game())
         self.drawing = w.HTML()
-        self.head_labels = [w.HTML() for _ in range(players)]
-        self.total_labels = [w.HTML("–") for _ in range(players)]
-        self.rank_labels = [w.HTML("") for _ in range(players)]
+        self.head_labels = [label() for _ in range(players)]
+        self.total_labels = [label("–") for _ in range(players)]
+        self.rank_labels = [label("") for _ in range(players)]
         for path, cell in self.cells.items():
             cell.observe(functools.partial(self._changed, path))
         self.widget = self._layout()
@@ -141,16 +141,16 @@ class ScoreForm:
 
     def _layout(self) -> w.VBox:
         shared = []
-        for label, cell in self.shared:
-            row = w.HBox([w.HTML(f"<b>{html.escape(label)}</b>"), cell.widget])
+        for text, cell in self.shared:
+            row = w.HBox([w.HTML(f"<b>{html.escape(text)}</b>"), cell.widget])
             row.add_class("shared-row")
             shared.append(row)
         children: list[w.Widget] = [self._corner("")]
-        for label in self.head_labels:
-            label.add_class("head")
-            children.append(label)
-        for index, (label, _) in enumerate(self.rows[0] if self.rows else []):
-            children.append(self._corner(label))
+        for head in self.head_labels:
+            head.add_class("head")
+            children.append(head)
+        for index, (text, _) in enumerate(self.rows[0] if self.rows else []):
+            children.append(self._corner(text))
             children += [self.rows[seat][index][1].widget for seat in range(self.players)]
         children.append(self._corner("Total", "total-label"))
         for total in self.total_labels:
@@ -185,17 +185,17 @@ class ScoreForm:
 
     @staticmethod
     def _corner(text: str, css: str = "rowlabel") -> w.HTML:
-        label = w.HTML(html.escape(text))
-        label.add_class(css)
-        label.add_class("rowlabel")
-        return label
+        corner = label(html.escape(text))
+        corner.add_class(css)
+        corner.add_class("rowlabel")
+        return corner
 
     def set_names(self, names: list[str], members: list[list[str]] | None = None) -> None:
         """Show ``names`` on top of the columns and write them into the score file."""
         self.names = list(names)
         self.members = members
-        for label, name in zip(self.head_labels, self.names, strict=False):
-            label.value = f"<b>{html.escape(name)}</b>"
+        for head, name in zip(self.head_labels, self.names, strict=False):
+            head.value = f"<b>{html.escape(name)}</b>"
         if not self.quiet:
             self.check()
 
