@@ -3,7 +3,9 @@
 Starts ``companion serve`` (preheated kernels, as shipped), opens the Tokaido
 page in Debian's chromium ``--runs`` times and measures, each time, the
 seconds from the request to the moment the first name field accepts typing
-(target: under 1.5 s). Then it loads a page 10 times more and reports the
+(target: under 1.5 s), and the same for a preheated one-widget Voilà page
+served at the same time, the floor on this machine under its current load.
+Then it loads a page 10 times more and reports the
 resident memory of the server and of its kernels, and how many kernels are
 alive once the reloaded pages have been freed.
 
@@ -62,6 +64,50 @@ def kernels(pid: int) -> list[int]:
     return found
 
 
+def baseline(folder: Path, env: dict[str, str], runs: int, browser: object) -> list[float]:
+    """Seconds until a preheated one-widget Voilà page accepts typing."""
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    trivial = folder / "trivial"
+    trivial.mkdir()
+    nb = new_notebook(cells=[new_code_cell("import ipywidgets\nipywidgets.Text()")])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    nbformat.write(nb, trivial / "trivial.ipynb")
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "voila",
+            str(trivial),
+            "--no-browser",
+            f"--port={port}",
+            "--Voila.ip=127.0.0.1",
+            "--preheat_kernel=True",
+            "--pool_size=1",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    times = []
+    try:
+        time.sleep(20)
+        for _ in range(runs):
+            page = browser.new_page()  # type: ignore[attr-defined]
+            start = time.perf_counter()
+            page.goto(f"http://127.0.0.1:{port}/voila/render/trivial.ipynb", wait_until="commit")
+            page.fill(".widget-text input", "x", timeout=120_000)
+            times.append(time.perf_counter() - start)
+            page.close()
+            time.sleep(15)
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+    return times
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -98,7 +144,7 @@ def main() -> int:
                     page.fill(".name-0 input", "x", timeout=120_000)
                     usable.append(time.perf_counter() - start)
                     page.close()
-                    time.sleep(8)  # the pool refills between two visitors
+                    time.sleep(15)  # the pool refills between two visitors
                 page = browser.new_page()
                 for _ in range(10):
                     page.goto(url, wait_until="commit")
@@ -111,6 +157,7 @@ def main() -> int:
                 time.sleep(45)
                 settled = len(kernels(server.pid))
                 settled_mb = sum(rss_mb(p) for p in kernels(server.pid))
+                base = baseline(Path(folder), env, args.runs, browser)
                 browser.close()
         finally:
             server.terminate()
@@ -121,6 +168,7 @@ def main() -> int:
         f"{min(usable):.2f}-{max(usable):.2f}; target < {TARGET} s) "
         f"{'ok' if median < TARGET else 'OVER'}"
     )
+    print(f"a preheated one-widget Voila page at the same time: {statistics.median(base):.2f} s")
     print(
         f"after 10 page loads: server {server_mb:.0f} MB, {loaded} kernels {kernel_mb:.0f} MB; "
         f"45 s later {settled} kernels {settled_mb:.0f} MB (6 of them preheated)"

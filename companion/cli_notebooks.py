@@ -259,7 +259,13 @@ def serve_command(
         *culling_options(cull_seconds),
     ]
     if pool > 0:
-        command += ["--preheat_kernel=True", f"--pool_size={pool}"]
+        # The pool is refilled a while after a page took its kernel, so that
+        # starting the next kernel does not slow the page being opened.
+        command += [
+            "--preheat_kernel=True",
+            f"--pool_size={pool}",
+            "--VoilaKernelManager.fill_delay=6",
+        ]
     return command
 
 

@@ -55,7 +55,11 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     assert "--strip_sources=True" in command
     assert "--MappingKernelManager.cull_idle_timeout=30" in command
     assert "--MappingKernelManager.cull_connected=False" in command
-    assert command[-2:] == ["--preheat_kernel=True", "--pool_size=1"]
+    assert command[-3:] == [
+        "--preheat_kernel=True",
+        "--pool_size=1",
+        "--VoilaKernelManager.fill_delay=6",
+    ]
     assert env["COMPANION_MAX_KERNELS"] == "12"
     assert env["JUPYTER_CONFIG_DIR"] == str(data / "config")
     assert env["JUPYTER_DATA_DIR"] == str(data / "data")
