@@ -67,6 +67,14 @@ def listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def die_with_parent() -> None:
+    """In the child: get SIGTERM if the test process dies (a timeout), so nothing is left."""
+    import ctypes
+
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
 def kernels(pid: int) -> list[int]:
     found = []
     for child in descendants(pid):
@@ -112,6 +120,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         stderr=subprocess.DEVNULL,
         text=True,
         env=env,
+        preexec_fn=die_with_parent,
     )
     deadline = time.monotonic() + 90
     while not listening(port):
@@ -271,11 +280,12 @@ def look(page: Any, name: str) -> None:
         assert small == [], f"{name} at {size}"
         if name == "tokaido" and size == "laptop":
             assert form_height <= height
-        assert form_height <= 1.5 * height or size == "phone", (name, size, form_height)
+        if size == "tablet":
+            assert form_height <= 1.5 * height, (name, form_height)
     page.set_viewport_size({"width": 1280, "height": 800})
 
 
-@pytest.mark.timeout(240)
+@pytest.mark.timeout(240, method="signal")
 @pytest.mark.parametrize("game", list(GAMES))
 def test_a_whole_game_at_the_table(server: Server, browser: Any, game: str) -> None:
     page = open_page(browser, server, game)
@@ -294,7 +304,7 @@ def test_a_whole_game_at_the_table(server: Server, browser: Any, game: str) -> N
         page.close()
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(240, method="signal")
 def test_a_problem_shows_beside_its_cell_and_numbers_use_the_number_keyboard(
     server: Server, browser: Any
 ) -> None:
@@ -312,7 +322,7 @@ def test_a_problem_shows_beside_its_cell_and_numbers_use_the_number_keyboard(
         page.close()
 
 
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(240, method="signal")
 def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
     page = open_page(browser, server, "kamakura", "tablet")
     try:
@@ -330,7 +340,7 @@ def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
         page.close()
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(300, method="signal")
 def test_reloaded_pages_free_their_kernels(server: Server, browser: Any) -> None:
     page = open_page(browser, server, "shibuya")
     try:

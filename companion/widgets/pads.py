@@ -36,13 +36,13 @@ Row = tuple[str, Cell]
 SHIMODA_TYPES = [
     ("scores…", ""),
     ("per tourist", "any"),
-    ("per tourist of a colour", "color"),
-    ("per pair of 2 colours", "pair"),
-    ("per space with exactly 2", "exactly_two"),
-    ("per set of all 5 colours", "all_colors"),
-    ("per set of 3 colours", "three_colors"),
+    ("per colour", "color"),
+    ("per pair", "pair"),
+    ("per space of 2", "exactly_two"),
+    ("per 5 colours", "all_colors"),
+    ("per 3 colours", "three_colors"),
     ("per chair", "chairs"),
-    ("per victory marker", "victory_markers"),
+    ("per marker", "victory_markers"),
 ]
 SHIMODA_RANGES = [("range…", ""), *((f"range {r}", str(r)) for r in shimoda_rules.RANGES)]
 SHIMODA_INITIALS = {"blue": "b", "black": "k", "red": "r", "yellow": "y", "pink": "p"}
@@ -132,8 +132,8 @@ def player_rows(game: str, seat: int, *, teams: bool = False) -> list[Row]:
             ("Merchant points", int_cell(f"{p}.merchant_points", placeholder="0")),
         ]
         for k in range(shimoda_rules.STREET_LENGTH):
-            rows.append((f"Space {k + 1}: card", shop_card(f"{p}.street[{k}].card")))
-            rows.append((f"Space {k + 1}: tourists, chairs", street_space(f"{p}.street[{k}]")))
+            rows.append((f"Space {k + 1} card", shop_card(f"{p}.street[{k}].card")))
+            rows.append((f"Space {k + 1} tourists", street_space(f"{p}.street[{k}]")))
         return rows
     raise KeyError(game)
 
@@ -297,10 +297,10 @@ def tour_list() -> ListCell:
 def shop_card(path: str) -> Cell:
     """A shop card: its colour, what it scores, its points and range."""
     controls: dict[str, w.ValueWidget] = {
-        "color": choice(colours(shimoda_rules.COLORS, "colour…"), "6.2em"),
-        "type": choice(SHIMODA_TYPES, "9.5em"),
-        "points": text_input("3.3em", numeric=True, placeholder="pts"),
-        "range": choice(SHIMODA_RANGES, "6em"),
+        "color": choice(colours(shimoda_rules.COLORS, "colour…"), "5em"),
+        "type": choice(SHIMODA_TYPES, "7.8em"),
+        "points": text_input("2.6em", numeric=True, placeholder="pts"),
+        "range": choice(SHIMODA_RANGES, "4.6em"),
         "scored": choice(colours(shimoda_rules.COLORS, "of colour…"), "7em", own_layout=True),
         "second": choice(colours(shimoda_rules.COLORS, "and…"), "6em", own_layout=True),
     }
@@ -340,7 +340,7 @@ def street_space(path: str) -> Cell:
         box = text_input("2.9em", numeric=True, placeholder=SHIMODA_INITIALS[colour])
         box.add_class(f"tourist-{colour}")
         controls[colour] = box
-    chairs = text_input("3.3em", numeric=True, placeholder="chairs")
+    chairs = text_input("4.2em", numeric=True, placeholder="chairs")
     chairs.add_class("chairs")
     controls["chairs"] = chairs
 

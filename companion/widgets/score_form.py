@@ -160,11 +160,12 @@ class ScoreForm:
         for rank in self.rank_labels:
             rank.add_class("total")
             children.append(rank)
-        width = {"shimoda": "19.5em", "shogun": "14.5em", "kamakura": "15em"}.get(self.game, "9em")
+        label_width = "6em" if self.game == "shimoda" else "max-content"
+        width = {"shimoda": "20.2em", "shogun": "14.5em", "kamakura": "15em"}.get(self.game, "9em")
         grid = w.GridBox(
             children,
             layout=w.Layout(
-                grid_template_columns=f"minmax(7.5em, max-content) repeat({self.players}, "
+                grid_template_columns=f"minmax(6em, {label_width}) repeat({self.players}, "
                 f"minmax({width}, 1fr))",
                 width="100%",
             ),

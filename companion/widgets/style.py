@@ -45,7 +45,9 @@ CSS = """
 .companion .grid .total { font-size: 20px; padding-top: 8px; border-top: 2px solid #333; }
 .companion .grid .total-label { border-top: 2px solid #333; font-weight: bold; }
 .companion .cell { min-width: 0; }
-.companion .cell .controls { gap: 4px; }
+.companion .cell .controls { gap: 3px; }
+.companion .cell .controls > .widget-inline-hbox { margin: 0; }
+.companion .pad-shimoda .widget-dropdown select { padding: 0 2px; }
 .companion .cell .widget-text, .companion .cell .widget-dropdown { flex: 0 0 auto; }
 .companion .cell.list .items .item { gap: 4px; margin-bottom: 4px; }
 .companion .cell.list.inline .items { flex-direction: row !important; flex-wrap: wrap; gap: 4px; }
