@@ -11,7 +11,7 @@ import ipywidgets as w
 
 from companion.history import Filter, History, HistoryError, default_path
 from companion.stats import Stats, compute
-from companion.widgets.page import navigation, wait_for_visitor
+from companion.widgets.page import close_all, navigation, wait_for_visitor
 from companion.widgets.style import style
 
 COLOURS = ("#c33", "#36c", "#3a3", "#c80", "#939", "#099", "#666", "#a52")
@@ -92,6 +92,8 @@ class HistoryPage:
         self.player.value = current if current in everyone else ""
         shown = list(reversed(summaries))[:LIST_LIMIT]
         self.count.value = f"{len(summaries)} game{'s' if len(summaries) != 1 else ''}"
+        for old in self.rows.values():
+            close_all(old)
         self.rows = {s["id"]: self._row(s) for s in shown}
         self.plays.children = list(self.rows.values())
         if not summaries:
