@@ -81,7 +81,9 @@ def shared_cells(game: str) -> list[Row]:
             ),
             (
                 "Board side",
-                choice_cell("board", [("not said", ""), ("sun", "sun"), ("moon", "moon")]),
+                choice_cell(
+                    "board", [("not said", ""), ("sun", "sun"), ("moon", "moon")], width="14em"
+                ),
             ),
         ]
     if game == "kamakura":
