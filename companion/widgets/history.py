@@ -314,6 +314,6 @@ def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
         )
         parts.append(
             f"<p><b>{html.escape(game)}</b> <small>(score range → number of scores)</small></p>"
-            f"{bars}"
+            f"<div class='bars'>{bars}</div>"
         )
     return "".join(parts)

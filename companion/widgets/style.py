@@ -67,7 +67,7 @@ CSS = """
 .companion .tablescroll { overflow-x: auto; max-width: 100%; }
 .companion table { border-collapse: collapse; margin: 4px 0; }
 .companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;
-  text-align: left; }
+  text-align: left; white-space: nowrap; overflow-wrap: normal; }
 .companion td.n { text-align: right; }
 .companion .bars .bar { display: flex; align-items: center; gap: 6px; margin: 3px 0; }
 .companion .bar-name { flex: 0 0 7em; overflow: hidden; text-overflow: ellipsis; }
