@@ -356,3 +356,36 @@ def test_reloaded_pages_free_their_kernels(server: Server, browser: Any) -> None
         page.wait_for_selector(".head >> text=Hal")
     finally:
         page.close()
+
+
+@pytest.mark.timeout(240, method="signal")
+def test_the_history_page_opens_and_deletes_games(server: Server, browser: Any) -> None:
+    from tests.history_fixture import fill as fill_history
+
+    fill_history(server.db)
+    page = open_page(browser, server, "history", "phone")
+    try:
+        page.wait_for_selector(".play-row", timeout=90_000)
+        before = page.locator(".play-row").count()
+        page.click(".open-1")
+        page.wait_for_selector(".play-detail >> text=Winner: Aki.")
+        page.click(".delete-1")
+        page.wait_for_selector("text=Delete game #1 for good?")
+        page.click(".confirm-delete")
+        page.wait_for_selector("text=Game #1 was deleted.")
+        page.wait_for_selector(f".play-row >> nth={before - 2}")
+        page.wait_for_timeout(500)
+        assert page.locator(".play-row").count() == before - 1
+        assert page.locator(".open-1").count() == 0
+        assert "games played (oldest first)" in page.inner_html(".page-history")
+        ARTIFACTS.mkdir(exist_ok=True)
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(400)
+            scroll_width, client_width, scroll_height = page.evaluate(SCROLLER)
+            assert scroll_width <= client_width, f"the history page overflows at {size}"
+            page.set_viewport_size({"width": width, "height": int(scroll_height) + 20})
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(ARTIFACTS / f"history-{size}.png"))
+    finally:
+        page.close()

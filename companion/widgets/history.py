@@ -92,12 +92,13 @@ class HistoryPage:
         self.player.value = current if current in everyone else ""
         shown = list(reversed(summaries))[:LIST_LIMIT]
         self.count.value = f"{len(summaries)} game{'s' if len(summaries) != 1 else ''}"
-        for old in self.rows.values():
-            close_all(old)
+        replaced = list(self.plays.children)
         self.rows = {s["id"]: self._row(s) for s in shown}
         self.plays.children = list(self.rows.values())
         if not summaries:
             self.plays.children = [w.HTML("No games recorded yet.")]
+        for old in replaced:  # only once they are off the page
+            close_all(old)
         self.stats.children = stats_widgets(stats, summaries)
 
     def _row(self, summary: dict[str, Any]) -> w.HBox:
