@@ -1,18 +1,27 @@
 # Two entry points, both safe to run on a fresh machine with Python 3.11+ and make:
-#   make run   - create .venv, install the companion, start it (pass ARGS="score ...")
+#   make run   - create .venv, install the companion with its web page, start it (pass ARGS="score ...")
 #   make test  - create .venv, install the companion with its dev tools, run every check
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
 .PHONY: run test
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,notebooks]'
+
+# Running needs only the package and its notebook extras.
+$(BIN)/.installed-run: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[notebooks]'
 	touch $@
 
-run: $(BIN)/.installed
+# The tests need everything.
+$(BIN)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[dev,notebooks]'
+	touch $@ $(BIN)/.installed-run
+
+run: $(BIN)/.installed-run
 	$(BIN)/companion $(ARGS)
 
 test: $(BIN)/.installed

@@ -335,3 +335,15 @@ class SessionStore:
                 "UPDATE sessions SET status = 'abandoned', holder = NULL WHERE id = ?",
                 (session_id,),
             )
+
+    def replace_draft(self, session_id: int, key: str, value: Any) -> None:
+        """Keep one answer only: ``value`` replaces every event of the session (a page's draft)."""
+        stamp = now_utc()
+        with self.history.guard("keep the draft"), self.history.transaction() as db:
+            db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
+            db.execute(
+                "INSERT INTO session_events (session_id, seq, at, key, value) "
+                "VALUES (?, 1, ?, ?, ?)",
+                (session_id, stamp, key, json.dumps(value)),
+            )
+            db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (stamp, session_id))

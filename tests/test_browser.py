@@ -1,21 +1,29 @@
-"""A real browser on ``companion serve``: fill a 3-player Tokaido form and save it.
+"""A real browser on ``companion serve``, used as a table would, at three screen sizes.
 
 Uses Debian's chromium through Playwright (never ``playwright install``);
-``.ci/run`` installs chromium when it is missing.
+``.ci/run`` installs chromium when it is missing. One server serves every
+test of this module (short culling times, so that freed kernels are seen
+within seconds); stopping it with SIGTERM must leave no process and no
+listening port. Screenshots of every game at every size go to
+``test-artifacts/``.
 """
 
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from companion.cli_notebooks import alive, descendants
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -27,6 +35,21 @@ ARGS = [
     "--no-first-run",
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SIZES = {"laptop": (1280, 800), "tablet": (820, 1180), "phone": (390, 844)}
+POOL_PAGES = 6  # one preheated kernel per page
+SCROLLER = """() => {
+  const s = [...document.querySelectorAll('.lm-BoxPanel-child')]
+    .find(e => getComputedStyle(e).overflowY == 'auto');
+  const e = s || document.documentElement;
+  return [e.scrollWidth, e.clientWidth, e.scrollHeight];
+}"""
+TOO_SMALL = """() => [...document.querySelectorAll(
+    '.companion input, .companion select, .companion button')]
+  .filter(e => e.offsetParent !== null && e.getBoundingClientRect().width > 0)
+  .filter(e => e.getBoundingClientRect().height < 43.5
+            || (e.tagName == 'INPUT' && e.type == 'text' && e.scrollWidth > e.clientWidth + 1))
+  .map(e => (e.closest('.cell') || e.parentElement).className + ' ' + e.tagName + ' '
+            + Math.round(e.getBoundingClientRect().height))"""
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
@@ -39,94 +62,330 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def wait_for(port: int, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        with socket.socket() as sock:
-            if sock.connect_ex(("127.0.0.1", port)) == 0:
-                return
-        time.sleep(0.2)
-    raise TimeoutError(f"nothing listens on port {port}")
+def listening(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-@pytest.fixture
-def server(db_path: Path) -> Iterator[tuple[int, subprocess.Popen[str]]]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--port", str(port)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        env=dict(os.environ),
-    )
-    try:
-        wait_for(port)
-        yield port, process
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+def die_with_parent() -> None:
+    """In the child: get SIGTERM if the test process dies (a timeout), so nothing is left."""
+    import ctypes
+
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def listening_addresses(port: int) -> set[str]:
-    """Local addresses with a socket listening on ``port`` (from /proc/net/tcp)."""
-    found = set()
-    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
-        local, state = line.split()[1], line.split()[3]
-        address, hex_port = local.split(":")
-        if state == "0A" and int(hex_port, 16) == port:
-            found.add(".".join(str(int(address[i : i + 2], 16)) for i in (6, 4, 2, 0)))
+def kernels(pid: int) -> list[int]:
+    found = []
+    for child in descendants(pid):
+        try:
+            command = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"ipykernel_launcher" in command and alive(child):
+            found.append(child)
     return found
 
 
-@pytest.mark.timeout(180)
-def test_tokaido_form_in_a_real_browser(
-    server: tuple[int, subprocess.Popen[str]], db_path: Path
-) -> None:
+class Server:
+    def __init__(self, port: int, process: subprocess.Popen[str], db: Path) -> None:
+        self.port = port
+        self.process = process
+        self.db = db
+
+    def url(self, page: str) -> str:
+        return f"http://127.0.0.1:{self.port}/voila/render/{page}.ipynb"
+
+    def plays(self, game: str) -> int:
+        with sqlite3.connect(self.db) as conn:
+            count = conn.execute("SELECT count(*) FROM plays WHERE game = ?", (game,)).fetchone()
+        conn.close()
+        return int(count[0])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("browser")
+    db = folder / "history.sqlite3"
+    env = {
+        **os.environ,
+        "COMPANION_DB": str(db),
+        "HOME": str(folder),
+        "XDG_DATA_HOME": str(folder / "data"),
+    }
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", "--port", str(port), "--cull-after", "5"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+        preexec_fn=die_with_parent,
+    )
+    deadline = time.monotonic() + 90
+    while not listening(port):
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.2)
+    below: list[int] = []
+    try:
+        yield Server(port, process, db)
+    finally:
+        below = descendants(process.pid)
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=60)
+    # SIGTERM stopped everything: the server, its kernels and the port.
+    deadline = time.monotonic() + 10
+    while [p for p in below if alive(p)] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [p for p in below if alive(p)] == []
+    assert not listening(port)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
-    port, _ = server
-    assert listening_addresses(port) == {"127.0.0.1"}
-    rows = {
-        0: ("Aki", 58, 4, 7, 6, 3, 2, 1),
-        1: ("Ben", 60, 3, 7, 2, 1, 4, 0),
-        2: ("Cho", 66, 0, 4, 3, 3, 1, 2),
-    }
-    keys = (
-        "name",
-        "journey",
-        "temple",
-        "meal-cost",
-        "souvenirs",
-        "hot-springs",
-        "encounters",
-        "panorama-achievements",
-    )
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            page = browser.new_page()
-            page.goto(f"http://127.0.0.1:{port}/voila/render/tokaido.ipynb")
-            page.wait_for_selector(".player-count select", timeout=90_000)
-            assert page.locator("text=from companion.widgets").count() == 0  # no code shown
-            page.select_option(".player-count select", "3")
-            page.wait_for_selector(".f-players-2-name input")
-            for seat, row in rows.items():
-                for key, value in zip(keys, row, strict=True):
-                    page.fill(f".f-players-{seat}-{key} input", str(value))
-            page.fill(".f-players-1-temple input", "3x")
-            page.wait_for_selector("text=must be a whole number")
-            assert page.locator("button:has-text('Save')").is_disabled()
-            page.fill(".f-players-1-temple input", "3")
-            page.click("button:has-text('Save')")
-            page.wait_for_selector("text=Saved to the history as game #1.", timeout=20_000)
-            assert page.inner_text(".winner") == "Winner: Aki."
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "tokaido-form.png"), full_page=True)
+            yield chromium
         finally:
-            browser.close()
-    with sqlite3.connect(db_path) as conn:
-        games = conn.execute("SELECT game FROM plays").fetchall()
-        names = conn.execute("SELECT name FROM play_players ORDER BY seat").fetchall()
-    conn.close()
-    assert games == [("tokaido",)]
-    assert names == [("Aki",), ("Ben",), ("Cho",)]
+            chromium.close()
+
+
+def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> Any:
+    width, height = SIZES[size]
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.requests = []
+    page.on("request", lambda request: page.requests.append(request.url))
+    page.goto(server.url(name), wait_until="commit")
+    page.wait_for_selector(".companion", timeout=90_000)
+    return page
+
+
+def fill(page: Any, selector: str, value: str) -> None:
+    page.locator(selector).first.fill(value)
+
+
+def choose(page: Any, selector: str, label: str) -> None:
+    page.locator(selector).select_option(label=label)
+
+
+def names(page: Any, people: list[str]) -> None:
+    for seat, name in enumerate(people):
+        fill(page, f".name-{seat} input", name)
+
+
+def play_tokaido(page: Any) -> None:
+    choose(page, ".player-count select", "4 players")
+    page.wait_for_selector(".c-players-3-journey input")
+    names(page, ["Aki", "Ben", "Cho", "Dai"])
+    page.click("button:has-text('Arrived at the inn')")
+    page.wait_for_selector("text=draws 5 meal cards")
+    rows = [
+        ("58", "4", "7", "6", "3", "2", "1"),
+        ("60", "3", "7", "2", "1", "4", "0"),
+        ("66", "0", "4", "3", "3", "1", "2"),
+        ("51", "2", "5", "4", "0", "3", "0"),
+    ]
+    keys = ("journey", "temple", "meal-cost", "souvenirs", "hot-springs", "encounters")
+    for seat, row in enumerate(rows):
+        choose(page, f".c-players-{seat}-traveler select", "Mitsukuni" if seat == 0 else "Kinko")
+        for key, value in zip((*keys, "panorama-achievements"), row, strict=True):
+            fill(page, f".c-players-{seat}-{key} input", value)
+
+
+def play_shibuya(page: Any) -> None:
+    names(page, ["Aki", "Ben"])
+    fill(page, ".tracker .counts input >> nth=0", "6")
+    page.click("button:has-text('Check for a winner')")
+    page.wait_for_selector("text=Aki wins!")
+    fill(page, ".c-players-0-goals input", "6")
+    fill(page, ".c-players-1-goals input", "3")
+
+
+def play_kamakura(page: Any) -> None:
+    names(page, ["Aki", "Ben"])
+    page.click("button:has-text('Check the end')")
+    page.wait_for_selector("text=Nobody has 8 site coins yet")
+    for seat, (circle, colour) in enumerate((("B", "pink"), ("F", "green"))):
+        fill(page, f".c-players-{seat}-track input", str(10 + seat))
+        page.click(f".c-players-{seat}-site-coins button:has-text('+ coin')")
+        fill(page, f".c-players-{seat}-site-coins .item input >> nth=0", circle)
+        fill(page, f".c-players-{seat}-site-coins .item input >> nth=1", "3")
+        choose(page, f".c-players-{seat}-site-coins .item select", colour)
+        page.click(f".c-players-{seat}-eat-coins button:has-text('+ coin')")
+        fill(page, f".c-players-{seat}-eat-coins .item input", "2")
+        fill(page, f".c-players-{seat}-pieces input >> nth=0", "A")
+        fill(page, f".c-players-{seat}-pieces input >> nth=1", "N")
+    page.click(".c-tours button:has-text('+ tour card')")
+    choose(page, ".c-tours .item select >> nth=0", "L")
+    fill(page, ".c-tours .item input[placeholder='pts']", "5")
+
+
+def play_shogun(page: Any) -> None:
+    names(page, ["Aki", "Ben", "Cho"])
+    for seat, bid in enumerate(("2", "4", "1")):
+        fill(page, f".tracker .counts input >> nth={seat}", bid)
+    page.click("button:has-text('Turn order')")
+    page.wait_for_selector("text=turn order Ben, Aki, Cho")
+    for seat in range(3):
+        fill(page, f".c-players-{seat}-score-before input", str(20 + seat))
+        fill(page, f".c-players-{seat}-war-chests input", str(seat))
+        for index, value in enumerate((str(seat + 1), "1", "0", "1")):
+            fill(page, f".c-players-{seat}-regions-brown input >> nth={index}", value)
+
+
+def play_shimoda(page: Any) -> None:
+    names(page, ["Aki", "Ben"])
+    fill(page, ".tracker .counts input >> nth=0", "3")
+    fill(page, ".tracker .counts input >> nth=1", "2")
+    page.click("button:has-text('End the round')")
+    page.wait_for_selector("text=Ben starts round 2")
+    for seat in range(2):
+        for k in range(7):
+            card = f".c-players-{seat}-street-{k}-card"
+            choose(page, f"{card} select >> nth=0", ("blue", "red")[seat])
+            choose(page, f"{card} select >> nth=1", "per tourist")
+            fill(page, f"{card} input", "1")
+            choose(page, f"{card} select >> nth=2", "range 1")
+            if k % 2 == seat:
+                fill(page, f".c-players-{seat}-street-{k} input >> nth=0", "1")
+
+
+GAMES: dict[str, Callable[[Any], None]] = {
+    "tokaido": play_tokaido,
+    "shibuya": play_shibuya,
+    "kamakura": play_kamakura,
+    "shogun": play_shogun,
+    "shimoda": play_shimoda,
+}
+
+
+def look(page: Any, name: str) -> None:
+    """At each size: a screenshot, no page overflow, inputs big enough."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    for size, (width, height) in SIZES.items():
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(400)
+        scroll_width, client_width, scroll_height = page.evaluate(SCROLLER)
+        pad = page.locator(".scorepad").bounding_box()
+        buttons = page.locator(".save-row").bounding_box()
+        form_height = buttons["y"] + buttons["height"] - pad["y"]
+        small = page.evaluate(TOO_SMALL)
+        page.set_viewport_size({"width": width, "height": int(scroll_height) + 20})
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"))
+        assert scroll_width <= client_width, f"{name} overflows sideways at {size}"
+        assert small == [], f"{name} at {size}"
+        if name == "tokaido" and size == "laptop":
+            assert form_height <= height
+        if size == "tablet":
+            assert form_height <= 1.5 * height, (name, form_height)
+    page.set_viewport_size({"width": 1280, "height": 800})
+
+
+@pytest.mark.timeout(240, method="signal")
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_whole_game_at_the_table(server: Server, browser: Any, game: str) -> None:
+    page = open_page(browser, server, game)
+    try:
+        assert page.locator("text=from companion.widgets").count() == 0  # no code shown
+        GAMES[game](page)
+        page.wait_for_selector(".scorepad .ok", timeout=20_000)
+        page.locator("button:has-text('Save the game')").dblclick()
+        page.wait_for_selector("text=Saved as game #", timeout=20_000)
+        page.wait_for_selector(".winner", timeout=20_000)
+        look(page, game)
+        assert server.plays(game) == 1  # the double tap saved one game
+        outside = [u for u in page.requests if not u.startswith(f"http://127.0.0.1:{server.port}")]
+        assert outside == [] or all(u.startswith(("data:", "blob:")) for u in outside)
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(240, method="signal")
+def test_a_problem_shows_beside_its_cell_and_numbers_use_the_number_keyboard(
+    server: Server, browser: Any
+) -> None:
+    page = open_page(browser, server, "tokaido", "tablet")
+    try:
+        page.wait_for_selector(".c-players-0-journey input")
+        assert page.get_attribute(".c-players-0-journey input", "inputmode") == "numeric"
+        fill(page, ".c-players-1-temple input", "3x")
+        page.wait_for_selector(".c-players-1-temple >> text=must be a whole number")
+        page.click(".c-players-0-journey input")
+        page.click(".c-players-0-temple input")  # leaving an empty cell marks it
+        page.wait_for_selector(".c-players-0-journey .pending >> visible=true")
+        assert page.locator(".c-players-1-journey .pending").first.is_hidden()
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(240, method="signal")
+def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
+    page = open_page(browser, server, "kamakura", "tablet")
+    try:
+        page.wait_for_selector(".c-players-0-track input")
+        choose(page, ".player-count select", "3 players")
+        page.wait_for_selector(".c-players-2-track input")
+        names(page, ["Eve", "Fay", "Gus"])
+        fill(page, ".c-players-2-track input", "17")
+        page.wait_for_timeout(1000)
+        page.reload(wait_until="commit")
+        page.wait_for_selector("text=Game in progress brought back", timeout=90_000)
+        assert page.input_value(".name-2 input") == "Gus"
+        assert page.input_value(".c-players-2-track input") == "17"
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_reloaded_pages_free_their_kernels(server: Server, browser: Any) -> None:
+    page = open_page(browser, server, "shibuya")
+    try:
+        for _ in range(10):
+            page.reload(wait_until="commit")
+            page.wait_for_selector(".companion", timeout=90_000)
+        deadline = time.monotonic() + 60
+        while len(kernels(server.process.pid)) > POOL_PAGES + 2:
+            assert time.monotonic() < deadline, kernels(server.process.pid)
+            time.sleep(1)
+        # The open page still works.
+        fill(page, ".name-0 input", "Hal")
+        page.wait_for_selector(".head >> text=Hal")
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(240, method="signal")
+def test_the_history_page_opens_and_deletes_games(server: Server, browser: Any) -> None:
+    from tests.history_fixture import fill as fill_history
+
+    fill_history(server.db)
+    page = open_page(browser, server, "history", "phone")
+    try:
+        page.wait_for_selector(".play-row", timeout=90_000)
+        before = page.locator(".play-row").count()
+        page.click(".open-1")
+        page.wait_for_selector(".play-detail >> text=Winner: Aki.")
+        page.click(".delete-1")
+        page.wait_for_selector("text=Delete game #1 for good?")
+        page.click(".confirm-delete")
+        page.wait_for_selector("text=Game #1 was deleted.")
+        page.wait_for_function(
+            f"document.querySelectorAll('.play-row').length == {before - 1}", timeout=20_000
+        )
+        assert page.locator(".open-1").count() == 0
+        assert "games played (oldest first)" in page.inner_html(".page-history")
+        ARTIFACTS.mkdir(exist_ok=True)
+        for size, (width, height) in SIZES.items():
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(400)
+            scroll_width, client_width, scroll_height = page.evaluate(SCROLLER)
+            assert scroll_width <= client_width, f"the history page overflows at {size}"
+            page.set_viewport_size({"width": width, "height": int(scroll_height) + 20})
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(ARTIFACTS / f"history-{size}.png"))
+    finally:
+        page.close()

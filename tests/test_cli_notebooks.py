@@ -1,7 +1,13 @@
-"""``companion notebook`` and ``serve``: the command they run and where Jupyter keeps files."""
+"""``companion notebook`` and ``serve``: commands, working copies, ports, root, stopping."""
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,41 +24,171 @@ runner = CliRunner()
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, str]]]:
     seen: list[tuple[list[str], dict[str, str]]] = []
 
-    def fake_call(command: list[str], env: dict[str, str], **_: Any) -> int:
+    def fake_run(command: list[str], env: dict[str, str]) -> int:
         seen.append((command, env))
         return 0
 
-    monkeypatch.setattr(cli_notebooks.subprocess, "call", fake_call)
+    monkeypatch.setattr(cli_notebooks, "run_server", fake_run)
     return seen
 
 
-def test_serve_binds_loopback_and_prints_the_address(calls: list[Any], tmp_path: Path) -> None:
-    result = runner.invoke(app, ["serve", "--port", "8901"])
-    assert result.exit_code == 0
-    assert result.stdout == "Serving the companion at http://127.0.0.1:8901/ (Ctrl-C stops it)\n"
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_path: Path) -> None:
+    port = free_port()
+    result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        f"Serving the companion at http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
+    )
     [(command, env)] = calls
-    assert "--Voila.ip=127.0.0.1" in command
-    assert "--port=8901" in command
-    assert "--strip_sources=True" in command
     data = tmp_path / "home" / "data" / "companion" / "jupyter"
+    assert command[1:4] == ["-m", "companion.widgets.server", str(data / "pages")]
+    assert "--Voila.ip=127.0.0.1" in command
+    assert f"--port={port}" in command
+    assert "--Voila.port_retries=0" in command
+    assert "--template=companion" in command
+    assert "--strip_sources=True" in command
+    assert "--MappingKernelManager.cull_idle_timeout=30" in command
+    assert "--MappingKernelManager.cull_connected=False" in command
+    assert command[-3:] == [
+        "--preheat_kernel=True",
+        "--pool_size=1",
+        "--VoilaKernelManager.fill_delay=6",
+    ]
+    assert env["COMPANION_MAX_KERNELS"] == "12"
     assert env["JUPYTER_CONFIG_DIR"] == str(data / "config")
     assert env["JUPYTER_DATA_DIR"] == str(data / "data")
     assert env["JUPYTER_RUNTIME_DIR"] == str(data / "runtime")
     assert env["IPYTHONDIR"] == str(data / "ipython")
+    assert env["JUPYTER_PATH"].split(os.pathsep)[0] == str(cli_notebooks.JUPYTER_SHARE)
+    copies = sorted(p.name for p in (data / "pages").glob("*.ipynb"))
+    assert copies == sorted(p.name for p in cli_notebooks.NOTEBOOKS.glob("*.ipynb"))
+    assert (cli_notebooks.JUPYTER_SHARE / "voila/templates/companion/index.html.j2").exists()
 
 
-def test_serve_on_another_host_only_when_asked(calls: list[Any]) -> None:
-    result = runner.invoke(app, ["serve", "--host", "0.0.0.0"])
-    assert "http://0.0.0.0:8866/" in result.stdout
-    assert "--Voila.ip=0.0.0.0" in calls[0][0]
+def test_serve_options(calls: list[Any]) -> None:
+    result = runner.invoke(
+        app,
+        [
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            str(free_port()),
+            "--pool",
+            "0",
+            "--max-kernels",
+            "3",
+            "--cull-after",
+            "5",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    command, env = calls[0]
+    assert "--Voila.ip=0.0.0.0" in command
+    assert not any(c.startswith("--preheat") for c in command)
+    assert "--MappingKernelManager.cull_idle_timeout=5" in command
+    assert env["COMPANION_MAX_KERNELS"] == "3"
 
 
-def test_notebook_opens_jupyterlab_on_the_notebooks(calls: list[Any], tmp_path: Path) -> None:
+def test_serve_pool_must_fit_under_the_cap(calls: list[Any]) -> None:
+    result = runner.invoke(app, ["serve", "--pool", "2", "--max-kernels", "12"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: --pool 2 keeps 12 kernels ready for 6 pages: --max-kernels must be more "
+        "than that (it is 12)\n"
+    )
+    assert calls == []
+
+
+@pytest.mark.parametrize("command", ["serve", "notebook"])
+def test_a_busy_port_is_an_error_naming_it(calls: list[Any], command: str) -> None:
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, [command, "--port", str(port)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: port {port} on 127.0.0.1 is not free")
+    assert result.stderr.endswith("choose another with --port\n")
+    assert calls == []
+
+
+def test_notebook_opens_a_working_copy(
+    calls: list[Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "games.sqlite3"
-    result = runner.invoke(app, ["notebook", "--db", str(db)])
-    assert result.exit_code == 0
+    monkeypatch.setattr(cli_notebooks.os, "geteuid", lambda: 1000)
+    result = runner.invoke(app, ["notebook", "--db", str(db), "--port", str(free_port())])
+    assert result.exit_code == 0, result.output
     [(command, env)] = calls
+    folder = tmp_path / "home" / "data" / "companion" / "jupyter" / "notebooks"
     assert command[1:3] == ["-m", "jupyterlab"]
-    assert f"--notebook-dir={cli_notebooks.NOTEBOOKS}" in command
+    assert f"--notebook-dir={folder}" in command
     assert "--ServerApp.ip=127.0.0.1" in command
+    assert "--allow-root" not in command
     assert env["COMPANION_DB"] == str(db)
+    assert (folder / "tokaido.ipynb").exists()
+    # The user's changes to a working copy are kept; the package is never written to.
+    (folder / "tokaido.ipynb").write_text("{}")
+    runner.invoke(app, ["notebook", "--port", str(free_port())])
+    assert (folder / "tokaido.ipynb").read_text() == "{}"
+
+
+def test_notebook_as_root_allows_root(calls: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli_notebooks.os, "geteuid", lambda: 0)
+    result = runner.invoke(app, ["notebook", "--port", str(free_port())])
+    assert result.exit_code == 0
+    assert calls[0][0][-1] == "--allow-root"
+
+
+def test_serve_without_voila_says_how_to_install(
+    calls: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: None if name == "voila" else real(name)
+    )
+    result = runner.invoke(app, ["serve"])
+    assert result.exit_code == 1
+    assert result.stderr == "Error: voila is not installed: pip install 'companion[notebooks]'\n"
+
+
+CHILDREN = """
+import subprocess, sys, time
+# A server with a child in its own session, as Jupyter starts kernels.
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
+print("ready", flush=True)
+time.sleep(60)
+"""
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_stop_signal_ends_the_server_and_everything_below_it(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    script = tmp_path / "stop.py"
+    script.write_text(
+        "import sys\n"
+        "from companion.cli_notebooks import run_server\n"
+        f"sys.exit(run_server([sys.executable, '-c', {CHILDREN!r}], {{}}))\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == "ready\n"
+    below = cli_notebooks.descendants(process.pid)
+    assert len(below) == 2
+    process.send_signal(sig)
+    assert process.wait(timeout=30) == 0
+    time.sleep(0.2)
+    assert [pid for pid in below if cli_notebooks.alive(pid)] == []

@@ -5,11 +5,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from companion.play.setup import describe_draws, draws
-from companion.widgets import GamePage, ScoreForm, SetupPanel, Tracker, history_page
+from companion.history import History
+from companion.sessions import SessionStore
+from companion.widgets import GamePage, HistoryPage, ScoreForm, SetupPanel, Tracker
+from companion.widgets.cells import ListCell
+from companion.widgets.history import wins_chart
 from companion.widgets.score_form import set_path
 from tests.history_fixture import fill
 
@@ -19,7 +23,6 @@ TOKAIDO = {
     2: ("Cho", "66", "0", "4", "3", "3", "1", "2"),
 }
 KEYS = (
-    "name",
     "journey",
     "temple",
     "meal_cost",
@@ -30,12 +33,19 @@ KEYS = (
 )
 
 
-def filled_tokaido() -> ScoreForm:
-    form = ScoreForm("tokaido", 3)
-    for seat, row in TOKAIDO.items():
-        for key, value in zip(KEYS, row, strict=True):
-            form.inputs[f"players[{seat}].{key}"].value = value
-    return form
+def type_in(page: GamePage, path: str, value: str, key: str = "n") -> None:
+    page.form.cells[path].controls[key].value = value
+
+
+def tokaido_page(players: int = 3) -> GamePage:
+    page = GamePage("tokaido", players)
+    for seat, (name, *values) in TOKAIDO.items():
+        if seat >= players:
+            continue
+        page.name_inputs[seat].value = name
+        for key, value in zip(KEYS, values, strict=True):
+            type_in(page, f"players[{seat}].{key}", value)
+    return page
 
 
 def plays(db: Path) -> list[tuple[str, str]]:
@@ -47,146 +57,424 @@ def plays(db: Path) -> list[tuple[str, str]]:
     return rows
 
 
-def test_valid_form_saves_one_record_and_shows_the_breakdown(db_path: Path) -> None:
-    form = filled_tokaido()
-    assert form.save_button.disabled is False
-    assert form.summary.value == "All fields are valid."
+def test_valid_pad_shows_totals_and_saves_exactly_once(db_path: Path) -> None:
+    page = tokaido_page()
+    form = page.form
+    assert form.summary.value == "<div class='ok'>Every cell is filled in and valid.</div>"
+    assert [t.value for t in form.total_labels] == ["<b>77</b>", "<b>73</b>", "<b>69</b>"]
+    assert [r.value for r in form.rank_labels] == ["1", "2", "3"]
+    assert [h.value for h in form.head_labels] == ["<b>Aki</b>", "<b>Ben</b>", "<b>Cho</b>"]
     assert "<p class='winner'><b>Winner: Aki.</b></p>" in form.preview.value
-    assert "<td>journey</td><td align='right'>58</td>" in form.preview.value
     form.save_button.click()
-    assert form.saved.value == "<b>Saved to the history as game #1.</b>"
+    form.save_button.click()  # a double tap
+    assert form.save() == 1  # a retry
+    assert form.status.value == "<b class='saved'>Saved as game #1.</b>"
+    assert form.save_button.layout.display == "none"
+    assert form.new_button.layout.display == ""
     [(game, result)] = plays(db_path)
     assert game == "tokaido"
     assert [p["total"] for p in json.loads(result)["players"]] == [77, 73, 69]
+    with History(db_path) as history:
+        [info] = [s for s in SessionStore(history)._select("") if s.kind == "web"]
+    assert (info.status, info.play_id) == ("finished", 1)
 
 
-def test_invalid_values_show_beside_the_field_and_save_nothing(db_path: Path) -> None:
-    form = filled_tokaido()
-    form.inputs["players[1].temple"].value = "3.5"
-    form.inputs["players[2].panorama_achievements"].value = "4"
-    assert form.save_button.disabled is True
-    assert form.messages["players[1].temple"].value == (
-        "<span style='color:#b00'>must be a whole number, got the text \"3.5\"</span><br>"
+def test_a_finished_draft_is_not_recorded_twice_from_another_page(db_path: Path) -> None:
+    first = tokaido_page()
+    other = GamePage("tokaido")
+    assert other.load_draft()
+    assert first.form.save() == 1
+    assert other.form.save() == 1  # the same game, already finished
+    assert len(plays(db_path)) == 1
+
+
+def test_new_game_keeps_the_names_and_empties_the_pad(db_path: Path) -> None:
+    page = tokaido_page()
+    page.form.save()
+    page.form.new_button.click()
+    assert page.name_inputs[0].value == "Aki"
+    assert page.form.cells["players[0].journey"].raw() == {"n": ""}
+    assert page.form.save_button.layout.display == ""
+    type_in(page, "players[0].journey", "12")
+    assert page.session_id is not None and page.session_id != 1
+
+
+def test_problems_show_beside_their_cell_and_empty_cells_wait_for_save(db_path: Path) -> None:
+    page = tokaido_page()
+    form = page.form
+    type_in(page, "players[1].temple", "3.5")
+    type_in(page, "players[2].panorama_achievements", "4")
+    type_in(page, "players[0].journey", "")
+    assert form.cells["players[1].temple"].message.value == (
+        "<div class='problem'>must be a whole number, got the text \"3.5\"</div>"
     )
-    assert (
-        "must be between 0 and 3, got 4" in form.messages["players[2].panorama_achievements"].value
-    )
-    assert form.summary.value.startswith("<span style='color:#b00'>2 thing(s) to fix")
-    assert form.preview.value == ""
+    assert "between 0 and 3, got 4" in form.cells["players[2].panorama_achievements"].message.value
+    assert "bad" in form.cells["players[1].temple"].widget._dom_classes
+    # A cell emptied by hand is a touched cell: its problem shows at once.
+    assert "<div class='problem'>missing" in form.cells["players[0].journey"].message.value
+    assert form.summary.value.startswith("<div class='problem'>3 things to fix.")
+    assert form.total_labels[0].value == "–"
+
+
+def test_untouched_empty_cells_are_marked_when_save_is_pressed(db_path: Path) -> None:
+    page = GamePage("tokaido", 2)
+    form = page.form
+    message = form.cells["players[0].journey"].message.value
+    assert message == "<div class='pending'>missing (this field is required)</div>"
+    assert form.summary.value == "<div class='problem'>16 cells to fill in.</div>"
+    assert "tried" not in form.widget._dom_classes
     assert form.save() is None
-    assert form.saved.value == "Nothing was saved: fix the fields first."
+    assert "tried" in form.widget._dom_classes and "tried" in page.widget._dom_classes
+    assert form.status.value == (
+        "<span class='problem'>Not saved: fix the cells marked in red first.</span>"
+    )
+    assert form.summary.value.startswith("<div class='problem'>16 things to fix.")
+    assert "2 player names to fill in" in form.summary.value
+    assert form.save_button.disabled is False
     assert plays(db_path) == []
 
 
-def test_untouched_fields_show_no_message_yet() -> None:
-    form = ScoreForm("shogun", 3)
-    assert all(m.value == "" for m in form.messages.values())
-    form.inputs["players[0].name"].value = "Aki"
-    form.inputs["players[1].name"].value = "Aki"
-    assert "'Aki' is already the name of players[0]" in form.messages["players[1].name"].value
+def test_names_follow_the_name_rule_beside_the_field() -> None:
+    page = GamePage("kamakura", 3)
+    page.name_inputs[0].value = "  Aki   Ito "
+    page.name_inputs[1].value = "Ben\tX"
+    page.name_inputs[2].value = "aki ito"
+    assert page.name_messages[0].value == ""
+    assert page.name_messages[1].value == (
+        "<div class='problem'>the name must not contain a tab</div>"
+    )
+    assert page.name_messages[2].value == "<div class='problem'>the same name as player 1</div>"
+    assert page.score_names()[0] == "Aki Ito"
+    assert page.form.head_labels[0].value == "<b>Aki Ito</b>"
+    assert page.form.head_labels[1].value == "<b>Player 2</b>"
+    assert page.tracker.start.options[0] == ("Aki Ito", 0)
+    page.name_inputs[3].value = "<b>x</b>"  # a seat not in play
+    page.name_inputs[0].value = "<i>Zoe</i>"
+    assert page.form.head_labels[0].value == "<b>&lt;i&gt;Zoe&lt;/i&gt;</b>"
 
 
-def test_cross_field_problems_go_to_the_field_they_name(db_path: Path) -> None:
-    form = ScoreForm("shogun", 3)
+def test_a_reload_brings_the_draft_back(db_path: Path) -> None:
+    page = tokaido_page(4)
+    page.setup.boxes[2].value = True
+    page.tracker.start.value = 2
+    page.tracker.next()
+    type_in(page, "players[3].journey", "x")
+    reloaded = GamePage("tokaido")
+    assert reloaded.load_draft()
+    assert reloaded.players == 4
+    assert [b.value for b in reloaded.name_inputs[:3]] == ["Aki", "Ben", "Cho"]
+    assert reloaded.form.cells["players[1].journey"].raw() == {"n": "60"}
+    assert reloaded.form.cells["players[3].journey"].raw() == {"n": "x"}
+    assert "must be a whole number" in reloaded.form.cells["players[3].journey"].message.value
+    assert reloaded.setup.boxes[2].value is True
+    assert reloaded.tracker.round_number == 2
+    assert reloaded.tracker.message.startswith("Cho reached the first inn first")
+    assert reloaded.draft_status.value == "<span class='ok'>Game in progress brought back.</span>"
+    with History(db_path) as history:
+        [info] = SessionStore(history).unfinished()
+        assert len(SessionStore(history).events(info.id)) == 1  # one draft, replaced
+
+
+def test_changing_the_player_count_keeps_what_was_entered() -> None:
+    page = tokaido_page(3)
+    page.setup.boxes[0].value = True
+    page.count.value = 4
+    assert page.form.cells["players[2].journey"].raw() == {"n": "66"}
+    assert page.form.cells["players[3].journey"].raw() == {"n": ""}
+    assert page.name_inputs[2].value == "Cho"
+    assert page.setup.boxes[0].value is True
+    page.count.value = 2
+    assert "players[2].journey" not in page.form.cells
+    page.count.value = 3
+    assert page.form.cells["players[2].journey"].raw() == {"n": "66"}
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("99999999999999999999", "a number is too large to store in the history"),
+    ],
+)
+def test_a_failed_save_says_why_beside_the_button(db_path: Path, value: str, reason: str) -> None:
+    page = tokaido_page(2)
+    type_in(page, "players[0].journey", value)
+    assert page.form.problems() == []  # the scorer accepts it
+    assert page.form.save() is None
+    assert page.form.status.value.startswith(f"<span class='problem'>Not saved: {reason}")
+    assert page.form.save_button.disabled is False
+    assert plays(db_path) == []
+
+
+def test_a_damaged_history_is_reported_beside_the_button(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = tokaido_page(2)
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    monkeypatch.setenv("COMPANION_DB", str(damaged))
+    assert page.form.save() is None
+    assert "Not saved: the history" in page.form.status.value
+    assert damaged.read_bytes()[16:20] == b"\xff" * 4
+
+
+def test_kamakura_tour_cards_are_a_list_you_add_to() -> None:
+    page = GamePage("kamakura", 2)
+    tours = page.form.cells["tours"]
+    assert isinstance(tours, ListCell)
+    tours.add_button.click()
+    tours.add_button.click()
+    tours.add_button.click()
+    first, second, third = tours.items
+    first["card"].value = "A"
+    first["circles"].value = "b f k"
+    first["points"].value = "5"
+    second["card"].value = "I"
+    second["color"].value = "pink"
+    second["points"].value = "4"
+    third["card"].value = "L"
+    third["points"].value = "5"
+    assert page.form.document()["tours"] == [
+        {"card": "A", "kind": "collection", "points": 5, "circles": ["B", "F", "K"]},
+        {"card": "I", "kind": "genre", "points": 4, "color": "pink"},
+        {"card": "L", "kind": "big_eater", "points": 5},
+    ]
+    assert second["circles"].layout.display == "none"
+    tours.remove(1)
+    assert [t["card"] for t in page.form.document()["tours"]] == ["A", "L"]
+
+
+def test_kamakura_player_lists() -> None:
+    page = GamePage("kamakura", 2)
+    coins = page.form.cells["players[0].site_coins"]
+    assert isinstance(coins, ListCell)
+    for circle, value, colour in (("b", "3", "pink"), ("F", "4", "green")):
+        coins.add_button.click()
+        coins.items[-1]["circle"].value = circle
+        coins.items[-1]["value"].value = value
+        coins.items[-1]["color"].value = colour
+    page.form.cells["players[0].pieces"].restore({"first": "a", "second": "f"})
+    player = page.form.document()["players"][0]
+    assert player["site_coins"] == [
+        {"circle": "B", "value": 3, "color": "pink"},
+        {"circle": "F", "value": 4, "color": "green"},
+    ]
+    assert player["pieces"] == ["A", "F"]
+    for _ in range(12):
+        coins.add_button.click()
+    assert len(coins.items) == 8 and coins.add_button.disabled
+
+
+def test_shogun_regions_are_a_grid_per_player() -> None:
+    page = GamePage("shogun", 3)
     for seat, name in enumerate(("Aki", "Ben", "Cho")):
-        form.inputs[f"players[{seat}].name"].value = name
-        form.inputs[f"players[{seat}].regions.brown"].value = "4 1"
-    assert "players: 12 brown provinces held in all (the region has 9)" in form.summary.value
-    form.inputs["players[2].regions.brown"].value = "1 5"
-    message = form.messages["players[2].regions.brown"].value
-    assert "castles: 5 castles in 1 provinces (at most one per province)" in message
+        page.name_inputs[seat].value = name
+    region = page.form.cells["players[0].regions.brown"]
+    region.controls["provinces"].value = "3"
+    region.controls["castles"].value = "1"
+    region.controls["theaters"].value = "2"
+    assert page.form.document()["players"][0]["regions"] == {
+        "brown": {"provinces": 3, "castles": 1, "theaters": 2}
+    }
+    region.controls["castles"].value = "5"
+    assert "castles: 5 castles in 3 provinces" in region.message.value
+    region.controls["castles"].value = "1"
+    assert page.form.total_labels[0].value.startswith("<b>")
 
 
-def test_game_page_rebuilds_for_the_player_count() -> None:
-    page = GamePage("kamakura")
-    assert page.count.options == ("2", "3", "4")
-    assert sum(1 for f in page.form.fields if f.path.endswith(".name")) == 2
-    page.count.value = "4"
-    assert sum(1 for f in page.form.fields if f.path.endswith(".name")) == 4
-    assert len(page.setup.boxes) == 8
-    teams = GamePage("shibuya", 4)
-    assert "players[0].members" in teams.form.inputs
+def test_shimoda_street_cells_build_the_spaces() -> None:
+    page = GamePage("shimoda")
+    card = page.form.cells["players[0].street[2].card"]
+    card.controls["color"].value = "blue"
+    card.controls["type"].value = "pair"
+    card.controls["points"].value = "3"
+    card.controls["range"].value = "3"
+    card.controls["scored"].value = "red"
+    card.controls["second"].value = "pink"
+    space = page.form.cells["players[0].street[2]"]
+    space.controls["red"].value = "2"
+    space.controls["blue"].value = "1"
+    space.controls["chairs"].value = "1"
+    street = page.form.document()["players"][0]["street"]
+    assert street[2] == {
+        "tourists": {"blue": 1, "red": 2},
+        "chairs": 1,
+        "card": {
+            "color": "blue",
+            "scoring": {"type": "pair", "points": 3, "range": 3, "colors": ["red", "pink"]},
+        },
+    }
+    assert card.controls["second"].layout.display == ""
+    drawing = page.form.drawing.value
+    assert drawing.count("<circle") == 3 and "Player 1's street" in drawing
+
+
+def test_setup_draws_use_the_names_and_carry_the_start_player() -> None:
+    page = GamePage("kamakura", 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[seat].value = name
+    page.setup.seed.value = "4242"
+    drawn = page.setup.draw()
+    assert drawn["start_player"] in ("Aki", "Ben", "Cho")
+    assert "Player" not in page.setup.drawn.value
+    assert page.tracker.names[page.tracker.start.value] == drawn["start_player"]
+    assert page.tracker.first_start == ["Aki", "Ben", "Cho"].index(drawn["start_player"])
 
 
 def test_setup_panel_draws_with_the_seed_shown() -> None:
     panel = SetupPanel("tokaido", 3)
     panel.seed.value = "4242"
-    result = panel.draw()
-    assert result == draws("tokaido", 3, 4242)
-    assert panel.drawn.value == "Seed 4242:<br>" + "<br>".join(describe_draws(result))
+    first = panel.draw()
+    panel.seed.value = "4242"
+    assert panel.draw() == first
+    assert panel.drawn.value.startswith("Seed 4242:<br>")
     panel.seed.value = ""
     panel.draw_button.click()
     assert panel.seed.value.isdigit()
-    assert not SetupPanel("shimoda", 2).widget.children[-1].value  # no draws for Shimoda
+    assert not SetupPanel("shimoda", 2).has_draws
+
+
+def test_shimoda_tracker_stops_after_round_seven() -> None:
+    tracker = Tracker("shimoda", ["Aki", "Ben"])
+    tracker.counts[0].value, tracker.counts[1].value = 3, 2
+    assert tracker.next() == "Ben starts round 2 (fewer tourists)."
+    tracker.counts[0].value, tracker.counts[1].value = 4, 4
+    assert tracker.next() == "Aki starts round 3 (a tie: the marker passes)."
+    for _ in range(10):
+        tracker.next()
+    assert tracker.round_number == 7
+    assert tracker.next() == (
+        "Round 7 was the last: place the victory markers and score the game below."
+    )
+    assert tracker.round.value == "<b>Round 7 of 7</b>"
 
 
 @pytest.mark.parametrize(
-    ("game", "names", "counts", "start", "message"),
+    ("names", "counts", "variant", "message"),
     [
-        ("shimoda", ["Aki", "Ben"], [3, 2], "Aki", "Ben starts round 2 (fewer tourists)."),
+        (["Red", "Blue"], [6, 2], "standard", "Red wins! (Red 6 – 2 Blue)"),
+        (["Red", "Blue"], [2, 1], "standard", "No winner yet (Red 2 – 1 Blue); Blue plays next."),
+        (["Red", "Blue"], [4, 2], "no_construction", "Red wins! (Red 4 – 2 Blue)"),
+        (["Aki", "Ben", "Cho", "Dai"], [2, 1, 3, 1], "standard", "Red wins! (Red 5 – 2 Blue)"),
         (
-            "shimoda",
-            ["Aki", "Ben"],
-            [4, 4],
-            "Aki",
-            "Ben starts round 2 (a tie: the marker passes).",
+            ["Aki", "Ben", "Cho", "Dai"],
+            [3, 3, 3, 3],
+            "standard",
+            "No winner yet (Red 6 – 6 Blue); Ben plays next.",
         ),
-        ("shibuya", ["Red", "Blue"], [6, 2], "Red", "Red wins!"),
-        ("shibuya", ["Red", "Blue"], [2, 1], "Red", "No winner yet."),
+    ],
+)
+def test_shibuya_tracker_uses_the_scorers_win_check(
+    names: list[str], counts: list[int], variant: str, message: str
+) -> None:
+    sides = ["Red", "Blue"] if len(names) == 4 else names
+    tracker = Tracker("shibuya", names, sides)
+    tracker.variant.value = variant
+    for box, value in zip(tracker.counts, counts, strict=True):
+        box.value = value
+    result = tracker.next()
+    if "6 – 6" in message:
+        assert not result.endswith("wins!") and "Red 6 – 6 Blue" in result
+    else:
+        assert result == message
+
+
+def test_shogun_tracker_bids_zero_to_four_and_advances_the_season() -> None:
+    tracker = Tracker("shogun", ["Aki", "Ben", "Cho"])
+    assert [box.max for box in tracker.counts] == [4, 4, 4]
+    for box, bid in zip(tracker.counts, [2, 4, 1], strict=True):
+        box.value = bid
+    assert tracker.next() == "Year 1, spring: turn order Ben, Aki, Cho."
+    assert tracker.start.value == 1
+    assert tracker.round.value == "<b>Year 1, summer</b>"
+
+
+@pytest.mark.parametrize(
+    ("game", "names", "counts", "message", "round_text"),
+    [
         (
             "kamakura",
             ["Aki", "Ben", "Cho"],
             [8, 3, 1],
-            "Aki",
             "Aki has 8 site coins: one last turn each for Ben, Cho.",
+            "<b>Round 1</b>",
+        ),
+        (
+            "kamakura",
+            ["Aki", "Ben"],
+            [3, 1],
+            "Nobody has 8 site coins yet: round 2.",
+            "<b>Round 2</b>",
         ),
         (
             "tokaido",
             ["Aki", "Ben", "Cho"],
-            [0, 0, 0],
-            "Cho",
-            "Cho draws 4 meal cards and may buy one.",
+            [],
+            "Aki reached the first inn first: draws 4 meal cards and may buy one.",
+            "<b>Stage 2: to the second inn</b>",
         ),
     ],
 )
 def test_tracker_rules(
-    game: str, names: list[str], counts: list[int], start: str, message: str
+    game: str, names: list[str], counts: list[int], message: str, round_text: str
 ) -> None:
     tracker = Tracker(game, names)
-    tracker.start.value = start
-    for box, value in zip(tracker.counts, counts, strict=True):
+    for box, value in zip(tracker.counts, counts, strict=False):
         box.value = value
     tracker.next_button.click()
-    assert tracker.status.value == message
+    assert tracker.message == message
+    assert tracker.round.value == round_text
 
 
-def test_tracker_shibuya_optional_rule_needs_four() -> None:
-    tracker = Tracker("shibuya", ["Red", "Blue"])
-    tracker.counts[0].value = 4
-    tracker.counts[1].value = 2
-    assert tracker.next() == "No winner yet."
-    tracker.variant.value = "no_construction"
-    assert tracker.next() == "Red wins!"
+def test_tokaido_tracker_ends_in_edo() -> None:
+    tracker = Tracker("tokaido", ["Aki", "Ben"])
+    for _ in range(3):
+        tracker.next()
+    assert tracker.next() == "Aki reached Edo first: the journey is over, score it below."
 
 
-def test_tracker_shogun_orders_bids_and_draws_ties() -> None:
-    tracker = Tracker("shogun", ["Aki", "Ben", "Cho"])
-    for box, bid in zip(tracker.counts, [2, 4, 2], strict=True):
-        box.value = bid
-    message = tracker.next()
-    assert message.startswith("Turn order: Ben, ")
-    assert tracker.start.value == "Ben"
-
-
-def test_history_page(db_path: Path) -> None:
-    assert history_page().children[0].value == "No games recorded yet."
+def test_history_page_lists_opens_and_deletes_after_confirming(db_path: Path) -> None:
+    empty = HistoryPage()
+    empty.refresh()
+    assert empty.plays.children[0].value == "No games recorded yet."
     fill(db_path)
-    page = history_page()
-    players, pairs, wins, scores = (child.value for child in page.children)
-    assert "<td>Aki</td><td>7</td><td>4</td><td>57%</td>" in players
-    assert "<td>Aki</td><td>Ben</td><td>6</td><td>3</td><td>2</td><td>1</td>" in pairs
-    assert wins.count("<polyline") == 4
+    page = HistoryPage()
+    page.refresh()
+    assert page.count.value == "7 games"
+    assert len(page.plays.children) == 7
+    assert "<b>#7</b>" in page.plays.children[0].children[0].value  # the newest first
+    page.game.value = "shibuya"
+    assert page.count.value == "1 game"
+    page.game.value = ""
+    page.player.value = "Dai"
+    assert page.count.value == "2 games"
+    page.player.value = ""
+    page.show(5)
+    assert "Game #5: shibuya" in page.detail.value and "Winner: Aki." in page.detail.value
+    page.ask_delete(5)
+    row = page.rows[5]
+    assert row.children[1].value == "Delete game #5 for good?"
+    row.children[3].click()  # Keep it
+    assert page.count.value == "7 games"
+    page.ask_delete(5)
+    page.rows[5].children[2].click()  # Yes, delete it
+    assert page.count.value == "6 games"
+    assert page.status.value == "<span class='ok'>Game #5 was deleted.</span>"
+    players, pairs, wins, scores = (child.value for child in page.stats.children)
+    assert "<td>Aki</td>" in players and "<h3>Head to head</h3>" in pairs
+    assert "games played" in wins
     assert "<b>tokaido</b>" in scores
+
+
+def test_wins_chart_has_axes_and_labels() -> None:
+    summaries: list[dict[str, Any]] = [
+        {"players": [{"name": "Aki"}, {"name": "Ben"}], "winners": ["Aki"]},
+        {"players": [{"name": "Aki"}, {"name": "Ben"}], "winners": ["Ben"]},
+        {"players": [{"name": "Aki"}, {"name": "Ben"}], "winners": ["Aki"]},
+    ]
+    chart = wins_chart(summaries)
+    assert chart.count("<polyline") == 2
+    assert "games played (oldest first)" in chart and ">wins</text>" in chart
+    assert "viewBox='0 0 600 240'" in chart  # scales down on a phone
 
 
 def test_set_path_builds_nested_documents() -> None:
@@ -196,3 +484,20 @@ def test_set_path_builds_nested_documents() -> None:
     assert document == {
         "players": [{"name": "Aki"}, {"street": [{}, {}, {"tourists": {"red": 1}}]}]
     }
+
+
+def test_replace_draft_keeps_one_event(db_path: Path) -> None:
+    with History(db_path) as history:
+        store = SessionStore(history)
+        session = store.start("tokaido", "web")
+        store.replace_draft(session, "draft", {"a": 1})
+        store.replace_draft(session, "draft", {"a": 2})
+        assert store.events(session) == [("draft", {"a": 2})]
+
+
+def test_score_form_alone_records_to_the_history(db_path: Path) -> None:
+    form = ScoreForm("shibuya", 2, names=["Aki", "Ben"])
+    form.cells["players[0].goals"].controls["n"].value = "6"
+    form.cells["players[1].goals"].controls["n"].value = "2"
+    assert form.save() == 1
+    assert plays(db_path)[0][0] == "shibuya"

@@ -1,25 +1,31 @@
-"""The score form: one input per score-file field, checked as it is typed.
+"""The score form, laid out like a paper score pad, checked by the scorer as it is typed.
 
-The scorer itself checks the form: each problem it reports is shown beside
-the field its path points to, and Save stays disabled while there is any.
-Saving writes one record to the same history as the command line
-(``COMPANION_DB`` is respected), in one transaction.
+One column per player with the name on top, one row per field, the totals
+and ranks live at the bottom. Each problem the scorer reports is shown beside
+the cell its path points to. A problem in a cell nobody has filled in yet
+(a required cell still empty) is marked once someone leaves the cell or
+presses Save. Save records the game once: it is disabled while saving, and
+afterwards the form says "Saved as game #N" and offers a new game; a failed
+save says why, beside the button.
 """
 
 from __future__ import annotations
 
+import functools
 import html
-import json
 import re
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 
-from companion.widgets.fields import OMIT, Field, player_fields, shared_fields
+from companion.widgets.cells import OMIT, Cell, label
+from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
 
 TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+SaveHook = Callable[[dict[str, Any], dict[str, Any]], int]
 
 
 def set_path(document: dict[str, Any], path: str, value: Any) -> None:
@@ -38,7 +44,10 @@ def set_path(document: dict[str, Any], path: str, value: Any) -> None:
     if isinstance(last, int):
         while len(node) <= last:
             node.append(None)
-        node[last] = value
+    elif last not in node:
+        node[last] = None
+    if isinstance(node[last], dict) and isinstance(value, dict):
+        node[last].update(value)  # a space's card and its tourists are two cells
     else:
         node[last] = value
 
@@ -53,83 +62,186 @@ def owner(path: str, fields: list[str]) -> str | None:
     return best
 
 
+def is_missing(message: str) -> bool:
+    """A problem that only says a value was not given yet."""
+    return message.startswith("missing")
+
+
 class ScoreForm:
-    """A score form for one game and player count.
+    """A score pad for one game and player count.
 
     Args:
         game: The game id.
-        players: How many players (sides, for Shibuya).
+        players: How many columns (sides, for Shibuya).
         teams: Shibuya with four players in two teams.
         db: The history file (default: ``COMPANION_DB`` or the user's).
+        names: The column headings and the names written into the score file;
+            the page keeps them (names are typed once, at the top).
+        members: Shibuya teams: each side's two people.
     """
 
-    def __init__(self, game: str, players: int, *, teams: bool = False, db: Path | None = None):
+    def __init__(
+        self,
+        game: str,
+        players: int,
+        *,
+        teams: bool = False,
+        db: Path | None = None,
+        names: list[str] | None = None,
+        members: list[list[str]] | None = None,
+    ) -> None:
         self.game = game
         self.db = db
-        self.fields: list[Field] = shared_fields(game)
-        for seat in range(players):
-            self.fields += player_fields(game, seat, teams=teams)
-        self.inputs: dict[str, w.ValueWidget] = {}
-        self.messages: dict[str, w.HTML] = {}
+        self.players = players
+        self.teams = teams
+        self.names = list(names or [f"Player {k + 1}" for k in range(players)])
+        self.shown_names = list(self.names)  # the headings (a placeholder for a missing name)
+        self.members = members
+        self.name_problems: dict[int, str] = {}
+        self.shared = shared_cells(game)
+        self.rows: list[list[tuple[str, Cell]]] = [
+            player_rows(game, seat, teams=teams) for seat in range(players)
+        ]
+        self.cells: dict[str, Cell] = {}
+        for _, cell in self.shared:
+            self.cells[cell.path] = cell
+        for seat_rows in self.rows:
+            for _, cell in seat_rows:
+                if cell.path:
+                    self.cells[cell.path] = cell
         self.touched: set[str] = set()
+        self.quiet = False
+        self.saving = False
+        self.saved_id: int | None = None
+        self.on_save: SaveHook | None = None
+        self.on_change: Callable[[], None] | None = None
+        self.on_new_game: Callable[[], None] | None = None
+        self.on_tried: Callable[[], None] | None = None
         self.summary = w.HTML()
+        self.summary.add_class("summary")
         self.preview = w.HTML()
-        self.saved = w.HTML()
-        self.save_button = w.Button(description="Save", disabled=True, button_style="success")
+        self.status = w.HTML()
+        self.status.add_class("save-status")
+        self.save_button = w.Button(description="Save the game", button_style="success")
+        self.save_button.add_class("save")
         self.save_button.on_click(self.save)
-        self.widget = self._layout(players)
-        self.check()
+        self.new_button = w.Button(description="New game", layout=w.Layout(display="none"))
+        self.new_button.add_class("new-game")
+        self.new_button.on_click(lambda _: self.new_game())
+        self.drawing = w.HTML()
+        self.head_labels = [label() for _ in range(players)]
+        self.total_labels = [label("–") for _ in range(players)]
+        self.rank_labels = [label("") for _ in range(players)]
+        for path, cell in self.cells.items():
+            cell.observe(functools.partial(self._changed, path))
+        self.widget = self._layout()
+        self.set_names(self.names, members)
 
-    def _input(self, field: Field) -> w.Widget:
-        style = {"description_width": "initial"}
-        if field.kind == "choice":
-            widget: w.ValueWidget = w.Dropdown(
-                options=field.options,
-                value=field.options[0],
-                description=field.label,
-                style=style,
-            )
-        elif field.kind == "check":
-            widget = w.Checkbox(value=bool(field.default), description=field.label)
-        else:
-            widget = w.Text(
-                value=str(field.default),
-                description=field.label,
-                style=style,
-                continuous_update=True,
-            )
-        widget.add_class("f-" + re.sub(r"[^a-z0-9]+", "-", field.path.lower()).strip("-"))
-        message = w.HTML()
-        message.add_class("problem")
-        self.inputs[field.path] = widget
-        self.messages[field.path] = message
+    # layout --------------------------------------------------------------
 
-        def changed(_: Any, path: str = field.path) -> None:
-            self.touched.add(path)
-            self.saved.value = ""
+    def _layout(self) -> w.VBox:
+        shared = []
+        for text, cell in self.shared:
+            row = w.HBox([w.HTML(f"<b>{html.escape(text)}</b>"), cell.widget])
+            row.add_class("shared-row")
+            shared.append(row)
+        children: list[w.Widget] = [self._corner("")]
+        for head in self.head_labels:
+            head.add_class("head")
+            children.append(head)
+        for index, (text, _) in enumerate(self.rows[0] if self.rows else []):
+            children.append(self._corner(text))
+            children += [self.rows[seat][index][1].widget for seat in range(self.players)]
+        children.append(self._corner("Total", "total-label"))
+        for total in self.total_labels:
+            total.add_class("total")
+            children.append(total)
+        children.append(self._corner("Rank", "total-label"))
+        for rank in self.rank_labels:
+            rank.add_class("total")
+            children.append(rank)
+        label_width = "6em" if self.game == "shimoda" else "max-content"
+        width = {"shimoda": "20.2em", "shogun": "14.5em", "kamakura": "15em"}.get(self.game, "9em")
+        grid = w.GridBox(
+            children,
+            layout=w.Layout(
+                grid_template_columns=f"minmax(6em, {label_width}) repeat({self.players}, "
+                f"minmax({width}, 1fr))",
+                width="100%",
+            ),
+        )
+        grid.add_class("grid")
+        scroller = w.Box([grid])
+        scroller.add_class("padscroll")
+        buttons = w.HBox([self.save_button, self.new_button, self.status])
+        buttons.add_class("save-row")
+        parts: list[w.Widget] = [*shared]
+        if self.game == "shimoda":
+            parts.append(self.drawing)
+        parts += [scroller, self.summary, buttons, self.preview]
+        box = w.VBox(parts)
+        box.add_class("scorepad")
+        box.add_class(f"pad-{self.game}")
+        return box
+
+    @staticmethod
+    def _corner(text: str, css: str = "rowlabel") -> w.HTML:
+        corner = label(html.escape(text))
+        corner.add_class(css)
+        corner.add_class("rowlabel")
+        return corner
+
+    def set_names(self, names: list[str], members: list[list[str]] | None = None) -> None:
+        """Show ``names`` on top of the columns and write them into the score file."""
+        self.names = list(names)
+        self.members = members
+        for head, name in zip(self.head_labels, self.names, strict=False):
+            head.value = f"<b>{html.escape(name)}</b>"
+        if not self.quiet:
             self.check()
 
-        widget.observe(changed, names="value")
-        return w.HBox([widget, message])
-
-    def _layout(self, players: int) -> w.VBox:
-        shared = [self._input(f) for f in self.fields if not f.path.startswith("players[")]
-        groups = []
-        for seat in range(players):
-            prefix = f"players[{seat}]"
-            rows = [self._input(f) for f in self.fields if f.path.startswith(prefix + ".")]
-            groups.append(w.VBox([w.HTML(f"<b>Player {seat + 1}</b>"), *rows]))
-        return w.VBox([*shared, *groups, self.summary, self.save_button, self.saved, self.preview])
+    # values --------------------------------------------------------------
 
     def document(self) -> dict[str, Any]:
         """The score file the form holds now."""
         document: dict[str, Any] = {"game": self.game}
-        for field in self.fields:
-            raw = self.inputs[field.path].value
-            value = field.convert(raw) if field.convert else raw
+        for _, cell in self.shared:
+            value = cell.value()
             if value is not OMIT:
-                set_path(document, field.path, value)
+                set_path(document, cell.path, value)
+        players: list[dict[str, Any]] = []
+        for seat in range(self.players):
+            entry: dict[str, Any] = {"name": self.names[seat] if seat < len(self.names) else ""}
+            if self.teams and self.members:
+                entry["members"] = list(self.members[seat])
+            if self.game == "shogun":
+                entry["regions"] = {}  # regions left empty hold nothing
+            players.append(entry)
+        document["players"] = players
+        for seat_rows in self.rows:
+            for _, cell in seat_rows:
+                if not cell.path:
+                    continue
+                value = cell.value()
+                if value is not OMIT:
+                    set_path(document, cell.path, value)
         return document
+
+    def raw(self) -> dict[str, Any]:
+        """What every cell holds, for the draft."""
+        return {path: cell.raw() for path, cell in self.cells.items()}
+
+    def restore(self, raw: dict[str, Any], touched: list[str] | None = None) -> None:
+        """Put back :meth:`raw` (cells of seats that are gone are ignored)."""
+        self.quiet = True
+        try:
+            for path, value in raw.items():
+                if path in self.cells:
+                    self.cells[path].restore(value)
+            self.touched = {p for p in (touched or []) if p in self.cells}
+        finally:
+            self.quiet = False
+        self.check()
 
     def problems(self) -> list[tuple[str, str]]:
         """``(path, message)`` for everything wrong, as the scorer says it."""
@@ -141,35 +253,107 @@ class ScoreForm:
             return [(p.path, p.message) for p in error.problems]
         return []
 
-    def check(self) -> list[tuple[str, str]]:
-        """Show each problem beside its field; enable Save only when there is none."""
+    def _changed(self, path: str) -> None:
+        if self.quiet:
+            return
+        self.touched.add(path)
+        if self.saved_id is None:
+            self.status.value = ""
+        self.check()
+        if self.on_change:
+            self.on_change()
+
+    def check(self, *, tried: bool = False) -> list[tuple[str, str]]:
+        """Show each problem beside its cell and the totals when there is none.
+
+        Args:
+            tried: Save was pressed: every problem is shown, empty cells too.
+        """
+        if tried:
+            self.widget.add_class("tried")
+            if self.on_tried is not None:
+                self.on_tried()
+        shown_all = tried or "tried" in self.widget._dom_classes
         found = self.problems()
-        paths = list(self.inputs)
-        beside: dict[str, list[str]] = {}
-        general = []
+        paths = list(self.cells)
+        beside: dict[str, list[tuple[str, bool]]] = {}
+        general: list[tuple[str, str]] = []
+        unnamed = 0
         for path, message in found:
+            if re.fullmatch(r"players\[\d+\]\.name", path) and "empty" in message:
+                unnamed += 1  # shown beside the name at the top
+                continue
             target = owner(path, paths)
-            if target is None:
-                general.append(f"{path}: {message}")
-            else:
-                where = "" if path == target else f"{path[len(target) :].lstrip('.')}: "
-                beside.setdefault(target, []).append(where + message)
-        for path, label in self.messages.items():
-            shown = beside.get(path, []) if path in self.touched else []
-            label.value = "".join(
-                f"<span style='color:#b00'>{html.escape(m, quote=False)}</span><br>" for m in shown
+            name_seat = re.fullmatch(r"players\[(\d+)\]\.(name|members.*)", path)
+            if target is None or name_seat:
+                general.append((path, message))
+                continue
+            where = "" if path == target else f"{path[len(target) :].lstrip('.')}: "
+            pending = is_missing(message) and target not in self.touched
+            beside.setdefault(target, []).append((where + message, pending))
+        for path, cell in self.cells.items():
+            messages = beside.get(path, [])
+            cell.message.value = "".join(
+                f"<div class='{'pending' if pending else 'problem'}'>"
+                f"{html.escape(text, quote=False)}</div>"
+                for text, pending in messages
             )
-        self.save_button.disabled = bool(found)
+            flagged = any(not pending for _, pending in messages)
+            waiting = bool(messages) and not flagged
+            for css, on in (("bad", flagged), ("waiting", waiting)):
+                if on:
+                    cell.widget.add_class(css)
+                else:
+                    cell.widget.remove_class(css)
+        lines = [
+            f"{self._place(path)}: {html.escape(message, quote=False)}" for path, message in general
+        ]
+        result = None if found else self.result()
         if found:
+            visible = sum(
+                1 for m in beside.values() for _, pending in m if shown_all or not pending
+            )
+            visible += len(general) + (unnamed if shown_all else 0)
+            to_fill = len(found) - visible
+            if shown_all and unnamed:
+                lines.append(f"{unnamed} player name{'s' if unnamed != 1 else ''} to fill in")
+            head = []
+            if visible:
+                head.append(f"{visible} thing{'s' if visible != 1 else ''} to fix")
+            if to_fill:
+                head.append(f"{to_fill} cell{'s' if to_fill != 1 else ''} to fill in")
             self.summary.value = (
-                f"<span style='color:#b00'>{len(found)} thing(s) to fix before saving.</span>"
-                + "".join(f"<br>{html.escape(g, quote=False)}" for g in general)
+                "<div class='problem'>"
+                + ", ".join(head)
+                + ".</div>"
+                + "".join(f"<div class='problem'>{line}</div>" for line in lines)
             )
             self.preview.value = ""
         else:
-            self.summary.value = "All fields are valid."
-            self.preview.value = result_html(self.result())
+            self.summary.value = "<div class='ok'>Every cell is filled in and valid.</div>"
+            self.preview.value = result_html(result or {})
+        self._totals(result)
+        if self.game == "shimoda":
+            self.drawing.value = street_drawing(self.document(), self.shown_names)
         return found
+
+    def _place(self, path: str) -> str:
+        seat = re.match(r"players\[(\d+)\]", path)
+        if seat and int(seat.group(1)) < len(self.names):
+            rest = path[seat.end() :].lstrip(".")
+            name = self.names[int(seat.group(1))]
+            return html.escape(f"{name}{' (' + rest + ')' if rest else ''}")
+        return html.escape(path)
+
+    def _totals(self, result: dict[str, Any] | None) -> None:
+        for seat in range(self.players):
+            if result is None:
+                self.total_labels[seat].value = "–"
+                self.rank_labels[seat].value = ""
+            else:
+                player = result["players"][seat]
+                self.total_labels[seat].value = f"<b>{player['total']}</b>"
+                self.rank_labels[seat].value = str(player["rank"])
 
     def result(self) -> dict[str, Any]:
         """The scored result of a valid form."""
@@ -177,51 +361,178 @@ class ScoreForm:
 
         return SCORERS[self.game].score_json(self.document()).to_json()
 
-    def save(self, _: Any = None) -> int | None:
-        """Record the game, if the form is valid; returns the new record's id."""
-        from companion.history import History, default_path
+    # saving --------------------------------------------------------------
 
-        if self.check():
-            self.saved.value = "Nothing was saved: fix the fields first."
+    def save(self, _: Any = None) -> int | None:
+        """Record the game once; returns its number (the same one on a second tap)."""
+        if self.saved_id is not None or self.saving:
+            return self.saved_id
+        self.saving = True
+        self.save_button.disabled = True
+        self.save_button.description = "Saving…"
+        try:
+            if self.check(tried=True):
+                self.status.value = (
+                    "<span class='problem'>Not saved: fix the cells marked in red first.</span>"
+                )
+                return None
+            play_id = self._record()
+        except Exception as error:  # every failure is said beside the button
+            self.status.value = (
+                f"<span class='problem'>Not saved: {html.escape(reason(error), quote=False)}</span>"
+            )
             return None
+        finally:
+            self.saving = False
+            if self.saved_id is None:
+                self.save_button.disabled = False
+                self.save_button.description = "Save the game"
+        self.saved_id = play_id
+        self.save_button.layout.display = "none"
+        self.new_button.layout.display = ""
+        self.status.value = f"<b class='saved'>Saved as game #{play_id}.</b>"
+        return play_id
+
+    def _record(self) -> int:
+        import json
+
         document = self.document()
         result = self.result()
+        if self.on_save is not None:
+            return self.on_save(document, result)
+        from companion.history import History, default_path
+
         with History(self.db or default_path()) as history:
-            play_id = history.record(
+            return history.record(
                 game=self.game, score_file=json.dumps(document, indent=2), result=result
             )
-        self.saved.value = f"<b>Saved to the history as game #{play_id}.</b>"
-        return play_id
+
+    def new_game(self) -> None:
+        """Empty the pad for the next game (the names stay)."""
+        if self.on_new_game is not None:
+            self.on_new_game()
+            return
+        self.clear()
+
+    def clear(self) -> None:
+        """Every cell back to empty; Save offered again."""
+        self.quiet = True
+        try:
+            for cell in self.cells.values():
+                cell.reset()
+        finally:
+            self.quiet = False
+        self.touched = set()
+        self.saved_id = None
+        self.widget.remove_class("tried")
+        self.save_button.layout.display = ""
+        self.save_button.disabled = False
+        self.save_button.description = "Save the game"
+        self.new_button.layout.display = "none"
+        self.status.value = ""
+        self.check()
+
+
+def reason(error: BaseException) -> str:
+    """Why a save failed, in a player's words."""
+    if isinstance(error, OverflowError):
+        return "a number is too large to store in the history (at most 9223372036854775807)"
+    text = str(error) or type(error).__name__
+    return text[0].lower() + text[1:] if text else text
 
 
 def result_html(result: dict[str, Any]) -> str:
     """The breakdown table, a bar chart of the totals, and the winner."""
     from companion.render import outcome
 
-    players = result["players"]
+    players = result.get("players", [])
+    if not players:
+        return ""
     categories: list[str] = []
     for p in players:
         categories.extend(c for c in p["breakdown"] if c not in categories)
     head = "".join(f"<th>{html.escape(p['name'])}</th>" for p in players)
     rows = "".join(
         f"<tr><td>{html.escape(c.replace('_', ' '))}</td>"
-        + "".join(f"<td align='right'>{p['breakdown'].get(c, 0)}</td>" for p in players)
+        + "".join(f"<td class='n'>{p['breakdown'].get(c, 0)}</td>" for p in players)
         + "</tr>"
         for c in categories
     )
-    totals = "".join(f"<td align='right'><b>{p['total']}</b></td>" for p in players)
-    ranks = "".join(f"<td align='right'>{p['rank']}</td>" for p in players)
+    totals = "".join(f"<td class='n'><b>{p['total']}</b></td>" for p in players)
+    ranks = "".join(f"<td class='n'>{p['rank']}</td>" for p in players)
     table = (
-        f"<table class='breakdown'><tr><th></th>{head}</tr>{rows}"
-        f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table>"
+        f"<div class='tablescroll'><table class='breakdown'><tr><th></th>{head}</tr>{rows}"
+        f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table></div>"
     )
-    top = max(p["total"] for p in players) or 1
+    top = max(max(p["total"] for p in players), 1)
     bars = "".join(
-        f"<div style='display:flex;align-items:center;margin:2px 0'>"
-        f"<span style='width:8em'>{html.escape(p['name'])}</span>"
-        f"<span style='background:#4a7;height:1em;width:{300 * p['total'] // top}px'></span>"
-        f"<span style='margin-left:4px'>{p['total']}</span></div>"
+        "<div class='bar'>"
+        f"<span class='bar-name'>{html.escape(p['name'])}</span>"
+        f"<span class='bar-track'><span class='bar-fill' "
+        f"style='width:{max(0, 100 * p['total'] // top)}%'></span></span>"
+        f"<span class='bar-value'>{p['total']}</span></div>"
         for p in players
     )
     winner = html.escape(outcome(result))
     return f"{table}<div class='bars'>{bars}</div><p class='winner'><b>{winner}</b></p>"
+
+
+STREET_COLOURS = {
+    "blue": "#3b6fd1",
+    "black": "#333",
+    "red": "#d23c3c",
+    "yellow": "#e3b90e",
+    "pink": "#e37bb5",
+    "": "#ddd",
+}
+
+
+def street_drawing(document: dict[str, Any], names: list[str]) -> str:
+    """Both Shimoda streets facing each other: card colours, tourists and the stronger side."""
+    size, gap, top = 44, 6, 22
+    rows = []
+    counts = [tourist_counts(document, seat) for seat in (0, 1)]
+    cards = [card_colours(document, seat) for seat in (0, 1)]
+    for k in range(7):
+        x = k * (size + gap)
+        strength = []
+        for seat in (0, 1):
+            spaces = counts[seat][k]
+            own = cards[seat][k]
+            strength.append(sum(spaces.values()) + spaces.get(own, 0))
+        for seat, y in ((1, top), (0, top + size + 14)):
+            colour = STREET_COLOURS.get(cards[seat][k], "#ddd")
+            rows.append(
+                f"<rect x='{x}' y='{y}' width='{size}' height='{size}' rx='5' fill='{colour}' "
+                "fill-opacity='0.35' stroke='#555'/>"
+            )
+            dots = [c for c, n in counts[seat][k].items() for _ in range(min(n, 3))]
+            for d, dot in enumerate(dots[:9]):
+                cx = x + 9 + (d % 3) * 13
+                cy = y + 9 + (d // 3) * 13
+                rows.append(
+                    f"<circle cx='{cx}' cy='{cy}' r='5' fill='{STREET_COLOURS[dot]}' "
+                    "stroke='#fff'/>"
+                )
+            other = strength[1 - seat]
+            if strength[seat] > other:
+                rows.append(
+                    f"<text x='{x + size - 4}' y='{y + size - 5}' text-anchor='end' "
+                    "font-size='14'>★</text>"
+                )
+        rows.append(
+            f"<text x='{x + size / 2}' y='{top + size + 11}' text-anchor='middle' "
+            f"font-size='10' fill='#555'>{k + 1}</text>"
+        )
+    width = 7 * (size + gap)
+    height = top + 2 * size + 14 + 22
+    labels = (
+        f"<text x='0' y='14' font-size='12'>{html.escape(names[1] if len(names) > 1 else '')}"
+        "'s street</text>"
+        f"<text x='0' y='{height - 4}' font-size='12'>"
+        f"{html.escape(names[0] if names else '')}'s street (★ wins the victory marker)</text>"
+    )
+    return (
+        f"<svg class='streets' viewBox='-2 0 {width + 4} {height}' width='{width + 4}' "
+        f"role='img' aria-label='Both streets'>{labels}{''.join(rows)}</svg>"
+    )

@@ -1,12 +1,45 @@
-"""A round and start-player tracker, with each game's own rule for who starts."""
+"""A round and start-player tracker that follows its game to the end.
+
+Each game's button applies that game's rule: Shimoda's fewer-tourists rule for
+seven rounds, Shibuya's win check (the scorer's own, over all four pawn
+counts with teams), Kamakura's 8-coin end, Shogun's bid order (bids 0-4, ties
+drawn), Tokaido's inns up to Edo. The round advances in every game, and a
+start player drawn in the set-up is carried over.
+"""
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import ipywidgets as w
 
 from companion.play.setup import new_seed, shuffled
+
+LAST_ROUND = {"shimoda": 7, "tokaido": 4, "shogun": 6}
+ROUND_WORD = {
+    "shimoda": "Round",
+    "shibuya": "Turn",
+    "tokaido": "Stage",
+    "kamakura": "Round",
+    "shogun": "Season",
+}
+SEASONS = ("spring", "summer", "autumn")
+TOKAIDO_STOPS = ("the first inn", "the second inn", "the third inn", "Edo")
+HINTS = {
+    "shimoda": "Tourists on each street at the end of the round:",
+    "shibuya": "Pawns at goal, per player:",
+    "kamakura": "Site coins per player:",
+    "shogun": "Bids (0-4 war chests; a province card counts 0):",
+    "tokaido": "Who reached the inn first? Choose them as 'Starts', then press the button.",
+}
+BUTTONS = {
+    "shimoda": "End the round",
+    "shibuya": "Check for a winner",
+    "kamakura": "Check the end",
+    "shogun": "Turn order",
+    "tokaido": "Arrived at the inn",
+}
 
 
 class Tracker:
@@ -14,79 +47,179 @@ class Tracker:
 
     Args:
         game: The game id.
-        names: Players in seat order.
+        names: The people in seat order (Shibuya with teams: side 0's first,
+            side 1's first, side 0's second, side 1's second).
+        sides: Shibuya's side names (the people themselves with 2 players).
     """
 
-    def __init__(self, game: str, names: list[str]) -> None:
+    def __init__(self, game: str, names: list[str], sides: list[str] | None = None) -> None:
         self.game = game
-        self.names = names
-        self.round = w.BoundedIntText(value=1, min=1, max=99, description="Round")
-        self.start = w.Dropdown(options=names, description="Starts")
+        self.names = list(names)
+        self.sides = list(sides or names)
+        self.round_number = 1
+        self.first_start: int | None = None
+        self.start_seat = 0
+        self.round = w.HTML()
+        self.round.add_class("round")
+        self.start = w.Dropdown(options=self._options(), value=0, layout=w.Layout(width="12em"))
+        self.start.add_class("starts")
+        self.start.observe(self._start_changed, names="value")
         self.status = w.HTML()
-        self.counts = [w.BoundedIntText(value=0, min=0, max=99, description=n) for n in names]
-        self.next_button = w.Button(description=self.button_label())
-        self.next_button.on_click(self.next)
-        hint = {
-            "shimoda": "Tourists on each street at the end of the round:",
-            "shibuya": "Pawns at goal per side:",
-            "kamakura": "Site coins per player:",
-            "shogun": "Bids (0-4 chests; a province card counts 0):",
-            "tokaido": "Who reached the inn first? (choose them as 'Starts')",
-        }[game]
-        self.variant = w.Dropdown(options=["standard", "no_construction"], description="Rules")
-        shown = self.counts if game != "tokaido" else []
-        if game == "shibuya":
-            shown = [self.variant, *shown]
-        self.widget = w.VBox(
-            [
-                w.HTML("<b>Rounds</b>"),
-                w.HBox([self.round, self.start]),
-                w.HTML(hint),
-                *shown,
-                self.next_button,
-                self.status,
-            ]
+        self.status.add_class("tracker-status")
+        self.message = ""
+        high = 4 if game == "shogun" else 99
+        self.counts: list[w.BoundedIntText] = []
+        self.count_boxes: list[w.VBox] = []
+        for _ in names:
+            box = w.BoundedIntText(value=0, min=0, max=high, layout=w.Layout(width="6em"))
+            box.add_class("num")
+            self.counts.append(box)
+        self.labels = [w.HTML() for _ in names]
+        self.variant = w.Dropdown(
+            options=[
+                ("standard (6 at goal)", "standard"),
+                ("optional rule (4)", "no_construction"),
+            ],
+            value="standard",
+            layout=w.Layout(width="14em"),
         )
+        self.next_button = w.Button(description=BUTTONS[game])
+        self.next_button.add_class("tracker-next")
+        self.next_button.on_click(self.next)
+        self.reset_button = w.Button(description="Start over")
+        self.reset_button.on_click(lambda _: self.reset())
+        counts = w.HBox(
+            [w.VBox([label, box]) for label, box in zip(self.labels, self.counts, strict=True)]
+        )
+        counts.add_class("counts")
+        parts: list[w.Widget] = [
+            w.HTML("<h3>Rounds</h3>"),
+            w.HBox([self.round, w.HTML("starts:"), self.start]),
+            w.HTML(html.escape(HINTS[game])),
+        ]
+        if game == "shibuya":
+            parts.append(self.variant)
+        if game != "tokaido":
+            parts.append(counts)
+        parts += [w.HBox([self.next_button, self.reset_button]), self.status]
+        self.widget = w.VBox(parts)
+        self.widget.add_class("panel")
+        self.widget.add_class("tracker")
+        self.set_names(names, sides)
 
-    def button_label(self) -> str:
-        """What the button does in this game."""
-        return {
-            "shimoda": "End the round",
-            "shibuya": "Check for a winner",
-            "kamakura": "Check the end",
-            "shogun": "Turn order",
-            "tokaido": "Arrived at the inn",
-        }[self.game]
+    def _options(self) -> list[tuple[str, int]]:
+        return [(name, k) for k, name in enumerate(self.names)]
+
+    def _start_changed(self, change: dict[str, Any]) -> None:
+        self.start_seat = int(change["new"])
+        if self.first_start is None or self.round_number == 1:
+            self.first_start = self.start_seat
+
+    def set_names(self, names: list[str], sides: list[str] | None = None) -> None:
+        """Show ``names`` everywhere (the start player stays the same seat)."""
+        seat = self.start_seat
+        self.names = list(names)
+        self.sides = list(sides or names)
+        self.start.options = self._options()
+        self.start.value = seat if seat < len(names) else 0
+        for label, name in zip(self.labels, self.names, strict=False):
+            label.value = html.escape(name)
+        self._show_round()
+
+    def _show_round(self) -> None:
+        word = ROUND_WORD[self.game]
+        if self.game == "shogun":
+            year, season = divmod(self.round_number - 1, 3)
+            text = f"Year {year + 1}, {SEASONS[season]}"
+        elif self.game == "tokaido":
+            text = f"Stage {self.round_number}: to {TOKAIDO_STOPS[self.round_number - 1]}"
+        elif self.game in LAST_ROUND:
+            text = f"{word} {self.round_number} of {LAST_ROUND[self.game]}"
+        else:
+            text = f"{word} {self.round_number}"
+        self.round.value = f"<b>{html.escape(text)}</b>"
+
+    def set_start(self, name: str) -> None:
+        """A start player drawn in the set-up."""
+        if name in self.names:
+            self.start.value = self.names.index(name)
+            self.first_start = self.start_seat
+
+    def _advance(self) -> None:
+        last = LAST_ROUND.get(self.game)
+        if last is None or self.round_number < last:
+            self.round_number += 1
+        self._show_round()
 
     def next(self, _: Any = None) -> str:
         """Apply the game's rule and say what happens next."""
+        if self.first_start is None:
+            self.first_start = self.start_seat
         values = [c.value for c in self.counts]
         message = str(getattr(self, f"_{self.game}")(values))
-        self.status.value = message
+        self.show(message)
         return message
+
+    def show(self, message: str) -> None:
+        """Say ``message`` under the button."""
+        self.message = message
+        self.status.value = html.escape(message)
+
+    def reset(self) -> None:
+        """Back to the first round."""
+        self.round_number = 1
+        self.first_start = None
+        self.show("")
+        for box in self.counts:
+            box.value = 0
+        self._show_round()
 
     def _shimoda(self, tourists: list[int]) -> str:
         from companion.play.shimoda import next_start
 
-        holder = self.names.index(self.start.value)
-        following = next_start(tourists, holder)
-        self.start.value = self.names[following]
-        self.round.value = min(self.round.value + 1, 7)
+        holder = self.start_seat
+        if self.round_number >= LAST_ROUND["shimoda"]:
+            return "Round 7 was the last: place the victory markers and score the game below."
+        following = next_start(tourists[:2], holder)
         reason = "a tie: the marker passes" if tourists[0] == tourists[1] else "fewer tourists"
-        return f"{self.names[following]} starts round {self.round.value} ({reason})."
+        self._advance()
+        self.start.value = following
+        return f"{self.names[following]} starts round {self.round_number} ({reason})."
 
     def _shibuya(self, goals: list[int]) -> str:
-        from companion.play.shibuya import TARGETS, winner_of
+        from scorers import SCORERS, ScoreFileError
 
-        side = winner_of(goals[:2], TARGETS[self.variant.value])
-        return f"{self.names[side]} wins!" if side is not None else "No winner yet."
+        teams = len(self.names) == 4
+        sides = [sum(goals[k] for k in range(side, len(goals), 2)) for side in (0, 1)]
+        players: list[dict[str, Any]] = []
+        for side in (0, 1):
+            entry: dict[str, Any] = {"name": self.sides[side], "goals": sides[side]}
+            if teams:
+                entry["members"] = [self.names[side], self.names[side + 2]]
+            players.append(entry)
+        document = {"game": "shibuya", "variant": self.variant.value, "players": players}
+        score = f"{self.sides[0]} {sides[0]} – {sides[1]} {self.sides[1]}"
+        try:
+            result = SCORERS["shibuya"].score_json(document).to_json()
+        except ScoreFileError as error:
+            messages = [p.message for p in error.problems]
+            if any("not over" in m for m in messages):
+                self._advance()
+                following = (self.start_seat + 1) % len(self.names)
+                self.start.value = following
+                return f"No winner yet ({score}); {self.names[following]} plays next."
+            return f"{score}: " + "; ".join(messages)
+        return f"{', '.join(result['winners'])} wins! ({score})"
 
     def _kamakura(self, coins: list[int]) -> str:
-        done = [n for n, c in zip(self.names, coins, strict=True) if c >= 8]
+        done = [k for k, c in enumerate(coins) if c >= 8]
         if not done:
-            return "Nobody has 8 site coins yet."
-        others = [n for n in self.names if n != done[0]]
-        return f"{done[0]} has 8 site coins: one last turn each for {', '.join(others)}."
+            self._advance()
+            return f"Nobody has 8 site coins yet: round {self.round_number}."
+        first = done[0]
+        order = [(first + k) % len(self.names) for k in range(1, len(self.names))]
+        others = ", ".join(self.names[k] for k in order)
+        return f"{self.names[first]} has 8 site coins: one last turn each for {others}."
 
     def _shogun(self, bids: list[int]) -> str:
         seed = new_seed()
@@ -94,9 +227,51 @@ class Tracker:
         for amount in sorted(set(bids), reverse=True):
             tied = [n for n, b in zip(self.names, bids, strict=True) if b == amount]
             order += shuffled(tied, seed, "bids") if len(tied) > 1 else tied
-        self.start.value = order[0]
-        return f"Turn order: {', '.join(order)} (ties drawn with seed {seed})."
+        season = self.round.value
+        self.start.value = self.names.index(order[0])
+        self._advance()
+        drawn = f" (ties drawn with seed {seed})" if len(set(bids)) < len(bids) else ""
+        text = html.unescape(season.replace("<b>", "").replace("</b>", ""))
+        return f"{text}: turn order {', '.join(order)}{drawn}."
 
     def _tokaido(self, _: list[int]) -> str:
+        first = self.names[self.start_seat]
+        stop = TOKAIDO_STOPS[self.round_number - 1]
+        if self.round_number >= LAST_ROUND["tokaido"]:
+            return f"{first} reached {stop} first: the journey is over, score it below."
         meals = len(self.names) + 1
-        return f"{self.start.value} draws {meals} meal cards and may buy one."
+        self._advance()
+        return f"{first} reached {stop} first: draws {meals} meal cards and may buy one."
+
+    def state(self) -> dict[str, Any]:
+        """Everything the tracker shows, for the draft."""
+        return {
+            "round": self.round_number,
+            "start": self.start_seat,
+            "first": self.first_start,
+            "counts": [c.value for c in self.counts],
+            "variant": self.variant.value,
+            "message": self.message,
+        }
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Put back :meth:`state` (what no longer fits is left out)."""
+        last = LAST_ROUND.get(self.game, 999)
+        number = state.get("round")
+        if isinstance(number, int) and 1 <= number <= last:
+            self.round_number = number
+        start = state.get("start")
+        if isinstance(start, int) and 0 <= start < len(self.names):
+            self.start.value = start
+        first = state.get("first")
+        self.first_start = (
+            first if isinstance(first, int) and 0 <= first < len(self.names) else None
+        )
+        for box, value in zip(self.counts, state.get("counts", []), strict=False):
+            if isinstance(value, int) and box.min <= value <= box.max:
+                box.value = value
+        if state.get("variant") in ("standard", "no_construction"):
+            self.variant.value = state["variant"]
+        if isinstance(state.get("message"), str):
+            self.show(state["message"][:500])
+        self._show_round()

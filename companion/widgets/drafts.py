@@ -1,0 +1,90 @@
+"""Games in progress on the web page, kept in the history database like the terminal's.
+
+Each page's draft is a session of kind ``web``: its one event holds
+everything typed so far, replaced in one transaction at every change, so a
+reload (or a new kernel) brings the game back. Saving finishes the session
+and records the game in the same transaction; a session already finished
+answers with its game's number and records nothing (a second tap, a retry).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from companion.history import History, Play, default_path, now_utc
+from companion.sessions import SessionStore
+
+KIND = "web"
+KEY = "draft"
+
+
+class Drafts:
+    """The web drafts of one game.
+
+    Args:
+        game: The game id.
+        db: The history file (default: ``COMPANION_DB`` or the user's).
+    """
+
+    def __init__(self, game: str, db: Path | None = None) -> None:
+        self.game = game
+        self.db = db
+
+    def _open(self) -> History:
+        return History(self.db or default_path())
+
+    def latest(self) -> tuple[int, dict[str, Any]] | None:
+        """The most recent unfinished draft of this game, if any."""
+        with self._open() as history:
+            store = SessionStore(history)
+            for info in store.unfinished():
+                if info.game != self.game or info.kind != KIND:
+                    continue
+                for key, value in reversed(store.events(info.id)):
+                    if key == KEY and isinstance(value, dict):
+                        return info.id, value
+        return None
+
+    def keep(self, session_id: int | None, state: dict[str, Any]) -> int:
+        """Store ``state`` as the draft (a new session when ``session_id`` is None)."""
+        with self._open() as history:
+            store = SessionStore(history)
+            if session_id is None or not self._active(store, session_id):
+                session_id = store.start(self.game, KIND)
+            store.replace_draft(session_id, KEY, state)
+        return session_id
+
+    @staticmethod
+    def _active(store: SessionStore, session_id: int) -> bool:
+        info = store.get(session_id)
+        return info is not None and info.status == "active"
+
+    def finish(
+        self,
+        session_id: int | None,
+        document: dict[str, Any],
+        result: dict[str, Any],
+        start_player: int | None = None,
+    ) -> int:
+        """Record the game and close its draft; a finished draft gives back its game."""
+        with self._open() as history:
+            store = SessionStore(history)
+            if session_id is not None:
+                info = store.get(session_id)
+                if info is not None and info.status == "finished" and info.play_id is not None:
+                    return info.play_id
+            if session_id is None or not self._active(store, session_id):
+                session_id = store.start(self.game, KIND)
+            play = Play(
+                id=0,
+                uuid=str(uuid.uuid4()),
+                played_at=now_utc(),
+                game=self.game,
+                score_file=json.dumps(document, indent=2, ensure_ascii=False),
+                result=result,
+                start_player=start_player,
+            )
+            return store.finish(session_id, play)

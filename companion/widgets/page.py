@@ -1,0 +1,451 @@
+"""One game's page: names typed once, the set-up, the round tracker and the score pad.
+
+The names at the top flow into the set-up draws, the tracker and the score
+pad's column headings. Everything typed is kept as a draft in the history
+database (a session of kind ``web``) at every change, so a reload brings the
+game back; changing the player count keeps what was entered for the seats
+that remain.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+
+from companion.play.setup import PLAYER_COUNTS
+from companion.widgets.cells import is_shared
+from companion.widgets.drafts import Drafts
+from companion.widgets.score_form import ScoreForm
+from companion.widgets.setup import SetupPanel
+from companion.widgets.style import style
+from companion.widgets.tracker import Tracker
+from scorers.names import name_key, name_problem
+
+PAGES = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
+TEAMS = ("Red", "Blue")
+
+
+def title(game: str) -> str:
+    """The box title of a game id."""
+    from scorers import SCORERS
+
+    return SCORERS[game].info.title
+
+
+def navigation(current: str) -> w.HTML:
+    """Links to the other pages (relative, so they work wherever the pages are served)."""
+    links = []
+    for page in (*PAGES, "history"):
+        label = "History" if page == "history" else title(page).split(":")[0]
+        if page == current:
+            links.append(f"<b>{html.escape(label)}</b>")
+        else:
+            links.append(f"<a href='{page}.ipynb'>{html.escape(label)}</a>")
+    nav = w.HTML(" ".join(links))
+    nav.add_class("nav")
+    return nav
+
+
+def close_all(widget: w.Widget) -> None:
+    """Close a widget, everything inside it and their layouts."""
+    for child in getattr(widget, "children", ()):
+        close_all(child)
+    for part in ("layout", "style"):
+        inner = getattr(widget, part, None)
+        if isinstance(inner, w.Widget) and not is_shared(inner):
+            inner.close()
+    widget.close()
+
+
+def wait_for_visitor() -> None:
+    """On a preheated Voilà kernel, wait until a page asks for it (then read the database)."""
+    if os.environ.get("VOILA_PREHEAT") == "True":
+        from voila.utils import wait_for_request
+
+        wait_for_request()
+
+
+class GamePage:
+    """One game's page.
+
+    Args:
+        game: The game id.
+        players: The starting player count (the game's smallest by default).
+        db: The history file (default: ``COMPANION_DB`` or the user's).
+    """
+
+    def __init__(self, game: str, players: int | None = None, *, db: Path | None = None):
+        self.game = game
+        self.db = db
+        self.drafts = Drafts(game, db)
+        self.session_id: int | None = None
+        self.kept_cells: dict[str, Any] = {}  # cells of seats no longer shown, kept for a way back
+        self.built_for: tuple[int, bool] | None = None
+        self.restoring = True
+        counts = PLAYER_COUNTS[game]
+        if players is None:
+            players = self._draft_count()
+        self.count = w.Dropdown(
+            options=[
+                (f"{n} players" + (" (teams)" if game == "shibuya" and n == 4 else ""), n)
+                for n in counts
+            ],
+            value=players or counts[0],
+            layout=w.Layout(width="12em"),
+        )
+        self.count.add_class("player-count")
+        self.name_inputs: list[w.Text] = []
+        self.name_messages: list[w.HTML] = []
+        self.name_slots: list[w.VBox] = []
+        for k in range(max(counts)):
+            box = w.Text(placeholder=f"Player {k + 1}", layout=w.Layout(width="100%"))
+            box.add_class(f"name-{k}")
+            message = w.HTML()
+            message.add_class("message")
+            slot = w.VBox([w.HTML(self._seat_label(k)), box, message])
+            slot.add_class("name-slot")
+            slot.add_class("cell")
+            box.observe(lambda _: self._names_changed(), names="value")
+            self.name_inputs.append(box)
+            self.name_messages.append(message)
+            self.name_slots.append(slot)
+        self.team_inputs = [
+            w.Text(value=team, placeholder=team, layout=w.Layout(width="100%")) for team in TEAMS
+        ]
+        self.team_messages = [w.HTML() for _ in TEAMS]
+        self.team_slots = []
+        for k, (box, message) in enumerate(zip(self.team_inputs, self.team_messages, strict=True)):
+            box.add_class(f"team-{k}")
+            message.add_class("message")
+            slot = w.VBox([w.HTML(f"Team {k + 1}"), box, message])
+            slot.add_class("name-slot")
+            slot.add_class("cell")
+            box.observe(lambda _: self._names_changed(), names="value")
+            self.team_slots.append(slot)
+        self.names_row = w.HBox()
+        self.names_row.add_class("names")
+        self.draft_status = w.HTML()
+        self.draft_status.add_class("draft-status")
+        self.body = w.VBox()
+        header = w.VBox(
+            [
+                navigation(game),
+                w.HTML(f"<h2>{html.escape(title(game))}</h2>"),
+                w.HBox([self.count, self.draft_status]),
+                self.names_row,
+            ]
+        )
+        self.widget = w.VBox([style(), header, self.body])
+        self.widget.add_class("companion")
+        self.widget.add_class(f"page-{game}")
+        self.count.observe(lambda _: self._count_changed(), names="value")
+        self.setup: SetupPanel
+        self.tracker: Tracker
+        self.form: ScoreForm
+        self.build()
+        self.restoring = False
+
+    def _draft_count(self) -> int | None:
+        """The player count of the game in progress, so that the page is built for it."""
+        from companion.history import HistoryError
+
+        try:
+            found = self.drafts.latest()
+        except HistoryError:
+            return None
+        count = found[1].get("players") if found else None
+        return count if count in PLAYER_COUNTS[self.game] else None
+
+    # names -------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """The chosen player count."""
+        return int(self.count.value)
+
+    @property
+    def teams(self) -> bool:
+        """Shibuya with four players in two teams."""
+        return self.game == "shibuya" and self.players == 4
+
+    def _seat_label(self, k: int) -> str:
+        if self.game == "shibuya":
+            return f"{TEAMS[k % 2]} {k // 2 + 1}"
+        return f"Player {k + 1}"
+
+    def people(self) -> list[str]:
+        """The names in seat order, as shown (a placeholder where none is typed yet)."""
+        shown = []
+        for k in range(self.players):
+            typed = self.name_inputs[k].value
+            valid = typed.strip() and name_problem(typed) is None
+            shown.append(" ".join(typed.split()) if valid else f"Player {k + 1}")
+        return shown
+
+    def score_names(self) -> list[str]:
+        """The names written into the score file: what was typed, cleaned when it is valid."""
+        from scorers.names import clean_name
+
+        names = []
+        for k in range(self.players):
+            typed = self.name_inputs[k].value
+            try:
+                names.append(clean_name(typed))
+            except ValueError:
+                names.append(typed.strip())
+        return names
+
+    def sides(self) -> list[str]:
+        """Shibuya's two sides: the team names, or the two players."""
+        if not self.teams:
+            return self.score_names()
+        from scorers.names import clean_name
+
+        sides = []
+        for box in self.team_inputs:
+            try:
+                sides.append(clean_name(box.value, what="team name"))
+            except ValueError:
+                sides.append(box.value.strip())
+        return sides
+
+    def _check_names(self) -> None:
+        seen: dict[str, int] = {}
+        for k, (box, message) in enumerate(zip(self.name_inputs, self.name_messages, strict=True)):
+            if k >= self.players:
+                continue
+            typed = box.value
+            problem = name_problem(typed) if typed.strip() else None
+            if problem is None and typed.strip():
+                key = name_key(typed)
+                if key in seen:
+                    problem = f"the same name as player {seen[key] + 1}"
+                seen.setdefault(key, k)
+            if problem:
+                message.value = f"<div class='problem'>{html.escape(problem)}</div>"
+            elif not typed.strip():
+                message.value = "<div class='pending'>the name must not be empty</div>"
+            else:
+                message.value = ""
+        for box, message in zip(self.team_inputs, self.team_messages, strict=True):
+            problem = name_problem(box.value, what="team name")
+            message.value = f"<div class='problem'>{html.escape(problem)}</div>" if problem else ""
+
+    def _names_changed(self) -> None:
+        self._check_names()
+        if self.restoring:
+            return
+        self._pass_names()
+        self._keep()
+
+    def _pass_names(self) -> None:
+        people = self.people()
+        self.setup.set_names(people)
+        if self.game == "shibuya":
+            sides = self.sides() if self.teams else people
+            shown_sides = [s or TEAMS[k] for k, s in enumerate(sides)]
+            self.tracker.set_names(people, shown_sides)
+            members = (
+                [
+                    [self.score_names()[0], self.score_names()[2]],
+                    [self.score_names()[1], self.score_names()[3]],
+                ]
+                if self.teams
+                else None
+            )
+            self.form.quiet = True
+            self.form.set_names(self.sides(), members)
+            self.form.quiet = False
+            self.form.shown_names = shown_sides
+            self.form.head_labels[0].value = f"<b>{html.escape(shown_sides[0])}</b>"
+            self.form.head_labels[1].value = f"<b>{html.escape(shown_sides[1])}</b>"
+        else:
+            self.tracker.set_names(people)
+            self.form.quiet = True
+            self.form.set_names(self.score_names())
+            self.form.quiet = False
+            self.form.shown_names = people
+            for label, name in zip(self.form.head_labels, people, strict=False):
+                label.value = f"<b>{html.escape(name)}</b>"
+        self.form.check()
+
+    # building ------------------------------------------------------------------
+
+    def build(self, keep: dict[str, Any] | None = None) -> None:
+        """(Re)build set-up, tracker and score pad for the chosen count, keeping ``keep``."""
+        players = self.players
+        slots = list(self.name_slots[:players])
+        if self.teams:
+            slots = [*self.team_slots, *slots]
+        self.names_row.children = slots
+        sides = 2 if self.game == "shibuya" else players
+        people = self.people()
+        if self.built_for is not None:
+            # The old parts go away for good (the page would otherwise send them too).
+            for part in (self.setup.widget, self.tracker.widget, self.form.widget):
+                close_all(part)
+        self.built_for = (players, self.teams)
+        self.setup = SetupPanel(self.game, players, people)
+        self.setup.on_draw = self._drawn
+        self.tracker = Tracker(self.game, people)
+        self.form = ScoreForm(self.game, sides, teams=self.teams, db=self.db)
+        self.form.on_save = self._record
+        self.form.on_change = self._keep
+        self.form.on_new_game = self.new_game
+        self.form.on_tried = lambda: self.widget.add_class("tried")
+        for box in self.setup.boxes:
+            box.observe(lambda _: self._keep(), names="value")
+        for control in (*self.tracker.counts, self.tracker.start, self.tracker.variant):
+            control.observe(lambda _: self._keep(), names="value")
+        self.tracker.next_button.on_click(lambda _: self._keep())
+        self.tracker.reset_button.on_click(lambda _: self._keep())
+        if keep:
+            cells = keep.get("cells")
+            if isinstance(cells, dict):
+                self.kept_cells = dict(cells)
+            self._restore_parts(keep)
+        self._check_names()
+        was = self.restoring
+        self.restoring = True
+        self._pass_names()
+        self.restoring = was
+        panels = w.HBox([self.setup.widget, self.tracker.widget])
+        panels.add_class("panels")
+        score = w.HTML("<h3>Score pad</h3>")
+        self.body.children = [panels, score, self.form.widget]
+
+    def _restore_parts(self, state: dict[str, Any]) -> None:
+        setup = state.get("setup")
+        if isinstance(setup, dict):
+            if state.get("players") != self.players:
+                setup = {"ticks": [], "seed": setup.get("seed")}
+            self.setup.restore(setup)
+        tracker = state.get("tracker")
+        if isinstance(tracker, dict):
+            self.tracker.restore(tracker)
+        cells = state.get("cells")
+        if isinstance(cells, dict):
+            touched = state.get("touched")
+            self.form.restore(cells, touched if isinstance(touched, list) else [])
+
+    def _count_changed(self) -> None:
+        if self.restoring:
+            return
+        kept = self.state()
+        self.build(kept)
+        self._keep()
+
+    def _drawn(self, drawn: dict[str, Any]) -> None:
+        start = drawn.get("start_player")
+        line = drawn.get("kyoto_line")
+        if isinstance(start, str):
+            self.tracker.set_start(start)
+        elif isinstance(line, list) and line:
+            self.tracker.set_start(str(line[-1]))  # the traveller furthest back moves first
+        self._keep()
+
+    # the draft -----------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """Everything on the page, for the draft."""
+        return {
+            "version": 1,
+            "players": self.players,
+            "names": [box.value for box in self.name_inputs],
+            "teams": [box.value for box in self.team_inputs],
+            "setup": self.setup.state(),
+            "tracker": self.tracker.state(),
+            "cells": {**self.kept_cells, **self.form.raw()},
+            "touched": sorted(self.form.touched),
+        }
+
+    def restore(self, state: dict[str, Any]) -> None:
+        """Put the page back as :meth:`state` described it."""
+        self.restoring = True
+        try:
+            players = state.get("players")
+            if players in PLAYER_COUNTS[self.game]:
+                self.count.value = players
+            for box, value in zip(self.name_inputs, state.get("names", []), strict=False):
+                if isinstance(value, str):
+                    box.value = value[:200]
+            for box, value in zip(self.team_inputs, state.get("teams", []), strict=False):
+                if isinstance(value, str):
+                    box.value = value[:200]
+            if self.built_for == (self.players, self.teams):
+                self._refill(state)  # the same count: no new widgets to send
+            else:
+                self.build(state)
+        finally:
+            self.restoring = False
+
+    def _refill(self, state: dict[str, Any]) -> None:
+        cells = state.get("cells")
+        if isinstance(cells, dict):
+            self.kept_cells = dict(cells)
+        self._restore_parts(state)
+        self._check_names()
+        self._pass_names()
+
+    def _keep(self) -> None:
+        if self.restoring or self.form.saved_id is not None:
+            return
+        from companion.history import HistoryError
+
+        try:
+            self.session_id = self.drafts.keep(self.session_id, self.state())
+        except HistoryError as error:
+            self.draft_status.value = (
+                f"<span class='problem'>The game in progress cannot be kept: "
+                f"{html.escape(str(error))}</span>"
+            )
+        else:
+            self.draft_status.value = ""
+
+    def load_draft(self) -> bool:
+        """Bring back the latest unfinished game of this page; False when there is none."""
+        from companion.history import HistoryError
+
+        try:
+            found = self.drafts.latest()
+        except HistoryError as error:
+            self.draft_status.value = (
+                f"<span class='problem'>The history cannot be read: {html.escape(str(error))}"
+                "</span>"
+            )
+            return False
+        if found is None:
+            return False
+        self.session_id, state = found
+        self.restore(state)
+        self.draft_status.value = "<span class='ok'>Game in progress brought back.</span>"
+        return True
+
+    def open(self) -> w.VBox:
+        """The page for a notebook cell: waits for the visitor on the web page, then
+        brings back the game in progress."""
+        wait_for_visitor()
+        self.load_draft()
+        return self.widget
+
+    def _record(self, document: dict[str, Any], result: dict[str, Any]) -> int:
+        start = None if self.teams else self.tracker.first_start
+        return self.drafts.finish(self.session_id, document, result, start_player=start)
+
+    def new_game(self) -> None:
+        """After a save: the same players, everything else empty."""
+        self.session_id = None
+        self.kept_cells = {}
+        self.restoring = True
+        try:
+            self.widget.remove_class("tried")
+            self.form.clear()
+            self.tracker.reset()
+            for box in self.setup.boxes:
+                box.value = False
+        finally:
+            self.restoring = False

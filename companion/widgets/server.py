@@ -1,0 +1,167 @@
+"""The Voilà server behind ``companion serve``, with a cap on its kernels.
+
+Run as ``python -m companion.widgets.server [voila options] FOLDER``. It is
+Voilà itself, with one change: the kernel manager never holds more than
+``COMPANION_MAX_KERNELS`` kernels (the preheated pool included).
+
+- A page that asks for a kernel when the cap is reached first frees the
+  least recently used kernel that no page is connected to (a closed or
+  reloaded page not culled yet); when every kernel has a page, the page gets
+  "503: too many pages are open" instead of a new kernel.
+- The pool is refilled only while there is room under the cap, and a
+  preheated kernel is handed out only when it is ready (a page never waits on
+  a pool that cannot fill).
+
+Closed and reloaded pages free their kernels in two ways: the page's own
+``beforeunload`` request, and the culling of kernels that no page is
+connected to (``cull_idle_timeout``, set by ``companion serve``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from typing import Any
+
+MAX_KERNELS_VARIABLE = "COMPANION_MAX_KERNELS"
+DEFAULT_MAX_KERNELS = 12
+RETRY_FILL_SECONDS = 5.0
+
+
+def max_kernels() -> int:
+    """The cap from the environment (at least 1)."""
+    try:
+        return max(1, int(os.environ.get(MAX_KERNELS_VARIABLE, DEFAULT_MAX_KERNELS)))
+    except ValueError:
+        return DEFAULT_MAX_KERNELS
+
+
+def capped(manager_class: type[Any]) -> type[Any]:
+    """A subclass of Voilà's (pooling) kernel manager that keeps under the cap."""
+
+    class CappedKernelManager(manager_class):  # type: ignore[misc]
+        cap = max_kernels()
+
+        def _pooled_ids(self) -> set[str]:
+            ids = set()
+            for pool in getattr(self, "_pools", {}).values():
+                for task in pool:
+                    if task.done() and not task.cancelled() and task.exception() is None:
+                        ids.add(task.result()["kernel_id"])
+            return ids
+
+        def _pending(self) -> int:
+            return sum(
+                1
+                for pool in getattr(self, "_pools", {}).values()
+                for task in pool
+                if not task.done()
+            )
+
+        def _occupied(self) -> int:
+            return len(self.list_kernel_ids()) + self._pending()
+
+        async def _make_room(self) -> bool:
+            """Free the least recently used kernel without a page; False if none."""
+            pooled = self._pooled_ids()
+            idle = [
+                kernel
+                for kernel_id in self.list_kernel_ids()
+                if kernel_id not in pooled
+                and (kernel := self.get_kernel(kernel_id)) is not None
+                and self._kernel_connections.get(kernel_id, 0) == 0
+            ]
+            if not idle:
+                return False
+            oldest = min(idle, key=lambda k: k.last_activity)
+            self.log.info("Kernel cap reached: shutting down unused kernel %s", oldest.kernel_id)
+            await self.shutdown_kernel(oldest.kernel_id)
+            return True
+
+        async def start_kernel(self, *args: Any, **kwargs: Any) -> str:
+            from tornado import web
+
+            while self._occupied() >= self.cap:
+                if not await self._make_room():
+                    raise web.HTTPError(
+                        503,
+                        f"{self.cap} kernels are running, the most this server allows: "
+                        "close a page you no longer use, or wait a minute and reload",
+                    )
+            return str(await super().start_kernel(*args, **kwargs))
+
+        def fill_if_needed(
+            self, delay: float | None = None, notebook_name: str | None = None, **kwargs: Any
+        ) -> None:
+            if self._occupied() >= self.cap:
+                loop = asyncio.get_event_loop()
+                loop.call_later(
+                    RETRY_FILL_SECONDS,
+                    lambda: self.fill_if_needed(delay, notebook_name, **kwargs),
+                )
+                return
+            super().fill_if_needed(delay, notebook_name, **kwargs)
+
+        def get_pool_size(self, notebook_name: str) -> int:
+            pool = getattr(self, "_pools", {}).get(notebook_name, [])
+            ready = [t for t in pool if t.done() and not t.cancelled() and t.exception() is None]
+            # Drop kernels that failed to start, so that they are not handed out.
+            pool[:] = [t for t in pool if not t.done() or t in ready]
+            return len(ready)
+
+        async def get_rendered_notebook(self, notebook_name: str, *args: Any, **kwargs: Any) -> Any:
+            pool = self._pools.get(notebook_name, [])
+            ready = [t for t in pool if t.done()]
+            # Hand out a ready kernel first (the pool keeps its pending ones).
+            for task in ready:
+                pool.remove(task)
+            pool[:0] = ready
+            return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
+
+    return CappedKernelManager
+
+
+def same_origin_shutdown() -> None:
+    """Let a closing page free its kernel: accept its shutdown from the same origin.
+
+    Voilà's page asks for its kernel to be shut down as it closes, but it
+    sends no XSRF cookie (the page never got one), so the request was refused
+    and every kernel stayed. A request that carries an ``Origin`` header of
+    this very server is what the XSRF cookie is there to prove.
+    """
+    from urllib.parse import urlparse
+
+    from tornado import web
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
+    original = VoilaShutdownKernelHandler.check_xsrf_cookie
+
+    def check(self: Any) -> None:
+        origin = self.request.headers.get("Origin")
+        host = self.request.headers.get("Host")
+        if origin and host and urlparse(origin).netloc == host:
+            return
+        if origin:
+            raise web.HTTPError(403, "cross-origin request")
+        original(self)
+
+    VoilaShutdownKernelHandler.check_xsrf_cookie = check
+
+
+def main() -> None:
+    """Start Voilà with the capped kernel manager."""
+    import voila.app
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+
+    same_origin_shutdown()
+
+    def factory(base: type[Any], *args: Any, **kwargs: Any) -> type[Any]:
+        return capped(voila_kernel_manager_factory(base, *args, **kwargs))
+
+    voila.app.voila_kernel_manager_factory = factory
+    sys.exit(voila.app.main())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,86 @@
+"""The pages' style sheet, sent with the page itself (no fonts or files from elsewhere)."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+
+CSS = """
+.companion { --jp-widgets-inline-height: 44px; --jp-widgets-font-size: 16px;
+  font-size: 16px; max-width: 1400px; box-sizing: border-box; }
+.companion * { box-sizing: border-box; }
+.companion h2 { margin: 6px 0; font-size: 24px; }
+.companion h3 { margin: 10px 0 4px; font-size: 19px; }
+.companion .nav a { margin-right: 14px; display: inline-block; line-height: 44px; }
+.companion .widget-hbox { flex-wrap: wrap; gap: 4px 8px; }
+.companion .widget-text input, .companion .widget-dropdown select {
+  height: 44px; font-size: 16px; padding: 0 6px; }
+.companion .widget-text, .companion .widget-dropdown { margin: 0; height: auto; }
+.companion .widget-button { height: 44px; min-width: 44px; width: auto; padding: 0 14px;
+  font-size: 16px; margin: 0; }
+.companion .widget-checkbox { height: auto; min-height: 44px; width: auto; margin: 0; }
+.companion .widget-checkbox input[type=checkbox] { width: 30px; height: 44px;
+  margin: 0 10px 0 2px; flex: none; }
+.companion .widget-checkbox label { white-space: normal; line-height: 1.35; padding: 10px 0;
+  height: auto; }
+.companion .widget-html, .companion .widget-html-content { height: auto; line-height: 1.35;
+  white-space: normal; overflow-wrap: anywhere; margin: 0; }
+.companion .panels { gap: 12px; align-items: flex-start; }
+.companion .panel { border: 1px solid #ddd; border-radius: 8px; padding: 8px 10px;
+  flex: 1 1 360px; min-width: 0; max-width: 100%; }
+.companion .names .name-slot { flex: 1 1 11em; max-width: 18em; }
+.companion .message, .companion .problem, .companion .pending { color: #b00020; font-size: 14px; }
+.companion .pending { display: none; }
+.companion .tried .pending, .companion .cell.left .pending { display: block; }
+.companion .cell.bad input, .companion .cell.bad select,
+.companion .tried .cell.waiting input, .companion .tried .cell.waiting select,
+.companion .cell.left.waiting input, .companion .cell.left.waiting select {
+  border: 2px solid #b00020; }
+.companion .ok, .companion .saved { color: #11702f; }
+.companion .padscroll { overflow-x: auto; max-width: 100%; width: 100%; display: block; }
+.companion .grid { gap: 4px 8px; align-items: start; min-width: min-content; }
+.companion .grid .rowlabel { position: sticky; left: 0; z-index: 2; background: #fff;
+  padding: 10px 6px 0 0; font-size: 15px; color: #333; }
+.companion .grid .head { font-size: 18px; padding: 6px 0; border-bottom: 2px solid #333;
+  overflow: hidden; text-overflow: ellipsis; }
+.companion .grid .total { font-size: 20px; padding-top: 8px; border-top: 2px solid #333; }
+.companion .grid .total-label { border-top: 2px solid #333; font-weight: bold; }
+.companion .cell { min-width: 0; }
+.companion .cell .controls { gap: 3px; }
+.companion .cell .controls > .widget-inline-hbox { margin: 0; }
+.companion .pad-shimoda .widget-dropdown select { padding: 0 2px; }
+.companion .cell .widget-text, .companion .cell .widget-dropdown { flex: 0 0 auto; }
+.companion .cell.list .items .item { gap: 4px; margin-bottom: 4px; }
+.companion .cell.list.inline .items { flex-direction: row !important; flex-wrap: wrap; gap: 4px; }
+.companion .cell.list.inline .items .item { margin: 0; }
+.companion .minihead { width: 3.3em; text-align: center; font-size: 13px; color: #555; }
+.companion .cell.heading .controls { padding-top: 12px; }
+.companion .tourist-blue input { border-left: 8px solid #3b6fd1; }
+.companion .tourist-black input { border-left: 8px solid #333; }
+.companion .tourist-red input { border-left: 8px solid #d23c3c; }
+.companion .tourist-yellow input { border-left: 8px solid #e3b90e; }
+.companion .tourist-pink input { border-left: 8px solid #e37bb5; }
+.companion .shared-row { align-items: center; }
+.companion .shared-row > .widget-html { min-width: 9em; }
+.companion .save-row { align-items: center; margin: 8px 0; }
+.companion .save-row .save { min-width: 12em; }
+.companion .streets { max-width: 100%; height: auto; }
+.companion .tablescroll { overflow-x: auto; max-width: 100%; }
+.companion table { border-collapse: collapse; margin: 4px 0; }
+.companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;
+  text-align: left; white-space: nowrap; overflow-wrap: normal; }
+.companion td.n { text-align: right; }
+.companion .bars .bar { display: flex; align-items: center; gap: 6px; margin: 3px 0; }
+.companion .bar-name { flex: 0 0 7em; overflow: hidden; text-overflow: ellipsis; }
+.companion .bar-track { flex: 1 1 auto; max-width: 360px; background: #eee; height: 14px; }
+.companion .bar-fill { display: block; background: #4a7; height: 14px; }
+.companion .chart { width: 100%; max-width: 640px; height: auto; }
+.companion .steps .widget-checkbox { width: 100%; }
+.companion .tracker .counts .widget-text { width: 9em; }
+.companion .play-list .play-row { align-items: center; border-bottom: 1px solid #eee; }
+.companion .play-row .widget-html { flex: 1 1 14em; }
+"""
+
+
+def style() -> w.HTML:
+    """The style sheet as a widget; put it first on a page."""
+    return w.HTML(f"<style>{CSS}</style>", layout=w.Layout(height="0px", margin="0"))

@@ -1,0 +1,149 @@
+"""The kernel cap of ``companion serve``, over a stand-in for Voilà's kernel manager."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from tornado import web
+
+from companion.widgets import server
+
+
+@dataclass
+class Kernel:
+    kernel_id: str
+    last_activity: float
+
+
+class FakeManager:
+    """What the cap uses of Voilà's pooling kernel manager."""
+
+    def __init__(self) -> None:
+        self.kernels: dict[str, Kernel] = {}
+        self._kernel_connections: dict[str, int] = {}
+        self._pools: dict[str, list[asyncio.Future[Any]]] = {}
+        self.filled: list[str | None] = []
+        self.shut: list[str] = []
+        self.log = type("Log", (), {"info": staticmethod(lambda *a: None)})()
+        self.clock = 0.0
+
+    def list_kernel_ids(self) -> list[str]:
+        return list(self.kernels)
+
+    def get_kernel(self, kernel_id: str) -> Kernel:
+        return self.kernels[kernel_id]
+
+    async def start_kernel(self, **_: Any) -> str:
+        self.clock += 1
+        kernel_id = f"k{len(self.kernels) + len(self.shut)}"
+        self.kernels[kernel_id] = Kernel(kernel_id, self.clock)
+        return kernel_id
+
+    async def shutdown_kernel(self, kernel_id: str) -> None:
+        del self.kernels[kernel_id]
+        self.shut.append(kernel_id)
+
+    def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None) -> None:
+        self.filled.append(notebook_name)
+
+    async def get_rendered_notebook(self, notebook_name: str) -> str:
+        task = self._pools[notebook_name].pop(0)
+        return str((await task)["kernel_id"])
+
+
+def manager(monkeypatch: pytest.MonkeyPatch, cap: int) -> Any:
+    monkeypatch.setenv(server.MAX_KERNELS_VARIABLE, str(cap))
+    return server.capped(FakeManager)()
+
+
+def done(kernel_id: str) -> asyncio.Future[Any]:
+    future: asyncio.Future[Any] = asyncio.get_event_loop().create_future()
+    future.set_result({"kernel_id": kernel_id})
+    return future
+
+
+def test_a_new_page_frees_the_oldest_kernel_no_page_uses(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 3)
+        first = await kernels.start_kernel()
+        second = await kernels.start_kernel()
+        pooled = await kernels.start_kernel()
+        kernels._pools["tokaido.ipynb"] = [done(pooled)]
+        kernels._kernel_connections[second] = 1  # an open page
+        fourth = await kernels.start_kernel()
+        assert kernels.shut == [first]  # not the pool's, not the open page's
+        assert set(kernels.list_kernel_ids()) == {second, pooled, fourth}
+        kernels._kernel_connections[fourth] = 1
+        with pytest.raises(web.HTTPError) as refused:
+            await kernels.start_kernel()
+        assert refused.value.status_code == 503
+        assert "3 kernels are running, the most this server allows" in str(refused.value)
+
+    asyncio.run(scenario())
+
+
+def test_the_pool_fills_only_under_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 2)
+        kernels.fill_if_needed(notebook_name="shogun.ipynb")
+        assert kernels.filled == ["shogun.ipynb"]
+        await kernels.start_kernel()
+        await kernels.start_kernel()
+        kernels.fill_if_needed(notebook_name="shogun.ipynb")
+        assert kernels.filled == ["shogun.ipynb"]  # deferred: retried later
+
+    asyncio.run(scenario())
+
+
+def test_only_ready_pool_kernels_are_handed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 5)
+        loop = asyncio.get_event_loop()
+        pending: asyncio.Future[Any] = loop.create_future()
+        failed: asyncio.Future[Any] = loop.create_future()
+        failed.set_exception(RuntimeError("the kernel died"))
+        kernels._pools["kamakura.ipynb"] = [pending, failed, done("k9")]
+        assert kernels.get_pool_size("kamakura.ipynb") == 1
+        assert kernels._pools["kamakura.ipynb"] == [pending, kernels._pools["kamakura.ipynb"][1]]
+        assert await kernels.get_rendered_notebook("kamakura.ipynb") == "k9"
+        assert kernels._pools["kamakura.ipynb"] == [pending]
+        pending.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_the_cap_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(server.MAX_KERNELS_VARIABLE, "nonsense")
+    assert server.max_kernels() == server.DEFAULT_MAX_KERNELS
+    monkeypatch.setenv(server.MAX_KERNELS_VARIABLE, "0")
+    assert server.max_kernels() == 1
+
+
+def test_a_closing_page_may_free_its_kernel_from_the_same_origin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
+    refused: list[object] = []
+    monkeypatch.setattr(
+        VoilaShutdownKernelHandler, "check_xsrf_cookie", lambda self: refused.append(self)
+    )
+    server.same_origin_shutdown()
+    check = VoilaShutdownKernelHandler.check_xsrf_cookie
+
+    def request(headers: dict[str, str]) -> Any:
+        return SimpleNamespace(request=SimpleNamespace(headers=headers))
+
+    same = request({"Origin": "http://127.0.0.1:8866", "Host": "127.0.0.1:8866"})
+    assert check(same) is None and refused == []
+    with pytest.raises(web.HTTPError) as caught:
+        check(request({"Origin": "http://evil.example", "Host": "127.0.0.1:8866"}))
+    assert caught.value.status_code == 403
+    no_origin = request({"Host": "127.0.0.1:8866"})
+    check(no_origin)
+    assert refused == [no_origin]  # without an Origin, the XSRF cookie is still required
