@@ -380,11 +380,11 @@ def history_note(
 @history_app.command("stats")
 def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
     """Wins, scores, streaks, rivals and head-to-head records."""
-    from companion.stats import compute
+    from companion.stats import of_history
 
     where = make_filter(game)
     with open_history(db, write=False) as history:
-        stats = compute(history.seat_rows(where))
+        stats = of_history(history, where)
     if json:
         print_json(stats.to_json())
         return
