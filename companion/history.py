@@ -25,7 +25,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from companion.schema import COUNTED, DERIVED, MIGRATIONS, NOT_COUNTED, SCHEMA_VERSION
+from companion.schema import COUNTED, MIGRATIONS, NOT_COUNTED, SCHEMA_VERSION
 from scorers.names import name_key
 
 if TYPE_CHECKING:
@@ -1248,30 +1248,61 @@ def insert(db: sqlite3.Connection, play: Play, *, keep_id: bool, exact: bool = F
     return wanted
 
 
-_PLAYS_INSERT = f"INSERT INTO plays ({PLAY_COLUMNS}) VALUES ({', '.join('?' * 14)})"
+_PLAYS_INSERT = (
+    f"INSERT INTO plays ({PLAY_COLUMNS}, top_score, winning_score, margin) "
+    f"VALUES ({', '.join('?' * 17)})"
+)
 _PLAYERS_INSERT = (
     "INSERT INTO play_players (play_id, seat, name, total, rank, winner, start_player, scored) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 )
 _PEOPLE_INSERT = (
-    "INSERT INTO play_people (play_id, position, side, name, name_key, anonymous) "
-    "VALUES (?, ?, ?, ?, ?, ?)"
+    "INSERT INTO play_people "
+    "(play_id, position, side, name, name_key, anonymous, game, played_at, winner, total) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+_PAIRS_INSERT = (
+    "INSERT INTO play_pairs (play_id, a_key, b_key, a_position, b_position, a_above, b_above) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+_JSON = json.JSONEncoder(ensure_ascii=False)
 
 
 class _Rows:
-    """The rows of plays to insert, written together (``executemany``)."""
+    """The rows of plays to insert, written together (``executemany``).
+
+    With each play go what the statistics read (see :data:`schema.DERIVED`,
+    which works out the same for the plays of an older history): its top
+    score, winning score and margin of victory; each person's game, time and
+    side's result; every two people on different sides, and who finished above.
+    """
 
     def __init__(self) -> None:
         self.plays: list[tuple[Any, ...]] = []
         self.players: list[tuple[Any, ...]] = []
         self.people: list[tuple[Any, ...]] = []
-        self.ids: list[int] = []
+        self.pairs: list[tuple[Any, ...]] = []
 
     def add(self, play: Play, play_id: int) -> None:
         """Add the rows of ``play``, stored under ``play_id``."""
         people = play.persons
-        self.ids.append(play_id)
+        sides = play.result["players"]
+        winners = set(play.result["winners"])
+        won = [side["name"] in winners for side in sides]
+        totals = [side["total"] for side in sides]
+        scored = [t for t in totals if t is not None]
+        winning = max(
+            (t for t, w in zip(totals, won, strict=True) if w and t is not None), default=None
+        )
+        other = max(
+            (t for t, w in zip(totals, won, strict=True) if not w and t is not None), default=None
+        )
+        if winning is None:
+            margin = None
+        elif other is not None:
+            margin = winning - other
+        else:
+            margin = 0 if all(won) else None
         self.plays.append(
             (
                 play_id,
@@ -1279,60 +1310,76 @@ class _Rows:
                 play.played_at,
                 play.game,
                 play.score_file,
-                json.dumps(play.result, ensure_ascii=False),
+                _JSON.encode(play.result),
                 play.location,
                 play.notes,
                 play.duration_min,
                 play.source,
                 int(play.ignored),
-                json.dumps([e.to_json() for e in play.expansions], ensure_ascii=False)
-                if play.expansions
-                else "[]",
+                _JSON.encode([e.to_json() for e in play.expansions]) if play.expansions else "[]",
                 play.start_player,
                 play.status,
+                max(scored, default=None),
+                winning,
+                margin,
             )
         )
-        winners = set(play.result["winners"])
         start = play.start_player
         starter = people[start].side if start is not None and 0 <= start < len(people) else None
         self.players.extend(
             (
                 play_id,
                 seat,
-                p["name"],
-                p["total"] if p["total"] is not None else 0,
-                p["rank"] or 0,
-                p["name"] in winners,
+                side["name"],
+                side["total"] if side["total"] is not None else 0,
+                side["rank"] or 0,
+                won[seat],
                 starter == seat,
-                p["total"] is not None,
+                side["total"] is not None,
             )
-            for seat, p in enumerate(play.result["players"])
+            for seat, side in enumerate(sides)
         )
+        keys = [name_key(p.name) for p in people]
         self.people.extend(
-            (play_id, k, p.side, p.name, name_key(p.name), int(p.anonymous))
+            (
+                play_id,
+                k,
+                p.side,
+                p.name,
+                keys[k],
+                int(p.anonymous),
+                play.game,
+                play.played_at,
+                int(won[p.side]),
+                sides[p.side]["total"],
+            )
             for k, p in enumerate(people)
         )
+        ranks = [side["rank"] or 0 for side in sides]
+        for a, first in enumerate(people):
+            for b in range(a + 1, len(people)):
+                second = people[b]
+                if first.anonymous or second.anonymous or first.side == second.side:
+                    continue
+                if keys[a] == keys[b]:
+                    continue
+                x, y = (a, b) if keys[a] < keys[b] else (b, a)
+                side_x, side_y = people[x].side, people[y].side
+                if ranks[side_x] > 0 and ranks[side_y] > 0:
+                    x_above, y_above = ranks[side_x] < ranks[side_y], ranks[side_y] < ranks[side_x]
+                else:
+                    x_above = won[side_x] and not won[side_y]
+                    y_above = won[side_y] and not won[side_x]
+                self.pairs.append((play_id, keys[x], keys[y], x, y, x_above, y_above))
 
     def write(self, db: sqlite3.Connection) -> None:
-        """Insert the rows, and what the statistics read of them; then start empty."""
-        if not self.ids:
-            return
-        db.executemany(_PLAYS_INSERT, self.plays)
-        db.executemany(_PLAYERS_INSERT, self.players)
-        db.executemany(_PEOPLE_INSERT, self.people)
-        derive(db, self.ids)
-        self.plays, self.players, self.people, self.ids = [], [], [], []
-
-
-def derive(db: sqlite3.Connection, ids: list[int]) -> None:
-    """Work out what the statistics read of the plays ``ids`` (see :data:`schema.DERIVED`)."""
-    params: list[object]
-    if len(ids) == 1:
-        condition, params = "= ?", [ids[0]]
-    else:
-        condition, params = "IN (SELECT value FROM json_each(?))", [json.dumps(ids)]
-    for statement in DERIVED:
-        db.execute(statement.format(ids=condition), params)
+        """Insert the rows; then start empty."""
+        if self.plays:
+            db.executemany(_PLAYS_INSERT, self.plays)
+            db.executemany(_PLAYERS_INSERT, self.players)
+            db.executemany(_PEOPLE_INSERT, self.people)
+            db.executemany(_PAIRS_INSERT, self.pairs)
+        self.plays, self.players, self.people, self.pairs = [], [], [], []
 
 
 def number_taken(db: sqlite3.Connection, number: int) -> bool:
@@ -1380,7 +1427,7 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 
 def fold_uuid(text: str) -> str:
     """A uuid as SQLite's NOCASE compares it (only A to Z are folded)."""
-    return text.translate(_ASCII_LOWER)
+    return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
 
 
 def _present_uuids(db: sqlite3.Connection, wanted: list[str]) -> set[str]:

@@ -529,7 +529,8 @@ class _Seat:
 
     index: int
     path: str
-    person: Person
+    name: str
+    anonymous: bool
     key: str
     total: int | None
     rank: int | None
@@ -677,8 +678,8 @@ def _local_date(r: Reader, value: object, path: str) -> str | None:
                     continue
                 break
         if moment is not None:
-            try:
-                return moment.astimezone().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            try:  # a naive time is this computer's local time
+                return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
             except (OverflowError, ValueError, OSError):
                 pass
     r.error(path, "must be a real date such as 2026-11-30 20:15:00")
@@ -796,9 +797,13 @@ def _bgstats_play(
         rank = entry.get("rank", 0)
         if rank is None:
             rank = 0
-        rank = r.integer(rank, f"{spath}.rank", high=1000)
+        if type(rank) is not int or not 0 <= rank <= 1000:
+            rank = r.integer(rank, f"{spath}.rank", high=1000)
         order = entry.get("seatOrder", 0)
-        order = r.integer(0 if order is None else order, f"{spath}.seatOrder", high=1000)
+        if order is None:
+            order = 0
+        if type(order) is not int or not 0 <= order <= 1000:
+            order = r.integer(order, f"{spath}.seatOrder", high=1000)
         team = entry.get("team")
         if team is not None and not isinstance(team, str):
             if type(team) is int and 0 <= team <= MAX_REF:
@@ -810,7 +815,8 @@ def _bgstats_play(
             _Seat(
                 k,
                 spath,
-                Person(name, 0, player.anonymous),
+                name,
+                player.anonymous,
                 key,
                 total,
                 rank or None,
@@ -907,7 +913,7 @@ def _sides(
     names: set[str] = set()
     for label, members in groups.items():
         if label.startswith("\0"):
-            name: str | None = members[0].person.name
+            name: str | None = members[0].name
         else:
             shown = f"Team {label}" if label.isdigit() else label
             name = _name(r, shown, f"{members[0].path}.team", what="team name")
@@ -935,8 +941,7 @@ def _sides(
             }
         )
     people = tuple(
-        Person(s.person.name, side_of[s.team if s.team else f"\0{s.key}"], s.person.anonymous)
-        for s in seats
+        Person(s.name, side_of[s.team if s.team else f"\0{s.key}"], s.anonymous) for s in seats
     )
     won = [False] * len(sides)
     for seat, person in zip(seats, people, strict=True):
@@ -953,22 +958,21 @@ def _own_sides(
     sides: list[dict[str, Any]] = []
     names: set[str] = set()
     for seat in seats:
-        person = seat.person
-        key = name_key(person.name) if person.anonymous else seat.key
+        key = name_key(seat.name) if seat.anonymous else seat.key
         if key in names:
-            r.error(f"{seat.path}.team", f"{person.name!r} names two sides of {what()}")
+            r.error(f"{seat.path}.team", f"{seat.name!r} names two sides of {what()}")
             return None, (), []
         names.add(key)
         total = seat.total
         sides.append(
             {
-                "name": person.name,
+                "name": seat.name,
                 "total": total,
                 "rank": seat.rank,
                 "breakdown": {} if total is None else {IMPORTED_CATEGORY: total},
             }
         )
-    people = tuple(Person(s.person.name, k, s.person.anonymous) for k, s in enumerate(seats))
+    people = tuple(Person(s.name, k, s.anonymous) for k, s in enumerate(seats))
     won = [s.winner for s in seats]
     if not any(s.rank for s in seats):
         _derive_ranks(sides, won)

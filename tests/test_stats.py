@@ -11,11 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.history import Filter, History, Person, Play
+from companion.history import Filter, History
 from companion.stats import compute, of_history
 from companion.stats_render import bar
-from scorers.names import name_key
-from tests.history_fixture import fill
+from tests.history_fixture import fill, random_play
 
 
 def stats_of(path: Path, game: str | None = None) -> dict[str, Any]:
@@ -278,47 +277,6 @@ def test_a_name_in_other_cases_is_one_person(db_path: Path) -> None:
 
 
 # ---------------------------------------------------------------- SQLite adds up the same
-
-POOL = ["Aki", "aki", "Ben", "Cho", "Dai", "Émi", "Fay", "Gen"]
-
-
-def random_play(rng: random.Random, k: int) -> Play:
-    """One play of any shape: teams (members known or not), anonymous people,
-    blank scores, unknown ranks, shared wins or none, ignored and interim."""
-    game = rng.choice(["tokaido", "shogun", "shibuya", "kamakura"])
-    names: list[str] = []
-    for name in rng.sample(POOL, len(POOL)):
-        if name_key(name) not in {name_key(n) for n in names}:
-            names.append(name)
-    sides: list[dict[str, Any]] = []
-    people: list[Person] = []
-    teams = game == "shibuya" and rng.random() < 0.5
-    for side in range(2 if teams else rng.randint(1, 4)):
-        if teams:
-            name = ["Red", "Blue"][side]
-            members = [] if rng.random() < 0.2 else [names.pop(), names.pop()]
-            people += [Person(m, side, rng.random() < 0.1) for m in members]
-        else:
-            anonymous = rng.random() < 0.15
-            name = f"Anonymous player {side + 1}" if anonymous else names.pop()
-            people.append(Person(name, side, anonymous))
-        total = None if rng.random() < 0.15 else rng.randint(-5, 12)
-        rank = None if rng.random() < 0.2 else rng.randint(1, 3)
-        sides.append({"name": name, "total": total, "rank": rank, "breakdown": {}})
-    winners = [s["name"] for s in sides if rng.random() < 0.4]
-    day = rng.randint(1, 9)  # plays often share a time
-    return Play(
-        id=0,
-        uuid=f"play-{k}",
-        played_at=f"2026-03-0{day}T20:00:00Z",
-        game=game,
-        score_file=None,
-        result={"game": game, "players": sides, "winners": winners, "tiebreak": None},
-        people=tuple(people),
-        ignored=rng.random() < 0.1,
-        status="interim" if rng.random() < 0.1 else "final",
-        start_player=0 if people and rng.random() < 0.5 else None,
-    )
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
