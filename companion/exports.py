@@ -18,7 +18,6 @@ and the public tools around them really write and read:
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -26,8 +25,8 @@ import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
-from xml.etree import ElementTree
 
 from companion.history import Person, Play
 from scorers.names import name_key
@@ -68,7 +67,13 @@ CSV_COLUMNS = (
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Characters XML 1.0 does not allow anywhere in a document.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NOT_XML = "[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+
+
+@cache
+def _not_xml() -> re.Pattern[str]:
+    """The characters XML 1.0 does not allow, compiled when first needed (it takes a while)."""
+    return re.compile(_NOT_XML)
 
 
 def title(game: str) -> str:
@@ -152,6 +157,8 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
     side's name in ``team``; a side whose members are not known gets one row
     with an empty ``player``. Not-scored seats have an empty ``score``.
     """
+    import csv
+
     from scorers import SCORERS
 
     categories: list[str] = []
@@ -408,7 +415,7 @@ def _bgstats_game(
 
 def xml_text(value: str) -> str:
     """``value`` without the characters XML 1.0 forbids (most control characters)."""
-    return _NOT_XML.sub("", value)
+    return _not_xml().sub("", value)
 
 
 def _start_positions(play: Play) -> list[str]:
@@ -428,6 +435,8 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
     unknown); a not-scored seat has an empty ``score``; an ignored play has
     ``nowinstats="1"``.
     """
+    from xml.etree import ElementTree
+
     root = ElementTree.Element(
         "plays",
         {
