@@ -427,7 +427,8 @@ def history_export(
     with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
-    data = encoded(export(plays, fmt, events=logs, excel=excel), excel=excel)
+        uuids = history.player_uuids() if fmt in ("json", "bgstats") else {}
+    data = encoded(export(plays, fmt, events=logs, excel=excel, player_uuids=uuids), excel=excel)
     if fmt in ("bgstats", "bgg-xml"):
         missing = missing_bgg_ids(plays)
         if missing:
@@ -527,6 +528,7 @@ def history_import(
             keep_ids=parsed.kind == "json",
             events=parsed.events,
             added_plays=added_plays,
+            player_uuids=parsed.player_uuids,
         )
     typer.echo(
         f"Imported {plural(added, 'game')}; "

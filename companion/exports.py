@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from companion.history import Person, Play
+from companion.history import ANONYMOUS_KEY, Person, Play
 from scorers.names import name_key
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
@@ -109,6 +109,7 @@ def export(
     *,
     events: Mapping[int, list[dict[str, Any]]] | None = None,
     excel: bool = False,
+    player_uuids: Mapping[str, str] | None = None,
 ) -> str:
     """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`).
 
@@ -118,13 +119,17 @@ def export(
         events: Event logs by play id (only the json format carries them).
         excel: csv only: lines end with CRLF (the text is meant to be
             written with a UTF-8 byte order mark, see :func:`encoded`).
+        player_uuids: The uuids BG Stats knows people by, by :func:`name_key`
+            (:meth:`History.player_uuids`); the json and bgstats formats
+            carry them.
     """
     if fmt == "json":
-        return to_json(plays, events=events)
+        return to_json(plays, events=events, player_uuids=player_uuids)
     if fmt == "csv":
         return to_csv(plays, excel=excel)
-    writers = {"bgstats": to_bgstats, "bgg-xml": to_bgg_xml}
-    return writers[fmt](plays)
+    if fmt == "bgstats":
+        return to_bgstats(plays, player_uuids=player_uuids)
+    return to_bgg_xml(plays)
 
 
 def encoded(text: str, *, excel: bool = False) -> bytes:
@@ -203,12 +208,16 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
 
 
 def to_json(
-    plays: Sequence[Play], *, events: Mapping[int, list[dict[str, Any]]] | None = None
+    plays: Sequence[Play],
+    *,
+    events: Mapping[int, list[dict[str, Any]]] | None = None,
+    player_uuids: Mapping[str, str] | None = None,
 ) -> str:
     """Everything, losslessly: each play with its people, its score file exactly as
-    given and, for a game played along, the event log of its answers."""
+    given and, for a game played along, the event log of its answers; then the
+    uuids BG Stats knows the people of these plays by (``players``), if any."""
     logs = events or {}
-    document = {
+    document: dict[str, Any] = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
         "plays": [
@@ -216,7 +225,27 @@ def to_json(
             for play in plays
         ],
     }
+    known = _known_uuids(plays, player_uuids or {})
+    if known:
+        document["players"] = known
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _known_uuids(plays: Sequence[Play], uuids: Mapping[str, str]) -> list[dict[str, Any]]:
+    """``{"name", "uuid"}`` (and ``"anonymous": true``) for the people of ``plays``
+    who have a uuid, each under their latest name."""
+    if not uuids:
+        return []
+    names: dict[str, tuple[str, bool]] = {}
+    for play in plays:
+        for person in play.persons:
+            key = ANONYMOUS_KEY if person.anonymous else name_key(person.name)
+            if key in uuids:
+                names[key] = (ANONYMOUS if person.anonymous else person.name, person.anonymous)
+    return [
+        {"name": name, "uuid": uuids[key], **({"anonymous": True} if anonymous else {})}
+        for key, (name, anonymous) in sorted(names.items(), key=lambda item: item[1][0].casefold())
+    ]
 
 
 def _uuid(kind: str, name: str) -> str:
@@ -263,7 +292,7 @@ class _Refs:
         self.games: dict[tuple[str, str, int], int] = {}  # (kind, name, bgg id) -> id
 
     def player(self, name: str, *, anonymous: bool = False) -> int:
-        key = "\0anonymous" if anonymous else name_key(name)
+        key = ANONYMOUS_KEY if anonymous else name_key(name)
         if key not in self.players:
             self.players[key] = (len(self.players) + 1, ANONYMOUS if anonymous else name, anonymous)
         return self.players[key][0]
@@ -300,8 +329,14 @@ def _bgstats_scores(play: Play, refs: _Refs) -> list[dict[str, Any]]:
     return entries
 
 
-def to_bgstats(plays: Sequence[Play]) -> str:
-    """A BG Stats backup (``.bgsplay``) holding ``plays``."""
+def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None = None) -> str:
+    """A BG Stats backup (``.bgsplay``) holding ``plays``.
+
+    A person keeps the uuid BG Stats knows them by (``player_uuids``, by
+    :func:`name_key`), so that the app sees the same player again; anyone else
+    gets one made from their name, the same in every export.
+    """
+    uuids = player_uuids or {}
     refs = _Refs()
     game_refs: dict[str, int] = {}
     teams_games: set[str] = set()
@@ -354,14 +389,15 @@ def to_bgstats(plays: Sequence[Play]) -> str:
         "userInfo": {"meRefId": me, "bggUsername": "", "exportDate": now},
         "players": [
             {
-                "uuid": _uuid("player", "\0anonymous") if anonymous else player_uuid(name),
+                "uuid": uuids.get(key)
+                or (_uuid("player", ANONYMOUS_KEY) if anonymous else player_uuid(name)),
                 "id": pid,
                 "name": name,
                 "isAnonymous": anonymous,
                 "modificationDate": now,
                 "bggUsername": "",
             }
-            for pid, name, anonymous in refs.players.values()
+            for key, (pid, name, anonymous) in refs.players.items()
         ],
         "locations": [
             {"uuid": _uuid("location", name), "id": lid, "name": name, "modificationDate": now}

@@ -35,7 +35,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from companion.exports import ANONYMOUS, BGG_IDS, JSON_FORMAT, NAMESPACE, title
-from companion.history import Expansion, Person, Play, derive_people
+from companion.history import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
 from scorers.names import InvalidName, clean_name, name_key
 
@@ -73,6 +73,8 @@ class Parsed:
         events: Event logs of played-along games, by play uuid.
         notes: What was changed on the way in (rounded scores, added-up team
             scores), one line each.
+        player_uuids: The uuids BG Stats knows the people of the plays by, by
+            :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player).
     """
 
     kind: str
@@ -80,6 +82,7 @@ class Parsed:
     skipped_games: dict[str, int] = field(default_factory=dict)
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    player_uuids: dict[str, str] = field(default_factory=dict)
 
 
 def not_scored(plays: list[Play]) -> int:
@@ -203,12 +206,14 @@ PLAY_KEYS_V2 = (*PLAY_KEYS, "people", "ignored", "expansions")
 
 
 def _parse_ours(r: Reader, data: dict[str, Any]) -> Parsed:
-    root = r.obj(data, "$", required=("format", "version", "plays"))
+    root = r.obj(data, "$", required=("format", "version", "plays"), optional=("players",))
     parsed = Parsed("json")
     version = root.get("version") if root is not None else None
     if version not in (1, 2) or type(version) is not int:
         r.error("version", f"unknown version {version!r} (this companion reads 1 and 2)")
         return parsed
+    if "players" in data:
+        parsed.player_uuids = _read_player_uuids(r, data["players"], "players")
     items = r.field(data, "$", "plays", lambda v, p: r.array(v, p, max_len=MAX_PLAYS)) or []
     if len(items) > MAX_PLAYS:
         return parsed
@@ -221,6 +226,26 @@ def _parse_ours(r: Reader, data: dict[str, Any]) -> Parsed:
             if log:
                 parsed.events[play.uuid] = log
     return parsed
+
+
+def _read_player_uuids(r: Reader, value: object, path: str) -> dict[str, str]:
+    """``[{"name", "uuid"[, "anonymous"]}]``: the uuids another app knows people by."""
+    items = r.array(value, path, max_len=MAX_PLAYS)
+    found: dict[str, str] = {}
+    if items is None or len(items) > MAX_PLAYS:
+        return found
+    for k, item in enumerate(items):
+        entry = r.obj(item, f"{path}[{k}]", required=("name", "uuid"), optional=("anonymous",))
+        if entry is None or {"name", "uuid"} - entry.keys():
+            continue
+        anonymous = r.field(entry, f"{path}[{k}]", "anonymous", r.boolean, default=False)
+        name = _name(r, entry["name"], f"{path}[{k}].name")
+        ident = _uuid_of(entry["uuid"])
+        if ident is None:
+            r.error(f"{path}[{k}].uuid", f"must be a text of 1 to {MAX_UUID} characters")
+        if name is not None and ident is not None and anonymous is not None:
+            found[ANONYMOUS_KEY if anonymous else name_key(name)] = ident
+    return found
 
 
 def _read_events(r: Reader, item: object, path: str) -> list[dict[str, Any]]:
@@ -595,7 +620,7 @@ def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
             shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
             parsed.skipped_games[shown] = parsed.skipped_games.get(shown, 0) + 1
             continue
-        play = _bgstats_play(r, raw, path, game, book, parsed.notes)
+        play = _bgstats_play(r, raw, path, game, book, parsed.notes, parsed.player_uuids)
         if play is not None:
             parsed.plays.append(play)
     return parsed
@@ -619,8 +644,17 @@ def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
             r.error(f"{path}.id", f"{ident!r} is already the id of {found[ident].path}")
             continue
         anonymous = entry.get("isAnonymous") is True
-        found[ident] = _Player(entry.get("name"), anonymous, path)
+        found[ident] = _Player(entry.get("name"), anonymous, path, _uuid_of(entry.get("uuid")))
     return found
+
+
+def _uuid_of(value: object) -> str | None:
+    """A player's uuid as BG Stats wrote it, or ``None`` when it is not a plain short text
+    (then it is not kept: an export makes one)."""
+    if not isinstance(value, str) or len(value) > MAX_UUID:
+        return None
+    text = value.strip()
+    return text if text and text.isprintable() and " " not in text else None
 
 
 def _bg_refs(r: Reader, value: object, what: str) -> dict[object, dict[str, Any]]:
@@ -752,6 +786,7 @@ def _bgstats_play(
     game: str,
     book: _Book,
     notes: list[str],
+    uuids: dict[str, str],
 ) -> Play | None:
     players, games, locations = book.players, book.games, book.locations
     before = len(r.problems)
@@ -860,6 +895,9 @@ def _bgstats_play(
         result["notes"] = play_notes
         what = _what(game, raw)
         notes.extend(f"{what}: {n}" for n in play_notes)
+    for seat in seats:
+        if seat.uuid is not None:
+            uuids.setdefault(ANONYMOUS_KEY if seat.anonymous else seat.key, seat.uuid)
     starts = [k for k, s in enumerate(seats) if s.start]
     ident = raw.get("uuid")
     if not isinstance(ident, str) or not ident.strip() or len(ident) > MAX_UUID:
