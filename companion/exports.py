@@ -11,9 +11,12 @@ and the public tools around them really write and read:
   ``plays`` (with ``ignored``, ``manualWinner``, ``usesTeams``,
   ``expansionPlays`` and ``playerScores``: ``score`` as text, ``team``,
   ``startPlayer``, ``winner``, ``rank``, ``seatOrder``). Dates are local
-  time, ``YYYY-MM-DD HH:MM:SS``; uuids are upper case.
+  time, ``YYYY-MM-DD HH:MM:SS``; play uuids are upper case, people keep the
+  uuids BG Stats gave them. An interim scoring is an ignored play whose
+  ``metaData`` says so.
 - BoardGameGeek XML API2 plays: every attribute the API writes, numbers we
-  don't have as ``0`` and texts as empty.
+  don't have as ``0`` and texts as empty; an interim scoring is
+  ``incomplete`` and kept out of win statistics (``nowinstats``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from companion.history import ANONYMOUS_KEY, Person, Play
+from companion.history import ANONYMOUS_KEY, FINAL, Person, Play
 from scorers.names import name_key
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
@@ -40,6 +43,9 @@ BGG_IDS: dict[str, int] = {"tokaido": 123540, "shogun": 20551}
 
 # A fixed namespace so that player and game uuids stay the same across exports.
 NAMESPACE = uuid.UUID("6f1c2a56-2f4e-4c8e-9f55-0c6b3d1e7a21")
+METADATA_STATUS, METADATA_IGNORED = "companionStatus", "companionIgnored"
+"""Keys of a play's BG Stats ``metaData`` that carry an interim scoring (see
+:func:`interim_marker`)."""
 ANONYMOUS = "Anonymous player"
 """The name BG Stats gives its anonymous player."""
 TERMS_OF_USE = "https://boardgamegeek.com/xmlapi/termsofuse"
@@ -54,6 +60,7 @@ CSV_COLUMNS = (
     "duration_min",
     "location",
     "ignored",
+    "status",
     "expansions",
     "team",
     "player",
@@ -160,7 +167,9 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
 
     A team game's members each get a row with their side's score, and their
     side's name in ``team``; a side whose members are not known gets one row
-    with an empty ``player``. Not-scored seats have an empty ``score``.
+    with an empty ``player``. Not-scored seats have an empty ``score``;
+    ``status`` is ``final``, or ``interim`` for a scoring that did not end its
+    game.
     """
     import csv
 
@@ -191,6 +200,7 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
                 "" if play.duration_min is None else play.duration_min,
                 play.location,
                 int(play.ignored),
+                play.status,
                 expansions,
                 side["name"] if teams else "",
                 person.name if person else "",
@@ -349,6 +359,7 @@ def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None 
         scores = _bgstats_scores(play, refs)
         counts.update(s["playerRefId"] for s in scores)
         date = local_date(play.played_at)
+        interim = play.status != FINAL
         documents.append(
             {
                 "uuid": play.uuid.upper(),
@@ -357,7 +368,8 @@ def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None 
                 "playDate": date,
                 "usesTeams": play.uses_teams,
                 "durationMin": play.duration_min or 0,
-                "ignored": play.ignored,
+                # BG Stats has no interim plays: it keeps them out of its statistics.
+                "ignored": play.ignored or interim,
                 "manualWinner": _manual_winner(play),
                 "rounds": 0,
                 "bggId": 0,
@@ -375,6 +387,7 @@ def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None 
                     for e in play.expansions
                 ],
                 "playerScores": scores,
+                **({"metaData": interim_marker(play)} if interim else {}),
             }
         )
     now = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
@@ -413,6 +426,17 @@ def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None 
         "challenges": [],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def interim_marker(play: Play) -> str:
+    """A play's BG Stats ``metaData`` (a JSON text) saying it is an interim scoring.
+
+    The app has no such plays, so the play is written as ignored; this note
+    lets our importer bring it back as interim, ignored or not as it was.
+    """
+    return json.dumps(
+        {METADATA_STATUS: play.status, METADATA_IGNORED: play.ignored}, separators=(",", ":")
+    )
 
 
 def _bgstats_game(
@@ -469,7 +493,8 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
     One ``player`` per person; a team's name goes in ``color``;
     ``startposition`` counts from the recorded start player (empty when
     unknown); a not-scored seat has an empty ``score``; an ignored play has
-    ``nowinstats="1"``.
+    ``nowinstats="1"``, an interim scoring (a Shogun first winter)
+    ``incomplete="1"`` and ``nowinstats="1"``.
     """
     from xml.etree import ElementTree
 
@@ -492,8 +517,8 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
                 "date": local_date(play.played_at)[:10],
                 "quantity": "1",
                 "length": str(play.duration_min or 0),
-                "incomplete": "0",
-                "nowinstats": "1" if play.ignored else "0",
+                "incomplete": "1" if play.status != FINAL else "0",
+                "nowinstats": "1" if play.ignored or play.status != FINAL else "0",
                 "location": xml_text(play.location),
             },
         )

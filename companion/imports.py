@@ -34,7 +34,15 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from companion.exports import ANONYMOUS, BGG_IDS, JSON_FORMAT, NAMESPACE, title
+from companion.exports import (
+    ANONYMOUS,
+    BGG_IDS,
+    JSON_FORMAT,
+    METADATA_IGNORED,
+    METADATA_STATUS,
+    NAMESPACE,
+    title,
+)
 from companion.history import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
 from scorers.names import InvalidName, clean_name, name_key
@@ -863,6 +871,12 @@ def _bgstats_play(
             )
         )
     ignored = _flag(r, raw, "ignored", path)
+    status = "final"
+    marker = _companion_marker(raw.get("metaData"))
+    if marker.get(METADATA_STATUS) == "interim":
+        # Our own export of an interim scoring: BG Stats keeps it as ignored.
+        status = "interim"
+        ignored = marker.get(METADATA_IGNORED) is True
     uses_teams = _flag(r, raw, "usesTeams", path) or any(s.team for s in seats)
     expansions = _bg_expansions(r, raw.get("expansionPlays"), f"{path}.expansionPlays", games)
     location = ""
@@ -917,7 +931,21 @@ def _bgstats_play(
         people=people,
         ignored=ignored,
         expansions=expansions,
+        status=status,
     )
+
+
+def _companion_marker(value: object) -> dict[str, Any]:
+    """What a play's BG Stats ``metaData`` (a JSON text, or an object) says of it in
+    our keys; anything else in it, or a ``metaData`` that is not JSON, says nothing."""
+    if isinstance(value, str) and METADATA_STATUS in value and len(value) <= 10_000:
+        from companion.scorefile import parse_json
+
+        try:
+            value = parse_json(value, max_depth=4)
+        except ScoreFileError:
+            return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _anonymous_name(listed: object, count: int) -> str:

@@ -329,3 +329,30 @@ def test_the_commands_carry_the_uuids(db_path: Path) -> None:
     assert _player_uuids(exported.stdout)["Aki"] == "0B6F0D7C-1111-4A8E-9A55-000000000001"
     lossless = json.loads(runner.invoke(app, ["history", "export", "--format", "json"]).stdout)
     assert {"name": "Aki", "uuid": "0B6F0D7C-1111-4A8E-9A55-000000000001"} in lossless["players"]
+
+
+@pytest.mark.parametrize(
+    ("meta", "status", "ignored"),
+    [
+        ('{"companionStatus":"interim","companionIgnored":false}', "interim", False),
+        ('{"companionStatus":"interim","companionIgnored":true}', "interim", True),
+        ({"companionStatus": "interim"}, "interim", False),
+        ('{"playUsedGameCopy":2}', "final", False),
+        ("companionStatus, not JSON", "final", False),
+        ('[[[[[["companionStatus"]]]]]]', "final", False),
+        ('{"companionStatus":"interim","companionStatus":"final"}', "final", False),
+        ("", "final", False),
+        (12345, "final", False),
+    ],
+)
+def test_an_interim_scoring_comes_back_from_bg_stats(
+    meta: object, status: str, ignored: bool
+) -> None:
+    """Our bgstats export writes an interim scoring as an ignored play with a note in
+    its metaData; anything else in metaData leaves the play as BG Stats has it."""
+    data = backup()
+    data["plays"][0]["metaData"] = meta
+    data["plays"][0]["ignored"] = True
+    first = parse(json.dumps(data)).plays[0]
+    expected_ignored = ignored if status == "interim" else True
+    assert (first.status, first.ignored) == (status, expected_ignored)
