@@ -312,8 +312,9 @@ class Filter:
 
     Attributes:
         game: A game id.
-        player: A person's name (compared by :func:`name_key`: case is ignored);
-            a team's name matches its plays too.
+        player: A person's name (compared by :func:`name_key`: case is ignored).
+            A team is not a person: its name matches its members' plays only
+            if one of them has that name.
         since: An ISO date or time; plays at or after it.
     """
 
