@@ -954,7 +954,7 @@ class History:
                 "SELECT game, count(*), max(top_score), coalesce(sum(winning_score), 0), "
                 "count(winning_score), coalesce(sum(margin), 0), count(margin) "
                 f"FROM plays{counted} GROUP BY game",
-                params if clauses else [],
+                params,
             ).fetchall()
             pairs = db.execute(
                 "SELECT a_key, b_key, count(*), sum(a_above), sum(b_above) "
@@ -963,7 +963,7 @@ class History:
             ).fetchall()
             people = self._latest(records, clauses, params, where or Filter())
             high = {
-                game: self._high_scorers(game, top, counted, params if clauses else [])
+                game: self._high_scorers(game, top, counted, params)
                 for game, _, top, *_ in games
                 if top is not None
             }
@@ -1341,19 +1341,14 @@ class _Rows:
             for seat, side in enumerate(sides)
         )
         keys = [name_key(p.name) for p in people]
+        # A person of no side (never written by the companion) has no result.
+        result = [
+            (int(won[p.side]), totals[p.side]) if 0 <= p.side < len(sides) else (None, None)
+            for p in people
+        ]
         self.people.extend(
-            (
-                play_id,
-                k,
-                p.side,
-                p.name,
-                keys[k],
-                int(p.anonymous),
-                play.game,
-                play.played_at,
-                int(won[p.side]),
-                sides[p.side]["total"],
-            )
+            (play_id, k, p.side, p.name, keys[k], int(p.anonymous), play.game, play.played_at)
+            + result[k]
             for k, p in enumerate(people)
         )
         ranks = [side["rank"] or 0 for side in sides]
@@ -1361,6 +1356,8 @@ class _Rows:
             for b in range(a + 1, len(people)):
                 second = people[b]
                 if first.anonymous or second.anonymous or first.side == second.side:
+                    continue
+                if result[a][0] is None or result[b][0] is None:
                     continue
                 if keys[a] == keys[b]:
                     continue
