@@ -380,11 +380,11 @@ def history_note(
 @history_app.command("stats")
 def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
     """Wins, scores, streaks, rivals and head-to-head records."""
-    from companion.stats import compute
+    from companion.stats import of_history
 
     where = make_filter(game)
     with open_history(db, write=False) as history:
-        stats = compute(history.seat_rows(where))
+        stats = of_history(history, where)
     if json:
         print_json(stats.to_json())
         return
@@ -427,7 +427,8 @@ def history_export(
     with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
-    data = encoded(export(plays, fmt, events=logs, excel=excel), excel=excel)
+        uuids = history.player_uuids() if fmt in ("json", "bgstats") else {}
+    data = encoded(export(plays, fmt, events=logs, excel=excel, player_uuids=uuids), excel=excel)
     if fmt in ("bgstats", "bgg-xml"):
         missing = missing_bgg_ids(plays)
         if missing:
@@ -527,6 +528,7 @@ def history_import(
             keep_ids=parsed.kind == "json",
             events=parsed.events,
             added_plays=added_plays,
+            player_uuids=parsed.player_uuids,
         )
     typer.echo(
         f"Imported {plural(added, 'game')}; "

@@ -11,14 +11,16 @@ and the public tools around them really write and read:
   ``plays`` (with ``ignored``, ``manualWinner``, ``usesTeams``,
   ``expansionPlays`` and ``playerScores``: ``score`` as text, ``team``,
   ``startPlayer``, ``winner``, ``rank``, ``seatOrder``). Dates are local
-  time, ``YYYY-MM-DD HH:MM:SS``; uuids are upper case.
+  time, ``YYYY-MM-DD HH:MM:SS``; play uuids are upper case, people keep the
+  uuids BG Stats gave them. An interim scoring is an ignored play whose
+  ``metaData`` says so.
 - BoardGameGeek XML API2 plays: every attribute the API writes, numbers we
-  don't have as ``0`` and texts as empty.
+  don't have as ``0`` and texts as empty; an interim scoring is
+  ``incomplete`` and kept out of win statistics (``nowinstats``).
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -26,10 +28,10 @@ import uuid
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
-from xml.etree import ElementTree
 
-from companion.history import Person, Play
+from companion.history import ANONYMOUS_KEY, FINAL, Person, Play
 from scorers.names import name_key
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
@@ -41,6 +43,9 @@ BGG_IDS: dict[str, int] = {"tokaido": 123540, "shogun": 20551}
 
 # A fixed namespace so that player and game uuids stay the same across exports.
 NAMESPACE = uuid.UUID("6f1c2a56-2f4e-4c8e-9f55-0c6b3d1e7a21")
+METADATA_STATUS, METADATA_IGNORED = "companionStatus", "companionIgnored"
+"""Keys of a play's BG Stats ``metaData`` that carry an interim scoring (see
+:func:`interim_marker`)."""
 ANONYMOUS = "Anonymous player"
 """The name BG Stats gives its anonymous player."""
 TERMS_OF_USE = "https://boardgamegeek.com/xmlapi/termsofuse"
@@ -55,6 +60,7 @@ CSV_COLUMNS = (
     "duration_min",
     "location",
     "ignored",
+    "status",
     "expansions",
     "team",
     "player",
@@ -68,7 +74,13 @@ CSV_COLUMNS = (
 )
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 # Characters XML 1.0 does not allow anywhere in a document.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+_NOT_XML = "[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
+
+
+@cache
+def _not_xml() -> re.Pattern[str]:
+    """The characters XML 1.0 does not allow, compiled when first needed (it takes a while)."""
+    return re.compile(_NOT_XML)
 
 
 def title(game: str) -> str:
@@ -104,6 +116,7 @@ def export(
     *,
     events: Mapping[int, list[dict[str, Any]]] | None = None,
     excel: bool = False,
+    player_uuids: Mapping[str, str] | None = None,
 ) -> str:
     """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`).
 
@@ -113,13 +126,17 @@ def export(
         events: Event logs by play id (only the json format carries them).
         excel: csv only: lines end with CRLF (the text is meant to be
             written with a UTF-8 byte order mark, see :func:`encoded`).
+        player_uuids: The uuids BG Stats knows people by, by :func:`name_key`
+            (:meth:`History.player_uuids`); the json and bgstats formats
+            carry them.
     """
     if fmt == "json":
-        return to_json(plays, events=events)
+        return to_json(plays, events=events, player_uuids=player_uuids)
     if fmt == "csv":
         return to_csv(plays, excel=excel)
-    writers = {"bgstats": to_bgstats, "bgg-xml": to_bgg_xml}
-    return writers[fmt](plays)
+    if fmt == "bgstats":
+        return to_bgstats(plays, player_uuids=player_uuids)
+    return to_bgg_xml(plays)
 
 
 def encoded(text: str, *, excel: bool = False) -> bytes:
@@ -150,8 +167,12 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
 
     A team game's members each get a row with their side's score, and their
     side's name in ``team``; a side whose members are not known gets one row
-    with an empty ``player``. Not-scored seats have an empty ``score``.
+    with an empty ``player``. Not-scored seats have an empty ``score``;
+    ``status`` is ``final``, or ``interim`` for a scoring that did not end its
+    game.
     """
+    import csv
+
     from scorers import SCORERS
 
     categories: list[str] = []
@@ -179,6 +200,7 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
                 "" if play.duration_min is None else play.duration_min,
                 play.location,
                 int(play.ignored),
+                play.status,
                 expansions,
                 side["name"] if teams else "",
                 person.name if person else "",
@@ -196,12 +218,16 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
 
 
 def to_json(
-    plays: Sequence[Play], *, events: Mapping[int, list[dict[str, Any]]] | None = None
+    plays: Sequence[Play],
+    *,
+    events: Mapping[int, list[dict[str, Any]]] | None = None,
+    player_uuids: Mapping[str, str] | None = None,
 ) -> str:
     """Everything, losslessly: each play with its people, its score file exactly as
-    given and, for a game played along, the event log of its answers."""
+    given and, for a game played along, the event log of its answers; then the
+    uuids BG Stats knows the people of these plays by (``players``), if any."""
     logs = events or {}
-    document = {
+    document: dict[str, Any] = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
         "plays": [
@@ -209,7 +235,27 @@ def to_json(
             for play in plays
         ],
     }
+    known = _known_uuids(plays, player_uuids or {})
+    if known:
+        document["players"] = known
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def _known_uuids(plays: Sequence[Play], uuids: Mapping[str, str]) -> list[dict[str, Any]]:
+    """``{"name", "uuid"}`` (and ``"anonymous": true``) for the people of ``plays``
+    who have a uuid, each under their latest name."""
+    if not uuids:
+        return []
+    names: dict[str, tuple[str, bool]] = {}
+    for play in plays:
+        for person in play.persons:
+            key = ANONYMOUS_KEY if person.anonymous else name_key(person.name)
+            if key in uuids:
+                names[key] = (ANONYMOUS if person.anonymous else person.name, person.anonymous)
+    return [
+        {"name": name, "uuid": uuids[key], **({"anonymous": True} if anonymous else {})}
+        for key, (name, anonymous) in sorted(names.items(), key=lambda item: item[1][0].casefold())
+    ]
 
 
 def _uuid(kind: str, name: str) -> str:
@@ -256,7 +302,7 @@ class _Refs:
         self.games: dict[tuple[str, str, int], int] = {}  # (kind, name, bgg id) -> id
 
     def player(self, name: str, *, anonymous: bool = False) -> int:
-        key = "\0anonymous" if anonymous else name_key(name)
+        key = ANONYMOUS_KEY if anonymous else name_key(name)
         if key not in self.players:
             self.players[key] = (len(self.players) + 1, ANONYMOUS if anonymous else name, anonymous)
         return self.players[key][0]
@@ -293,8 +339,14 @@ def _bgstats_scores(play: Play, refs: _Refs) -> list[dict[str, Any]]:
     return entries
 
 
-def to_bgstats(plays: Sequence[Play]) -> str:
-    """A BG Stats backup (``.bgsplay``) holding ``plays``."""
+def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None = None) -> str:
+    """A BG Stats backup (``.bgsplay``) holding ``plays``.
+
+    A person keeps the uuid BG Stats knows them by (``player_uuids``, by
+    :func:`name_key`), so that the app sees the same player again; anyone else
+    gets one made from their name, the same in every export.
+    """
+    uuids = player_uuids or {}
     refs = _Refs()
     game_refs: dict[str, int] = {}
     teams_games: set[str] = set()
@@ -307,6 +359,7 @@ def to_bgstats(plays: Sequence[Play]) -> str:
         scores = _bgstats_scores(play, refs)
         counts.update(s["playerRefId"] for s in scores)
         date = local_date(play.played_at)
+        interim = play.status != FINAL
         documents.append(
             {
                 "uuid": play.uuid.upper(),
@@ -315,7 +368,8 @@ def to_bgstats(plays: Sequence[Play]) -> str:
                 "playDate": date,
                 "usesTeams": play.uses_teams,
                 "durationMin": play.duration_min or 0,
-                "ignored": play.ignored,
+                # BG Stats has no interim plays: it keeps them out of its statistics.
+                "ignored": play.ignored or interim,
                 "manualWinner": _manual_winner(play),
                 "rounds": 0,
                 "bggId": 0,
@@ -333,6 +387,7 @@ def to_bgstats(plays: Sequence[Play]) -> str:
                     for e in play.expansions
                 ],
                 "playerScores": scores,
+                **({"metaData": interim_marker(play)} if interim else {}),
             }
         )
     now = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
@@ -347,14 +402,15 @@ def to_bgstats(plays: Sequence[Play]) -> str:
         "userInfo": {"meRefId": me, "bggUsername": "", "exportDate": now},
         "players": [
             {
-                "uuid": _uuid("player", "\0anonymous") if anonymous else player_uuid(name),
+                "uuid": uuids.get(key)
+                or (_uuid("player", ANONYMOUS_KEY) if anonymous else player_uuid(name)),
                 "id": pid,
                 "name": name,
                 "isAnonymous": anonymous,
                 "modificationDate": now,
                 "bggUsername": "",
             }
-            for pid, name, anonymous in refs.players.values()
+            for key, (pid, name, anonymous) in refs.players.items()
         ],
         "locations": [
             {"uuid": _uuid("location", name), "id": lid, "name": name, "modificationDate": now}
@@ -370,6 +426,17 @@ def to_bgstats(plays: Sequence[Play]) -> str:
         "challenges": [],
     }
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def interim_marker(play: Play) -> str:
+    """A play's BG Stats ``metaData`` (a JSON text) saying it is an interim scoring.
+
+    The app has no such plays, so the play is written as ignored; this note
+    lets our importer bring it back as interim, ignored or not as it was.
+    """
+    return json.dumps(
+        {METADATA_STATUS: play.status, METADATA_IGNORED: play.ignored}, separators=(",", ":")
+    )
 
 
 def _bgstats_game(
@@ -408,7 +475,7 @@ def _bgstats_game(
 
 def xml_text(value: str) -> str:
     """``value`` without the characters XML 1.0 forbids (most control characters)."""
-    return _NOT_XML.sub("", value)
+    return _not_xml().sub("", value)
 
 
 def _start_positions(play: Play) -> list[str]:
@@ -426,8 +493,11 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
     One ``player`` per person; a team's name goes in ``color``;
     ``startposition`` counts from the recorded start player (empty when
     unknown); a not-scored seat has an empty ``score``; an ignored play has
-    ``nowinstats="1"``.
+    ``nowinstats="1"``, an interim scoring (a Shogun first winter)
+    ``incomplete="1"`` and ``nowinstats="1"``.
     """
+    from xml.etree import ElementTree
+
     root = ElementTree.Element(
         "plays",
         {
@@ -447,8 +517,8 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
                 "date": local_date(play.played_at)[:10],
                 "quantity": "1",
                 "length": str(play.duration_min or 0),
-                "incomplete": "0",
-                "nowinstats": "1" if play.ignored else "0",
+                "incomplete": "1" if play.status != FINAL else "0",
+                "nowinstats": "1" if play.ignored or play.status != FINAL else "0",
                 "location": xml_text(play.location),
             },
         )

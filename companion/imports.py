@@ -27,13 +27,23 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
-from companion.exports import ANONYMOUS, BGG_IDS, JSON_FORMAT, NAMESPACE, title
-from companion.history import Expansion, Person, Play, derive_people
+from companion.exports import (
+    ANONYMOUS,
+    BGG_IDS,
+    JSON_FORMAT,
+    METADATA_IGNORED,
+    METADATA_STATUS,
+    NAMESPACE,
+    title,
+)
+from companion.history import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
 from scorers.names import InvalidName, clean_name, name_key
 
@@ -56,6 +66,7 @@ MAX_PROBLEMS = 100
 """At most this many problems are listed; the rest are counted."""
 _SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?(\s*[+-]\s*[0-9]+(\.[0-9]+)?)*")
 _TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]+)?)")
+_PADDED_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2})?)?")
 BY_BGG_ID = {number: game for game, number in BGG_IDS.items()}
 
 
@@ -70,6 +81,8 @@ class Parsed:
         events: Event logs of played-along games, by play uuid.
         notes: What was changed on the way in (rounded scores, added-up team
             scores), one line each.
+        player_uuids: The uuids BG Stats knows the people of the plays by, by
+            :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player).
     """
 
     kind: str
@@ -77,6 +90,7 @@ class Parsed:
     skipped_games: dict[str, int] = field(default_factory=dict)
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    player_uuids: dict[str, str] = field(default_factory=dict)
 
 
 def not_scored(plays: list[Play]) -> int:
@@ -200,12 +214,14 @@ PLAY_KEYS_V2 = (*PLAY_KEYS, "people", "ignored", "expansions")
 
 
 def _parse_ours(r: Reader, data: dict[str, Any]) -> Parsed:
-    root = r.obj(data, "$", required=("format", "version", "plays"))
+    root = r.obj(data, "$", required=("format", "version", "plays"), optional=("players",))
     parsed = Parsed("json")
     version = root.get("version") if root is not None else None
     if version not in (1, 2) or type(version) is not int:
         r.error("version", f"unknown version {version!r} (this companion reads 1 and 2)")
         return parsed
+    if "players" in data:
+        parsed.player_uuids = _read_player_uuids(r, data["players"], "players")
     items = r.field(data, "$", "plays", lambda v, p: r.array(v, p, max_len=MAX_PLAYS)) or []
     if len(items) > MAX_PLAYS:
         return parsed
@@ -218,6 +234,26 @@ def _parse_ours(r: Reader, data: dict[str, Any]) -> Parsed:
             if log:
                 parsed.events[play.uuid] = log
     return parsed
+
+
+def _read_player_uuids(r: Reader, value: object, path: str) -> dict[str, str]:
+    """``[{"name", "uuid"[, "anonymous"]}]``: the uuids another app knows people by."""
+    items = r.array(value, path, max_len=MAX_PLAYS)
+    found: dict[str, str] = {}
+    if items is None or len(items) > MAX_PLAYS:
+        return found
+    for k, item in enumerate(items):
+        entry = r.obj(item, f"{path}[{k}]", required=("name", "uuid"), optional=("anonymous",))
+        if entry is None or {"name", "uuid"} - entry.keys():
+            continue
+        anonymous = r.field(entry, f"{path}[{k}]", "anonymous", r.boolean, default=False)
+        name = _name(r, entry["name"], f"{path}[{k}].name")
+        ident = _uuid_of(entry["uuid"])
+        if ident is None:
+            r.error(f"{path}[{k}].uuid", f"must be a text of 1 to {MAX_UUID} characters")
+        if name is not None and ident is not None and anonymous is not None:
+            found[ANONYMOUS_KEY if anonymous else name_key(name)] = ident
+    return found
 
 
 def _read_events(r: Reader, item: object, path: str) -> list[dict[str, Any]]:
@@ -507,6 +543,17 @@ class _Player:
     name: object
     anonymous: bool
     path: str
+    uuid: str | None = None
+    cleaned: tuple[str, str] | None = None
+    """The name through the name rule and its key, once it has passed."""
+
+    def person(self, r: Reader) -> tuple[str, str] | None:
+        """``(name, key)`` by the name rule; a problem at the player's name (each time)."""
+        if self.cleaned is None:
+            name = _name(r, self.name, f"{self.path}.name")
+            if name is not None:
+                self.cleaned = (name, name_key(name))
+        return self.cleaned
 
 
 @dataclass
@@ -515,7 +562,8 @@ class _Seat:
 
     index: int
     path: str
-    person: Person
+    name: str
+    anonymous: bool
     key: str
     total: int | None
     rank: int | None
@@ -523,6 +571,29 @@ class _Seat:
     start: bool
     order: int
     team: str
+    uuid: str | None = None
+
+
+@dataclass
+class _Book:
+    """The players, games and locations a BG Stats file lists, by id."""
+
+    players: dict[object, _Player]
+    games: dict[object, dict[str, Any]]
+    locations: dict[object, dict[str, Any]]
+    location_names: dict[object, str] = field(default_factory=dict)
+
+    def location(self, r: Reader, ref: object) -> str | None:
+        """The name of location ``ref`` (checked once; a problem each time it is wrong)."""
+        if ref not in self.location_names:
+            place = self.locations[ref]
+            found = _plain_text(
+                r, place.get("name", ""), f"{place['_path']}.name", limit=MAX_LOCATION
+            )
+            if found is None:
+                return None
+            self.location_names[ref] = found
+        return self.location_names[ref]
 
 
 def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
@@ -533,6 +604,8 @@ def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
     plays = r.array(data["plays"], "plays", max_len=MAX_PLAYS)
     if r.problems or plays is None or len(plays) > MAX_PLAYS:
         return parsed
+    ours: dict[object, str | None] = {}  # game ref -> our game id
+    book = _Book(players, games, locations)
     for k, item in enumerate(plays):
         path = f"plays[{k}]"
         raw = r.obj(item, path, allow_unknown=True)
@@ -547,13 +620,15 @@ def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
                 other = "a game not listed in games"
                 parsed.skipped_games[other] = parsed.skipped_games.get(other, 0) + 1
             continue
-        name = entry.get("name")
-        shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
-        game = _our_game(entry)
+        if ref not in ours:
+            ours[ref] = _our_game(entry)
+        game = ours[ref]
         if game is None:
+            name = entry.get("name")
+            shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
             parsed.skipped_games[shown] = parsed.skipped_games.get(shown, 0) + 1
             continue
-        play = _bgstats_play(r, raw, path, game, players, games, locations, parsed.notes)
+        play = _bgstats_play(r, raw, path, game, book, parsed.notes, parsed.player_uuids)
         if play is not None:
             parsed.plays.append(play)
     return parsed
@@ -577,8 +652,17 @@ def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
             r.error(f"{path}.id", f"{ident!r} is already the id of {found[ident].path}")
             continue
         anonymous = entry.get("isAnonymous") is True
-        found[ident] = _Player(entry.get("name"), anonymous, path)
+        found[ident] = _Player(entry.get("name"), anonymous, path, _uuid_of(entry.get("uuid")))
     return found
+
+
+def _uuid_of(value: object) -> str | None:
+    """A player's uuid as BG Stats wrote it, or ``None`` when it is not a plain short text
+    (then it is not kept: an export makes one)."""
+    if not isinstance(value, str) or len(value) > MAX_UUID:
+        return None
+    text = value.strip()
+    return text if text and text.isprintable() and " " not in text else None
 
 
 def _bg_refs(r: Reader, value: object, what: str) -> dict[object, dict[str, Any]]:
@@ -623,15 +707,23 @@ def _local_date(r: Reader, value: object, path: str) -> str | None:
     """BG Stats' local ``YYYY-MM-DD HH:MM:SS`` → the stored UTC form."""
     if isinstance(value, str) and len(value) <= 40:
         text = value.strip().replace("T", " ")
-        for pattern in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
-            try:
-                moment = datetime.strptime(text, pattern)
-            except ValueError:
-                continue
-            try:
-                return moment.astimezone().astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-            except (OverflowError, ValueError, OSError):
+        moment = None
+        if _PADDED_DATE.fullmatch(text):
+            # The usual, zero-padded shape: read the same way, without strptime.
+            with suppress(ValueError):
+                moment = datetime.fromisoformat(text)
+        if moment is None:
+            for pattern in ("%Y-%m-%d %H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d"):
+                try:
+                    moment = datetime.strptime(text, pattern)
+                except ValueError:
+                    continue
                 break
+        if moment is not None:
+            try:  # a naive time is this computer's local time
+                return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+            except (OverflowError, ValueError, OSError):
+                pass
     r.error(path, "must be a real date such as 2026-11-30 20:15:00")
     return None
 
@@ -649,6 +741,12 @@ def score_value(value: object) -> tuple[int | None, str | None]:
         return None, None
     if isinstance(value, bool):
         raise ValueError(f"must be a score, got {json.dumps(value)}")
+    if type(value) is int and -MAX_SCORE <= value <= MAX_SCORE:
+        return value, None  # the usual case: a whole number
+    if isinstance(value, str) and len(value) <= 200:
+        digits = value.strip()
+        if digits.isascii() and digits.isdigit() and len(digits) < 10:
+            return int(digits), None  # the usual case: a whole number as text
     if type(value) is int:
         exact = Decimal(value)
     elif isinstance(value, float):
@@ -684,19 +782,23 @@ def _flag(r: Reader, raw: dict[str, Any], key: str, path: str) -> bool:
     return False
 
 
+def _what(game: str, raw: dict[str, Any]) -> str:
+    """How a message names a BG Stats play: ``the Tokaido play of 2026-10-03``."""
+    return f"the {title(game)} play of {str(raw.get('playDate'))[:10]}"
+
+
 def _bgstats_play(
     r: Reader,
     raw: dict[str, Any],
     path: str,
     game: str,
-    players: dict[object, _Player],
-    games: dict[object, dict[str, Any]],
-    locations: dict[object, dict[str, Any]],
+    book: _Book,
     notes: list[str],
+    uuids: dict[str, str],
 ) -> Play | None:
+    players, games, locations = book.players, book.games, book.locations
     before = len(r.problems)
     played_at = _local_date(r, raw.get("playDate"), f"{path}.playDate")
-    what = f"the {title(game)} play of {str(raw.get('playDate'))[:10]}"
     scores = r.array(raw.get("playerScores"), f"{path}.playerScores", min_len=1, max_len=MAX_SEATS)
     seats: list[_Seat] = []
     anonymous_count = 0
@@ -717,14 +819,14 @@ def _bgstats_play(
             name = _anonymous_name(player.name, anonymous_count)
             key = f"\0anonymous{anonymous_count}"
         else:
-            cleaned = _name(r, player.name, f"{player.path}.name")
+            cleaned = player.person(r)
             if cleaned is None:
                 continue
-            name, key = cleaned, name_key(cleaned)
+            name, key = cleaned
             if key in seen:
                 r.error(
                     f"{spath}.playerRefId",
-                    f"{name} is twice in {what} (also at {seen[key]})",
+                    f"{name} is twice in {_what(game, raw)} (also at {seen[key]})",
                 )
                 continue
             seen[key] = f"playerScores[{k}]"
@@ -738,9 +840,13 @@ def _bgstats_play(
         rank = entry.get("rank", 0)
         if rank is None:
             rank = 0
-        rank = r.integer(rank, f"{spath}.rank", high=1000)
+        if type(rank) is not int or not 0 <= rank <= 1000:
+            rank = r.integer(rank, f"{spath}.rank", high=1000)
         order = entry.get("seatOrder", 0)
-        order = r.integer(0 if order is None else order, f"{spath}.seatOrder", high=1000)
+        if order is None:
+            order = 0
+        if type(order) is not int or not 0 <= order <= 1000:
+            order = r.integer(order, f"{spath}.seatOrder", high=1000)
         team = entry.get("team")
         if team is not None and not isinstance(team, str):
             if type(team) is int and 0 <= team <= MAX_REF:
@@ -752,7 +858,8 @@ def _bgstats_play(
             _Seat(
                 k,
                 spath,
-                Person(name, 0, player.anonymous),
+                name,
+                player.anonymous,
                 key,
                 total,
                 rank or None,
@@ -760,16 +867,22 @@ def _bgstats_play(
                 _flag(r, entry, "startPlayer", spath),
                 order or 0,
                 (team or "").strip(),
+                player.uuid,
             )
         )
     ignored = _flag(r, raw, "ignored", path)
+    status = "final"
+    marker = _companion_marker(raw.get("metaData"))
+    if marker.get(METADATA_STATUS) == "interim":
+        # Our own export of an interim scoring: BG Stats keeps it as ignored.
+        status = "interim"
+        ignored = marker.get(METADATA_IGNORED) is True
     uses_teams = _flag(r, raw, "usesTeams", path) or any(s.team for s in seats)
     expansions = _bg_expansions(r, raw.get("expansionPlays"), f"{path}.expansionPlays", games)
     location = ""
-    if _is_scalar(raw.get("locationRefId")) and raw.get("locationRefId") in locations:
-        place = locations[raw["locationRefId"]]
-        found = _plain_text(r, place.get("name", ""), f"{place['_path']}.name", limit=MAX_LOCATION)
-        location = found or ""
+    where = raw.get("locationRefId")
+    if _is_scalar(where) and where in locations:
+        location = book.location(r, where) or ""
     comments = raw.get("comments")
     if comments is not None and not isinstance(comments, str):
         comments = None
@@ -783,20 +896,22 @@ def _bgstats_play(
     orders = [s.order for s in seats]
     if all(orders) and len(set(orders)) == len(orders):
         seats.sort(key=lambda s: s.order)
-    sides, people = _sides(r, seats, uses_teams, path, what, play_notes)
+    sides, people, wins = _sides(r, seats, uses_teams, lambda: _what(game, raw), play_notes)
     if sides is None:
         return None
     result: dict[str, Any] = {
         "game": game,
         "players": sides,
-        "winners": [
-            s["name"] for s, won in zip(sides, _side_wins(seats, people), strict=True) if won
-        ],
+        "winners": [s["name"] for s, won in zip(sides, wins, strict=True) if won],
         "tiebreak": None,
     }
     if play_notes:
         result["notes"] = play_notes
+        what = _what(game, raw)
         notes.extend(f"{what}: {n}" for n in play_notes)
+    for seat in seats:
+        if seat.uuid is not None:
+            uuids.setdefault(ANONYMOUS_KEY if seat.anonymous else seat.key, seat.uuid)
     starts = [k for k, s in enumerate(seats) if s.start]
     ident = raw.get("uuid")
     if not isinstance(ident, str) or not ident.strip() or len(ident) > MAX_UUID:
@@ -816,7 +931,21 @@ def _bgstats_play(
         people=people,
         ignored=ignored,
         expansions=expansions,
+        status=status,
     )
+
+
+def _companion_marker(value: object) -> dict[str, Any]:
+    """What a play's BG Stats ``metaData`` (a JSON text, or an object) says of it in
+    our keys; anything else in it, or a ``metaData`` that is not JSON, says nothing."""
+    if isinstance(value, str) and METADATA_STATUS in value and len(value) <= 10_000:
+        from companion.scorefile import parse_json
+
+        try:
+            value = parse_json(value, max_depth=4)
+        except ScoreFileError:
+            return {}
+    return value if isinstance(value, dict) else {}
 
 
 def _anonymous_name(listed: object, count: int) -> str:
@@ -827,41 +956,40 @@ def _anonymous_name(listed: object, count: int) -> str:
     return base if count == 1 else f"{base[:36]} {count}"
 
 
-def _side_wins(seats: list[_Seat], people: tuple[Person, ...]) -> list[bool]:
-    wins: dict[int, bool] = {}
-    for seat, person in zip(seats, people, strict=True):
-        wins[person.side] = wins.get(person.side, False) or seat.winner
-    return [wins[k] for k in sorted(wins)]
-
-
 def _sides(
     r: Reader,
     seats: list[_Seat],
     uses_teams: bool,
-    path: str,
-    what: str,
+    what: Callable[[], str],
     play_notes: list[str],
-) -> tuple[list[dict[str, Any]] | None, tuple[Person, ...]]:
-    """The result's sides and the people (in seat order) pointing at them."""
+) -> tuple[list[dict[str, Any]] | None, tuple[Person, ...], list[bool]]:
+    """The result's sides, the people (in seat order) pointing at them, and who won.
+
+    Without teams every seat is a side of its own; with teams the seats of one
+    team are one side.
+    """
+    if not uses_teams or not any(s.team for s in seats):
+        return _own_sides(r, seats, what)
     groups: dict[str, list[_Seat]] = {}
     for seat in seats:
-        label = seat.team if uses_teams and seat.team else f"\0{seat.key}"
+        label = seat.team if seat.team else f"\0{seat.key}"
         groups.setdefault(label, []).append(seat)
     sides: list[dict[str, Any]] = []
     side_of: dict[str, int] = {}
     names: set[str] = set()
     for label, members in groups.items():
         if label.startswith("\0"):
-            name: str | None = members[0].person.name
+            name: str | None = members[0].name
         else:
             shown = f"Team {label}" if label.isdigit() else label
             name = _name(r, shown, f"{members[0].path}.team", what="team name")
         if name is None:
-            return None, ()
-        if name_key(name) in names:
-            r.error(f"{members[0].path}.team", f"{name!r} names two sides of {what}")
-            return None, ()
-        names.add(name_key(name))
+            return None, (), []
+        key = name_key(name)
+        if key in names:
+            r.error(f"{members[0].path}.team", f"{name!r} names two sides of {what()}")
+            return None, (), []
+        names.add(key)
         totals = [m.total for m in members if m.total is not None]
         total: int | None = None
         if totals:
@@ -879,17 +1007,42 @@ def _sides(
             }
         )
     people = tuple(
-        Person(
-            s.person.name,
-            side_of[s.team if uses_teams and s.team else f"\0{s.key}"],
-            s.person.anonymous,
-        )
-        for s in seats
+        Person(s.name, side_of[s.team if s.team else f"\0{s.key}"], s.anonymous) for s in seats
     )
-    wins = _side_wins(seats, people)
+    won = [False] * len(sides)
+    for seat, person in zip(seats, people, strict=True):
+        won[person.side] = won[person.side] or seat.winner
     if not any(side["rank"] for side in sides):
-        _derive_ranks(sides, wins)
-    return sides, people
+        _derive_ranks(sides, won)
+    return sides, people, won
+
+
+def _own_sides(
+    r: Reader, seats: list[_Seat], what: Callable[[], str]
+) -> tuple[list[dict[str, Any]] | None, tuple[Person, ...], list[bool]]:
+    """Every seat a side of its own (no teams): the usual play, read quickly."""
+    sides: list[dict[str, Any]] = []
+    names: set[str] = set()
+    for seat in seats:
+        key = name_key(seat.name) if seat.anonymous else seat.key
+        if key in names:
+            r.error(f"{seat.path}.team", f"{seat.name!r} names two sides of {what()}")
+            return None, (), []
+        names.add(key)
+        total = seat.total
+        sides.append(
+            {
+                "name": seat.name,
+                "total": total,
+                "rank": seat.rank,
+                "breakdown": {} if total is None else {IMPORTED_CATEGORY: total},
+            }
+        )
+    people = tuple(Person(s.name, k, s.anonymous) for k, s in enumerate(seats))
+    won = [s.winner for s in seats]
+    if not any(s.rank for s in seats):
+        _derive_ranks(sides, won)
+    return sides, people, won
 
 
 def _derive_ranks(sides: list[dict[str, Any]], wins: list[bool]) -> None:

@@ -202,4 +202,86 @@ MIGRATIONS += (
         ),
     ),
 )
+
+# Migration 6: what the statistics read, kept beside the plays so that `history
+# stats` reads a few aggregates instead of every seat of every play: each
+# person's row carries its play's game and time and its side's result, each
+# play its top and winning scores and its margin of victory, and every two
+# people on different sides of a play are a row of `play_pairs` (who finished
+# above whom). The same statements fill them for every play when migrating and
+# for each play written afterwards (`{ids}` is the condition on the play id).
+# Also the uuids another app (BG Stats) knows people by, so that an export
+# gives the same people the same uuids again.
+DERIVED: tuple[str, ...] = (
+    """UPDATE plays SET (top_score, winning_score, margin) = (
+        SELECT max(CASE WHEN scored THEN total END),
+            max(CASE WHEN scored AND winner THEN total END),
+            CASE WHEN max(CASE WHEN scored AND winner THEN total END) IS NULL THEN NULL
+                WHEN max(CASE WHEN scored AND NOT winner THEN total END) IS NOT NULL
+                THEN max(CASE WHEN scored AND winner THEN total END)
+                    - max(CASE WHEN scored AND NOT winner THEN total END)
+                WHEN min(winner) THEN 0 END
+        FROM play_players WHERE play_players.play_id = plays.id)
+    WHERE plays.id {ids}""",
+    """UPDATE play_people SET (game, played_at, winner, total) = (
+        SELECT plays.game, plays.played_at, pp.winner, CASE WHEN pp.scored THEN pp.total END
+        FROM plays JOIN play_players AS pp
+            ON pp.play_id = plays.id AND pp.seat = play_people.side
+        WHERE plays.id = play_people.play_id)
+    WHERE play_people.play_id {ids}""",
+    """INSERT INTO play_pairs (play_id, a_key, b_key, a_position, b_position, a_above, b_above)
+    SELECT a.play_id, a.name_key, b.name_key, a.position, b.position,
+        CASE WHEN sa.rank > 0 AND sb.rank > 0 THEN sa.rank < sb.rank
+            ELSE sa.winner AND NOT sb.winner END,
+        CASE WHEN sa.rank > 0 AND sb.rank > 0 THEN sb.rank < sa.rank
+            ELSE sb.winner AND NOT sa.winner END
+    FROM play_people AS a
+    JOIN play_people AS b
+        ON b.play_id = a.play_id AND b.side <> a.side AND b.name_key > a.name_key
+    JOIN play_players AS sa ON sa.play_id = a.play_id AND sa.seat = a.side
+    JOIN play_players AS sb ON sb.play_id = b.play_id AND sb.seat = b.side
+    WHERE a.anonymous = 0 AND b.anonymous = 0 AND a.play_id {ids}""",
+)
+COUNTED = "ignored = 0 AND status = 'final'"
+"""The plays the statistics count (the condition of the partial index ``plays_counted``)."""
+NOT_COUNTED = "ignored OR status <> 'final'"
+"""The plays they leave out (the condition of the partial index ``plays_not_counted``)."""
+MIGRATIONS += (
+    (
+        6,
+        "what the statistics read, kept with each play; the uuids other apps know people by",
+        (
+            "ALTER TABLE plays ADD COLUMN top_score INTEGER",
+            "ALTER TABLE plays ADD COLUMN winning_score INTEGER",
+            "ALTER TABLE plays ADD COLUMN margin INTEGER",
+            "ALTER TABLE play_people ADD COLUMN game TEXT",
+            "ALTER TABLE play_people ADD COLUMN played_at TEXT",
+            "ALTER TABLE play_people ADD COLUMN winner INTEGER",
+            "ALTER TABLE play_people ADD COLUMN total INTEGER",
+            """CREATE TABLE play_pairs (
+                play_id INTEGER NOT NULL REFERENCES plays(id) ON DELETE CASCADE,
+                a_key TEXT NOT NULL,
+                b_key TEXT NOT NULL,
+                a_position INTEGER NOT NULL,
+                b_position INTEGER NOT NULL,
+                a_above INTEGER NOT NULL,
+                b_above INTEGER NOT NULL,
+                PRIMARY KEY (a_key, b_key, play_id, a_position, b_position)
+            ) WITHOUT ROWID""",
+            """CREATE TABLE player_uuids (
+                name_key TEXT PRIMARY KEY,
+                uuid TEXT NOT NULL
+            ) WITHOUT ROWID""",
+            *(statement.format(ids="IS NOT NULL") for statement in DERIVED),
+            "DROP INDEX play_people_by_key",
+            # `anonymous` is a column too, so that the index covers the queries.
+            "CREATE INDEX play_people_stats ON play_people "
+            "(name_key, game, played_at, play_id, winner, total, anonymous) WHERE anonymous = 0",
+            f"CREATE INDEX plays_counted ON plays "
+            f"(game, top_score, played_at, winning_score, margin, ignored, status) "
+            f"WHERE {COUNTED}",
+            f"CREATE INDEX plays_not_counted ON plays (id) WHERE {NOT_COUNTED}",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -9,6 +9,7 @@ problems with their JSON path, like any other problem of the file.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
@@ -25,6 +26,10 @@ MAX_DEPTH = 32
 """The deepest nesting a score file needs is 6 levels."""
 MAX_STRUCTURE_PROBLEMS = 50
 """Duplicate keys and unpaired surrogates listed before the rest are summed up."""
+
+# A surrogate in the text, or a JSON escape of one: only then can a parsed
+# text or key hold an unpaired surrogate (a pair of escapes makes one character).
+_MAYBE_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
 
 
 class InputError(Exception):
@@ -98,16 +103,18 @@ class _Object(dict[str, object]):
 
 
 def _pairs(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    obj = _Object(pairs)
-    if len(obj) != len(pairs):
-        seen: set[str] = set()
-        dups: dict[str, None] = {}
-        for key, _ in pairs:
-            if key in seen:
-                dups[key] = None
-            seen.add(key)
-        obj.duplicates = tuple(dups)
-    return obj
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    marked = _Object(obj)
+    seen: set[str] = set()
+    dups: dict[str, None] = {}
+    for key, _ in pairs:
+        if key in seen:
+            dups[key] = None
+        seen.add(key)
+    marked.duplicates = tuple(dups)
+    return marked
 
 
 def _has_lone_surrogate(text: str) -> bool:
@@ -118,12 +125,21 @@ def _has_lone_surrogate(text: str) -> bool:
     return False
 
 
-def _walk_problems(value: object, max_depth: int) -> list[tuple[str, str]]:
+def _walk_problems(value: object, max_depth: int, *, strings: bool = True) -> list[tuple[str, str]]:
     """Duplicate keys, over-deep nesting and unpaired surrogates, with their paths.
 
     After :data:`MAX_STRUCTURE_PROBLEMS` the walk stops and one more problem
     says that there are more.
+
+    Args:
+        value: The parsed document.
+        max_depth: The deepest nesting allowed.
+        strings: Check every text and key for unpaired surrogates; ``False``
+            when the document's text cannot hold one (then only objects and
+            lists are visited).
     """
+    if not strings:
+        return _sorted_problems(_container_problems(value, max_depth))
     from scorers._validate import ROOT, index_path, key_path
 
     problems: list[tuple[str, str]] = []
@@ -146,6 +162,66 @@ def _walk_problems(value: object, max_depth: int) -> list[tuple[str, str]]:
                 stack.append((item[index], index_path(path, index), depth + 1))
         elif isinstance(item, str) and _has_lone_surrogate(item):
             problems.append((path, "holds an unpaired surrogate (\\ud800-\\udfff), not text"))
+    return _sorted_problems(problems)
+
+
+# Where a container sits: ``None`` for the document, else (its parent's place, key or index).
+_Place = tuple[object, str | int] | None
+
+
+def _container_problems(value: object, max_depth: int) -> list[tuple[str, str]]:
+    """Duplicate keys and over-deep nesting, visiting only objects and lists.
+
+    The same walk in the same order as :func:`_walk_problems`; a path is
+    spelled out only for a problem.
+    """
+    if not isinstance(value, dict | list):
+        return []
+    problems: list[tuple[str, str]] = []
+    stack: list[tuple[dict[str, object] | list[object], int, _Place]] = [(value, 0, None)]
+    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
+        item, depth, place = stack.pop()
+        if depth >= max_depth:
+            problems.append((_path(place), f"nested more than {max_depth} levels deep"))
+            continue
+        if isinstance(item, dict):
+            duplicates: tuple[str, ...] = getattr(item, "duplicates", ())
+            if duplicates:
+                from scorers._validate import key_path
+
+                path = _path(place)
+                for key in duplicates[: MAX_STRUCTURE_PROBLEMS + 1]:
+                    problems.append((key_path(path, key), "this key is given more than once"))
+            for key, child in reversed(item.items()):
+                if isinstance(child, dict | list):
+                    stack.append((child, depth + 1, (place, key)))
+        else:
+            for index in range(len(item) - 1, -1, -1):
+                child = item[index]
+                if isinstance(child, dict | list):
+                    stack.append((child, depth + 1, (place, index)))
+    return problems
+
+
+def _path(place: _Place) -> str:
+    """The JSON path of a place (``$`` for the document)."""
+    from scorers._validate import ROOT, index_path, key_path
+
+    steps: list[str | int] = []
+    while place is not None:
+        parent, step = place
+        steps.append(step)
+        place = parent  # type: ignore[assignment]
+    path = ROOT
+    for step in reversed(steps):
+        path = index_path(path, step) if isinstance(step, int) else key_path(path, step)
+    return path
+
+
+def _sorted_problems(problems: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Problems by path; past :data:`MAX_STRUCTURE_PROBLEMS`, one that says there are more."""
+    from scorers._validate import ROOT
+
     problems.sort(key=lambda p: p[0])
     if len(problems) > MAX_STRUCTURE_PROBLEMS:
         del problems[MAX_STRUCTURE_PROBLEMS:]
@@ -177,7 +253,7 @@ def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> object:
         raise ScoreFileError.single("$", f"nested more than {max_depth} levels deep") from error
     except ValueError as error:
         raise ScoreFileError.single("$", f"not valid JSON: {error}") from error
-    problems = _walk_problems(value, max_depth)
+    problems = _walk_problems(value, max_depth, strings=_MAYBE_SURROGATE.search(text) is not None)
     if problems:
         raise ScoreFileError.many(problems)
     return value

@@ -31,7 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+if TYPE_CHECKING:
+    from companion.history import Filter, History
 
 NEMESIS_MIN_PLAYS = 3
 
@@ -195,6 +198,33 @@ class Stats:
         }
 
 
+class Tables(NamedTuple):
+    """The figures the stats are made of, aggregated over the plays that count.
+
+    :func:`compute` works them out from seat rows, :meth:`History.stat_tables`
+    has SQLite add them up; :func:`summarize` makes the stats of either.
+
+    Attributes:
+        records: ``(key, game, plays, wins, scored, points, best)`` per person
+            and game, in the order of each person's first play of each game.
+        people: ``key -> (latest name, current streak)``.
+        games: ``(game, plays, high_score, high_scorers, winning_points,
+            winning_plays, margins, margin_plays)`` per game.
+        pairs: ``(a_key, b_key, plays, a_above, b_above)`` with ``a_key <
+            b_key``, for every two people who met on different sides.
+    """
+
+    records: list[tuple[Any, ...]]
+    people: dict[str, tuple[str, int]]
+    games: list[tuple[Any, ...]]
+    pairs: list[tuple[Any, ...]]
+
+
+def of_history(history: History, where: Filter | None = None) -> Stats:
+    """The stats of the plays of ``history`` that ``where`` selects (SQLite adds them up)."""
+    return summarize(history.stat_tables(where))
+
+
 # One side of the play being read: [total, rank, winner, [(key, name, anonymous)], side name]
 _Side = list[Any]
 
@@ -327,25 +357,56 @@ def compute(rows: Iterable[Sequence[Any]]) -> Stats:
     if sides:
         close_play()
 
-    players = {
-        key: PlayerStats(names[key], plays, wins, streak)
-        for key, (plays, wins, streak) in people.items()
-    }
-    for (key, played), (plays, wins, scored, points, best) in records.items():
-        players[key].games[played] = GameRecord(plays, wins, scored, points, best)
-    head = {
-        keys: HeadToHead(names[keys[0]], names[keys[1]], *counts) for keys, counts in pairs.items()
-    }
+    return summarize(
+        Tables(
+            [(key, played, *record) for (key, played), record in records.items()],
+            {key: (names[key], person[2]) for key, person in people.items()},
+            [
+                (
+                    g.game,
+                    g.plays,
+                    g.high_score,
+                    g.high_scorers,
+                    g.winning_points,
+                    g.winning_plays,
+                    g.margins,
+                    g.margin_plays,
+                )
+                for g in games.values()
+            ],
+            [(a, b, *counts) for (a, b), counts in pairs.items()],
+        )
+    )
+
+
+def summarize(tables: Tables) -> Stats:
+    """The stats from their figures (see :class:`Tables`)."""
+    names = {key: name for key, (name, _) in tables.people.items()}
+    players: dict[str, PlayerStats] = {}
+    for key, played, plays, wins, scored, points, best in tables.records:
+        player = players.get(key)
+        if player is None:
+            player = players[key] = PlayerStats(names[key], streak=tables.people[key][1])
+        player.plays += plays
+        player.wins += wins
+        player.games[played] = GameRecord(plays, wins, scored, points, best)
+    head = [
+        HeadToHead(names[a], names[b], plays, a_above, b_above)
+        for a, b, plays, a_above, b_above in tables.pairs
+    ]
     by_player: dict[str, list[HeadToHead]] = {}
-    for (key_a, key_b), h in head.items():
-        by_player.setdefault(key_a, []).append(h)
-        by_player.setdefault(key_b, []).append(h)
+    for (a, b, *_), h in zip(tables.pairs, head, strict=True):
+        by_player.setdefault(a, []).append(h)
+        by_player.setdefault(b, []).append(h)
     for key, p in players.items():
         _rival_and_nemesis(p, by_player.get(key, []))
+    games = [
+        GameStats(game, plays, top, list(by), *rest) for game, plays, top, by, *rest in tables.games
+    ]
     return Stats(
         sorted(players.values(), key=lambda p: (-p.wins, -p.win_rate, p.name.casefold(), p.name)),
-        sorted(games.values(), key=lambda g: g.game),
-        sorted(head.values(), key=lambda h: (-h.plays, h.a.casefold(), h.b.casefold())),
+        sorted(games, key=lambda g: g.game),
+        sorted(head, key=lambda h: (-h.plays, h.a.casefold(), h.b.casefold())),
     )
 
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
-from companion.history import History
+from companion.history import History, Person, Play
+from scorers.names import name_key
 
 # (game, date, [(name, total, rank)], winners)
 PLAYS: list[tuple[str, str, list[tuple[str, int, int]], list[str]]] = [
@@ -50,3 +52,45 @@ def fill(path: Path) -> None:
                 duration_min=45 + k,
                 start_player=0 if k != 3 else 1,
             )
+
+
+POOL = ["Aki", "aki", "Ben", "Cho", "Dai", "Émi", "Fay", "Gen"]
+
+
+def random_play(rng: random.Random, k: int) -> Play:
+    """One play of any shape: teams (members known or not), anonymous people,
+    blank scores, unknown ranks, shared wins or none, ignored and interim."""
+    game = rng.choice(["tokaido", "shogun", "shibuya", "kamakura"])
+    names: list[str] = []
+    for name in rng.sample(POOL, len(POOL)):
+        if name_key(name) not in {name_key(n) for n in names}:
+            names.append(name)
+    sides: list[dict[str, Any]] = []
+    people: list[Person] = []
+    teams = game == "shibuya" and rng.random() < 0.5
+    for side in range(2 if teams else rng.randint(1, 4)):
+        if teams:
+            name = ["Red", "Blue"][side]
+            members = [] if rng.random() < 0.2 else [names.pop(), names.pop()]
+            people += [Person(m, side, rng.random() < 0.1) for m in members]
+        else:
+            anonymous = rng.random() < 0.15
+            name = f"Anonymous player {side + 1}" if anonymous else names.pop()
+            people.append(Person(name, side, anonymous))
+        total = None if rng.random() < 0.15 else rng.randint(-5, 12)
+        rank = None if rng.random() < 0.2 else rng.randint(1, 3)
+        sides.append({"name": name, "total": total, "rank": rank, "breakdown": {}})
+    winners = [s["name"] for s in sides if rng.random() < 0.4]
+    day = rng.randint(1, 9)  # plays often share a time
+    return Play(
+        id=0,
+        uuid=f"play-{k}",
+        played_at=f"2026-03-0{day}T20:00:00Z",
+        game=game,
+        score_file=None,
+        result={"game": game, "players": sides, "winners": winners, "tiebreak": None},
+        people=tuple(people),
+        ignored=rng.random() < 0.1,
+        status="interim" if rng.random() < 0.1 else "final",
+        start_player=0 if people and rng.random() < 0.5 else None,
+    )

@@ -346,3 +346,44 @@ def test_csv_neutralises_and_quotes_user_text(db_path: Path) -> None:
     assert rows[0]["notes"] == "line one\r\nline two\rthree"
     # The header, then two rows that each hold one quoted line break.
     assert len(text.split("\n")) == 6
+
+
+def test_an_interim_scoring_in_every_export(filled: Path, tmp_path: Path) -> None:
+    """A Shogun first winter scored alone: incomplete and out of win statistics for
+    BoardGameGeek, ignored (as BG Stats can only say) with a note our importer
+    reads back, a status column in csv and in json."""
+    from companion.history import Play
+    from tests.history_fixture import result
+
+    winter = Play(
+        id=0,
+        uuid="5a1c0e00-0000-4000-8000-00000000000f",
+        played_at="2026-01-09T20:00:00Z",
+        game="shogun",
+        score_file=None,
+        result=result("shogun", [("Aki", 30, 1), ("Ben", 25, 2), ("Cho", 20, 3)], ["Aki"]),
+        status="interim",
+    )
+    with History(filled) as history:
+        history.add([winter], keep_ids=False)
+    rows = csv_rows(exported(filled, "csv"))
+    assert {r["status"] for r in rows if r["play_id"] == "9"} == {"interim"}
+    assert {r["status"] for r in rows if r["play_id"] != "9"} == {"final"}
+    xml_plays = ElementTree.fromstring(exported(filled, "bgg-xml")).findall("play")
+    flags = [(p.attrib["incomplete"], p.attrib["nowinstats"]) for p in xml_plays]
+    assert flags == [("0", "0")] * 8 + [("1", "1")]
+    text = exported(filled, "bgstats")
+    data = json.loads(text)
+    last = data["plays"][-1]
+    assert last["ignored"] is True
+    assert json.loads(last["metaData"]) == {"companionStatus": "interim", "companionIgnored": False}
+    assert "metaData" not in data["plays"][0]
+    assert year_in_review(data) == {"123540": 4, "20551": 2, "0": 2}  # the winter is left out
+    other = tmp_path / "other.sqlite3"
+    with History(other) as history:
+        history.add(parse(text).plays, keep_ids=False)
+        back = history.plays()[-1]
+        assert (back.status, back.ignored, back.result["winners"]) == ("interim", False, ["Aki"])
+        history.add(parse(exported(filled, "json")).plays)
+    document = json.loads(exported(filled, "json"))
+    assert document["plays"][-1]["status"] == "interim"

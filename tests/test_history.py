@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 import subprocess
 import sys
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -93,10 +95,10 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         (3, "games in progress and their event logs"),
         (4, "one number per game, interim plays, the terminal that holds a game"),
     ]
-    assert versions[-1] == (
-        5,
-        "people and sides, start person, not-scored seats, ignored plays, expansions",
-    )
+    assert versions[4:] == [
+        (5, "people and sides, start person, not-scored seats, ignored plays, expansions"),
+        (6, "what the statistics read, kept with each play; the uuids other apps know people by"),
+    ]
     assert versions[-1][0] == SCHEMA_VERSION
 
 
@@ -428,3 +430,44 @@ def test_migration_5_turns_teams_into_people(tmp_path: Path) -> None:
     assert keys == ["aki", "émi"]
     # The side whose members are unknown is a row without a person.
     assert [row[7:] for row in rows if row[0] == 2] == [(None, None, 0), (None, None, 0)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_what_a_play_keeps_for_the_stats_is_what_migration_6_works_out(
+    tmp_path: Path, seed: int
+) -> None:
+    """Each write keeps what the statistics read; migration 6's statements give the same."""
+    from companion.schema import DERIVED
+    from tests.history_fixture import random_play
+
+    rng = random.Random(seed)
+    path = tmp_path / "history.sqlite3"
+    with History(path) as history:
+        history.add([random_play(rng, k) for k in range(30)], keep_ids=False)
+        history.add([random_play(rng, 30)], keep_ids=False)
+    queries = (
+        "SELECT id, top_score, winning_score, margin FROM plays ORDER BY id",
+        "SELECT play_id, position, game, played_at, winner, total FROM play_people "
+        "ORDER BY play_id, position",
+        "SELECT * FROM play_pairs ORDER BY play_id, a_position, b_position",
+    )
+    with closing(sqlite3.connect(path)) as db:
+        written = [db.execute(q).fetchall() for q in queries]
+        db.execute("UPDATE plays SET top_score = NULL, winning_score = NULL, margin = NULL")
+        db.execute("UPDATE play_people SET game = NULL, played_at = NULL, winner = NULL, total = 0")
+        db.execute("DELETE FROM play_pairs")
+        for statement in DERIVED:
+            db.execute(statement.format(ids="IS NOT NULL"))
+        assert [db.execute(q).fetchall() for q in queries] == written
+        assert written[2], "no pairs: the plays are too simple"
+
+
+def test_an_older_history_gives_the_same_stats_after_migration_6(tmp_path: Path) -> None:
+    from companion.stats import compute, of_history
+
+    path = tmp_path / "v3.sqlite3"
+    _version_3_history(path)
+    with History(path) as history:
+        expected = compute(history.seat_rows()).to_json()
+        assert expected["head_to_head"] and expected["players"]
+        assert of_history(history).to_json() == expected

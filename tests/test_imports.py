@@ -263,3 +263,96 @@ def test_other_games_never_block(db_path: Path) -> None:
     data = backup()
     data["plays"][5]["playerScores"][0]["score"] = "not a score"
     assert len(parse(json.dumps(data)).plays) == 5
+
+
+def _player_uuids(text: str) -> dict[str, str]:
+    return {p["name"]: p["uuid"] for p in json.loads(text)["players"]}
+
+
+def test_bgstats_people_keep_their_uuids(db_path: Path, tmp_path: Path) -> None:
+    """An export gives BG Stats' people their own uuids again, so a round trip or a
+    merge in the app finds the same players (and its anonymous player)."""
+    from companion.exports import export
+
+    listed = {p["name"]: p["uuid"] for p in backup()["players"]}
+    with History(db_path) as history:
+        parsed = parse(BACKUP.read_text())
+        history.add(parsed.plays, keep_ids=False, player_uuids=parsed.player_uuids)
+        text = export(history.plays(), "bgstats", player_uuids=history.player_uuids())
+        lossless = export(history.plays(), "json", player_uuids=history.player_uuids())
+    assert _player_uuids(text) == {
+        name: listed[name] for name in ("Aki", "Ben", "Cho", "Dai", "Anonymous player")
+    }
+    # Through our own json backup into another history, and out again.
+    other = tmp_path / "other.sqlite3"
+    with History(other) as history:
+        parsed = parse(lossless)
+        assert parsed.player_uuids["aki"] == listed["Aki"]
+        history.add(parsed.plays, player_uuids=parsed.player_uuids)
+        again = export(history.plays(), "bgstats", player_uuids=history.player_uuids())
+    assert _player_uuids(again) == _player_uuids(text)
+    # Back in: every play is already there, and a person keeps the uuid they have.
+    changed = json.loads(text)
+    for player in changed["players"]:
+        player["uuid"] = player["uuid"][::-1]
+    with History(db_path) as history:
+        parsed = parse(json.dumps(changed))
+        assert history.add(parsed.plays, player_uuids=parsed.player_uuids) == (0, 5)
+        assert history.player_uuids()["aki"] == listed["Aki"]
+
+
+@pytest.mark.parametrize(
+    ("entry", "expected"),
+    [
+        ({"name": "Aki", "uuid": ""}, "players[0].uuid: must be a text of 1 to 100 characters"),
+        ({"name": "Aki", "uuid": "x" * 101}, "players[0].uuid: must be a text of 1 to 100"),
+        ({"name": "Al\x1b[31m", "uuid": "U"}, "players[0].name: the name must not"),
+        ({"uuid": "U"}, "players[0].name: missing"),
+        ({"name": "Aki", "uuid": "U", "anonymous": 1}, "players[0].anonymous: must be true"),
+    ],
+)
+def test_player_uuids_in_our_json_are_checked(entry: dict[str, Any], expected: str) -> None:
+    document = ours()
+    document["players"] = [entry]
+    found = problems(document)
+    assert any(p.startswith(expected) for p in found), found
+
+
+def test_the_commands_carry_the_uuids(db_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli import app
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["history", "import", str(BACKUP)]).exit_code == 0
+    exported = runner.invoke(app, ["history", "export", "--format", "bgstats"])
+    assert _player_uuids(exported.stdout)["Aki"] == "0B6F0D7C-1111-4A8E-9A55-000000000001"
+    lossless = json.loads(runner.invoke(app, ["history", "export", "--format", "json"]).stdout)
+    assert {"name": "Aki", "uuid": "0B6F0D7C-1111-4A8E-9A55-000000000001"} in lossless["players"]
+
+
+@pytest.mark.parametrize(
+    ("meta", "status", "ignored"),
+    [
+        ('{"companionStatus":"interim","companionIgnored":false}', "interim", False),
+        ('{"companionStatus":"interim","companionIgnored":true}', "interim", True),
+        ({"companionStatus": "interim"}, "interim", False),
+        ('{"playUsedGameCopy":2}', "final", False),
+        ("companionStatus, not JSON", "final", False),
+        ('[[[[[["companionStatus"]]]]]]', "final", False),
+        ('{"companionStatus":"interim","companionStatus":"final"}', "final", False),
+        ("", "final", False),
+        (12345, "final", False),
+    ],
+)
+def test_an_interim_scoring_comes_back_from_bg_stats(
+    meta: object, status: str, ignored: bool
+) -> None:
+    """Our bgstats export writes an interim scoring as an ignored play with a note in
+    its metaData; anything else in metaData leaves the play as BG Stats has it."""
+    data = backup()
+    data["plays"][0]["metaData"] = meta
+    data["plays"][0]["ignored"] = True
+    first = parse(json.dumps(data)).plays[0]
+    expected_ignored = ignored if status == "interim" else True
+    assert (first.status, first.ignored) == (status, expected_ignored)

@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 import io
+import json
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from companion.scorefile import FileTooLarge, parse_json, read_source, size_words
+from companion.scorefile import (
+    FileTooLarge,
+    _pairs,
+    _walk_problems,
+    parse_json,
+    read_source,
+    size_words,
+)
 from scorers import ScoreFileError
 
 
@@ -74,3 +84,36 @@ def test_read_source_from_stdin_is_bounded(monkeypatch: pytest.MonkeyPatch) -> N
 )
 def test_size_words(limit: int, words: str) -> None:
     assert size_words(limit) == words
+
+
+# JSON text built by hand, so that objects may repeat a key.
+_LEAF = st.sampled_from(["1", "true", "null", '"x"', '"a b"', "2.5"])
+_KEYS = st.sampled_from(["a", "b", "name", "x y", "", "é", "1"])
+_JSON_TEXT = st.recursive(
+    _LEAF,
+    lambda inner: (
+        st.lists(inner, max_size=4).map(lambda items: "[" + ",".join(items) + "]")
+        | st.lists(st.tuples(_KEYS, inner), max_size=4).map(
+            lambda pairs: "{" + ",".join(f"{json.dumps(k)}: {v}" for k, v in pairs) + "}"
+        )
+    ),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_JSON_TEXT, depth=st.integers(min_value=1, max_value=6))
+def test_the_walk_of_objects_and_lists_finds_what_the_full_walk_finds(
+    text: str, depth: int
+) -> None:
+    """Without a surrogate in the text only objects and lists are visited: same problems."""
+    value = json.loads(text, object_pairs_hook=_pairs)
+    assert _walk_problems(value, depth, strings=False) == _walk_problems(value, depth)
+
+
+def test_many_duplicate_keys_are_summed_up_the_same_way() -> None:
+    text = "[" + ",".join('{"a": 1, "a": 2}' for _ in range(80)) + "]"
+    value = json.loads(text, object_pairs_hook=_pairs)
+    found = _walk_problems(value, 32, strings=False)
+    assert found == _walk_problems(value, 32)
+    assert len(found) == 51 and found[-1][0] == "$"
