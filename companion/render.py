@@ -7,8 +7,8 @@ markup (see :mod:`companion.plain`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -18,6 +18,9 @@ from rich.text import Text
 from companion.plain import console as plain_console
 from companion.plain import plain
 from scorers import join_names
+
+if TYPE_CHECKING:
+    from companion.clock import Timing
 
 
 def label(category: str) -> str:
@@ -82,6 +85,44 @@ def outcome(result: Mapping[str, Any]) -> str:
     if result.get("tiebreak"):
         return f"Winner: {winners[0]}, on the tie-break ({result['tiebreak']})."
     return f"Winner: {winners[0]}."
+
+
+def after_game(
+    explanation: Sequence[str],
+    records: Sequence[str] = (),
+    *,
+    timing: Timing | None = None,
+    location: str = "",
+) -> RenderableType:
+    """What follows a result: why it was won, the records set, the time and the place.
+
+    Each part is left out when there is nothing to say; the parts are
+    separated by a blank line. Every sentence is plain text (names in it are
+    data, never markup).
+
+    Args:
+        explanation: The sentences of :func:`companion.explain.explain`.
+        records: The sentences of the records the game set.
+        timing: How long a played-along game took.
+        location: Where it was played.
+    """
+    from companion.clock import duration_text, rounds_text
+
+    parts: list[list[str]] = [list(explanation), list(records)]
+    about: list[str] = []
+    if timing is not None and timing.seconds:
+        about.append(f"Time at the table: {duration_text(timing.seconds)} (pauses left out).")
+        if timing.rounds:
+            about.append(f"Rounds: {rounds_text(timing.rounds)}.")
+    if location:
+        about.append(f"Location: {location}")
+    parts.append(about)
+    lines: list[RenderableType] = []
+    for part in parts:
+        if part:
+            lines.append(Text(""))
+            lines.extend(plain(sentence) for sentence in part)
+    return Group(*lines)
 
 
 def print_clean(renderable: RenderableType, console: Console | None = None) -> None:

@@ -177,8 +177,13 @@ class SessionStore:
         self.history = history
         self._db = history._db
 
-    def start(self, game: str, kind: str) -> int:
+    def start(self, game: str, kind: str, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
         """Open a new session for ``game`` (``kind``: ``play`` or ``score``).
+
+        Args:
+            game: The game id.
+            kind: ``play`` or ``score``.
+            facts: ``meta:`` events to begin its log with (where it is played).
 
         Returns:
             Its number, which the finished game keeps in the history.
@@ -190,6 +195,14 @@ class SessionStore:
                 "INSERT INTO sessions (id, game, kind, started_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (number, game, kind, stamp, stamp),
+            )
+            db.executemany(
+                "INSERT INTO session_events (session_id, seq, at, key, value) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (number, seq, stamp, key, json.dumps(value))
+                    for seq, (key, value) in enumerate(facts, 1)
+                ],
             )
         return number
 
