@@ -198,11 +198,12 @@ def history_show(
     title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
     show(result_table(play.result, title=title))
     show(after_game(why, records))
+    said: list[str] = []
     if play.uses_teams:
         for side, name in enumerate(play.players):
             people = [p.name for p in play.members(side)]
             known = join_names(people) if people else "members not known"
-            typer.echo(f"{name}: {known}")
+            said.append(f"{name}: {known}")
     anonymous = [p.name for p in play.persons if p.anonymous]
     starter = play.starter
     details = [
@@ -227,15 +228,16 @@ def history_show(
         ),
         ("Notes", play.notes),
     ]
-    for label, value in details:
-        if value:
-            typer.echo(f"{label}: {lines(value)}")
+    said.extend(f"{label}: {lines(value)}" for label, value in details if value)
     if play.uses_teams and not all(play.members(k) for k in range(len(play.players))):
         example = line(play.players[0])
-        typer.echo(
+        said.append(
             f"Name the members with: companion history edit {play.id} "
             f"--members '{example}=NAME,NAME'"
         )
+    if said:
+        # A blank line after the explanation, none straight after the table.
+        typer.echo("\n".join(["", *said] if why or records else said))
 
 
 def _get(db: Path | None, play_id: int, *, write: bool = True) -> "Play":

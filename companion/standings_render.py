@@ -55,9 +55,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
         group = _table("Record", "Value", "Held by", "Set in")
         for name, mark in _group_rows(records, categories=True):
             group.add_row(name, str(mark.value), plain(mark.who), _set_in(mark))
-        people = _table(
-            "Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak", "Streak now"
-        )
+        people = _table("Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak")
         for person in _people(records):
             people.add_row(
                 plain(person.name),
@@ -66,7 +64,6 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
                 _value(person.best_total),
                 _value(person.biggest_margin),
                 _value(person.longest_streak),
-                str(person.current_streak),
             )
         return Group(
             Text(f"{title(game)} records ({_games(records.plays)})", HEADING),
