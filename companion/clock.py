@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from companion.sessions import START, STOP, is_answer
+from companion.events import START, STOP, is_answer
 
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
 MAX_ROUNDS = 1000

@@ -122,33 +122,12 @@ def explanation(play: Play) -> list[str]:
 
 def _counted(history: History, game: str | None) -> list[PlayedGame]:
     """Every play that counts (final, not ignored), with breakdowns, in play order."""
-    condition = "status = ? AND ignored = 0" + (" AND game = ?" if game else "")
-    params: list[Any] = [FINAL, *([game] if game else [])]
-    people: dict[int, list[tuple[int, str, int]]] = {}
-    with history.guard("read the history"):
-        db = history._db
-        rows = db.execute(
-            f"SELECT id, played_at, game, result FROM plays WHERE {condition} "
-            "ORDER BY played_at, id",
-            params,
-        ).fetchall()
-        for play_id, side, name, anonymous in db.execute(
-            "SELECT play_id, side, name, anonymous FROM play_people WHERE play_id IN "
-            f"(SELECT id FROM plays WHERE {condition}) ORDER BY play_id, side, position",
-            params,
-        ):
-            known = people.get(play_id)
-            if known is None:
-                people[play_id] = [(side, name, anonymous)]
-            else:
-                known.append((side, name, anonymous))
-    plays = []
-    for play_id, played_at, name, text in rows:
-        result = json.loads(text)
-        who = people.get(play_id, [])
-        seats = _sides(result, who)
-        plays.append(PlayedGame(play_id, played_at, name, seats))
-    return plays
+    return _load(history, game, breakdowns=True)
+
+
+def _rated(history: History, game: str | None) -> list[PlayedGame]:
+    """Every play that counts, without breakdowns (all ratings need), in play order."""
+    return _load(history, game, breakdowns=False)
 
 
 def _side_people(name: str, people: People) -> tuple[tuple[str, ...], bool]:
@@ -163,14 +142,16 @@ def _side_people(name: str, people: People) -> tuple[tuple[str, ...], bool]:
     return members, not members
 
 
-def _rated(history: History, game: str | None) -> list[PlayedGame]:
-    """Every play that counts, without breakdowns (all ratings need), in play order.
+def _load(history: History, game: str | None, *, breakdowns: bool) -> list[PlayedGame]:
+    """Every play that counts (final, not ignored) of ``game`` (or all), in play order.
 
-    Three flat reads (plays in play order; sides, and people side by side, in
-    id order) merged here: a join of the three costs SQLite more than merging
-    costs Python, and ratings read every play. Equal seats are made once and
-    shared (they are frozen), which saves most of the work on a long history
-    of one group.
+    Records and ratings read every play of a long history, so this is made for
+    speed: three flat reads (the plays in play order; their sides, and their
+    people side by side, in id order) merged here, since a join of the three
+    costs SQLite more than merging costs Python. Only records need the
+    breakdowns, read from each play's stored result. Equal seats are made once
+    and shared (they are frozen), which saves most of the work on a long
+    history of one group.
 
     A side is a team of its named people unless it is exactly one person of
     its own name; for a game's seats this is the same as deciding for the
@@ -179,10 +160,11 @@ def _rated(history: History, game: str | None) -> list[PlayedGame]:
     condition = "status = ? AND ignored = 0" + (" AND game = ?" if game else "")
     params: list[Any] = [FINAL, *([game] if game else [])]
     within = f" WHERE play_id IN (SELECT id FROM plays WHERE {condition})"
+    result = ", result" if breakdowns else ", NULL"
     with history.guard("read the history"):
         db = history._db
         plays = db.execute(
-            f"SELECT id, played_at, game FROM plays WHERE {condition} ORDER BY played_at, id",
+            f"SELECT id, played_at, game{result} FROM plays WHERE {condition} ORDER BY id",
             params,
         ).fetchall()
         sides = db.execute(
@@ -195,44 +177,55 @@ def _rated(history: History, game: str | None) -> list[PlayedGame]:
             "ORDER BY play_id, side, position",
             params,
         ).fetchall()
+    end = (-1, -1, "", 0, 0, 0)  # an end marker: no play or side matches it
+    sides.append(end)
+    people.append(end[:4])
     made: dict[tuple[Any, ...], PlayedSeat] = {}
-    seated: dict[int, list[PlayedSeat]] = {}
-    people.append((-1, -1, "", 0))  # an end marker: no side matches it
-    p = 0
-    for play_id, seat, name, total, rank, winner in sides:
-        person = people[p]
-        after = people[p + 1] if person[0] >= 0 else person
-        if (
-            person[0] == play_id
-            and person[1] == seat
-            and person[2] == name
-            and (after[0] != play_id or after[1] != seat)
-        ):
-            p += 1  # one person of the side's own name: most seats
-            members: tuple[str, ...] = ()
-            anonymous = bool(person[3])
-        else:
-            p = _skip(people, p, play_id, seat)
-            first = p
-            while people[p][0] == play_id and people[p][1] == seat:
-                p += 1
-            members = tuple(person[2] for person in people[first:p] if not person[3])
-            anonymous = not members
-        key = (name, total, rank, winner, members, anonymous)
-        made_seat = made.get(key)
-        if made_seat is None:
-            made_seat = made[key] = PlayedSeat(
-                name, total, rank, bool(winner), (), members, anonymous
-            )
-        found = seated.get(play_id)
-        if found is None:
-            seated[play_id] = [made_seat]
-        else:
-            found.append(made_seat)
-    return [
-        PlayedGame(play_id, played_at, game_id, tuple(seated.get(play_id, ())))
-        for play_id, played_at, game_id in plays
-    ]
+    games = []
+    s = p = 0
+    for play_id, played_at, game_id, text in plays:
+        split: list[Any] = json.loads(text)["players"] if text is not None else []
+        seats = []
+        while 0 <= sides[s][0] < play_id:
+            s += 1  # a side of no play (a damaged record)
+        while sides[s][0] == play_id:
+            _, seat, name, total, rank, winner = sides[s]
+            s += 1
+            person = people[p]
+            after = people[p + 1] if person[0] >= 0 else person
+            if (
+                person[0] == play_id
+                and person[1] == seat
+                and person[2] == name
+                and (after[0] != play_id or after[1] != seat)
+            ):
+                p += 1  # one person of the side's own name: most seats
+                members: tuple[str, ...] = ()
+                anonymous = bool(person[3])
+            else:
+                p = _skip(people, p, play_id, seat)
+                first = p
+                while people[p][0] == play_id and people[p][1] == seat:
+                    p += 1
+                members, anonymous = _side_people(name, [x[1:] for x in people[first:p]])
+            points: tuple[tuple[str, int], ...] = ()
+            if seat < len(split):
+                breakdown = split[seat].get("breakdown") or {}
+                points = tuple((str(c), v) for c, v in breakdown.items() if type(v) is int)
+            key = (name, total, rank, winner, members, anonymous, points)
+            made_seat = made.get(key)
+            if made_seat is None:
+                made_seat = made[key] = PlayedSeat(
+                    name, total, rank, bool(winner), points, members, anonymous
+                )
+            seats.append(made_seat)
+        games.append(PlayedGame(play_id, played_at, game_id, tuple(seats)))
+    games.sort(key=_in_play_order)
+    return games
+
+
+def _in_play_order(play: PlayedGame) -> tuple[str, int]:
+    return play.played_at, play.id
 
 
 def _skip(people: list[Any], p: int, play_id: int, seat: int) -> int:

@@ -106,11 +106,11 @@ def after_game(
         timing: How long a played-along game took.
         location: Where it was played.
     """
-    from companion.clock import duration_text, rounds_text
-
     parts: list[list[str]] = [list(explanation), list(records)]
     about: list[str] = []
     if timing is not None and timing.seconds:
+        from companion.clock import duration_text, rounds_text
+
         about.append(f"Time at the table: {duration_text(timing.seconds)} (pauses left out).")
         if timing.rounds:
             about.append(f"Rounds: {rounds_text(timing.rounds)}.")

@@ -27,21 +27,30 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from companion.events import (
+    LOCATION,
+    META_PREFIX,
+    SEED_PREFIX,
+    START,
+    STOP,
+    TIME,
+    is_answer,
+)
 from companion.history import History, HistoryError, Play, insert, next_number, now_utc
 
 Event = tuple[str, Any]
-SEED_PREFIX = "seed:"
-"""Random draws: ``seed:NAME`` holds the seed of a draw, kept through undo."""
-META_PREFIX = "meta:"
-"""Facts about the session that are not answers, kept through undo (see below)."""
-START = META_PREFIX + "start"
-"""A terminal started (or resumed) driving the game: the clock runs from here."""
-STOP = META_PREFIX + "stop"
-"""The players paused, pressed Ctrl-C or stopped: the clock stops here."""
-LOCATION = META_PREFIX + "location"
-"""Where the game is played (its value is the place)."""
-TIME = META_PREFIX + "time"
-"""How long the game took, written when it is saved (see :mod:`companion.clock`)."""
+__all__ = [
+    "LOCATION",
+    "META_PREFIX",
+    "SEED_PREFIX",
+    "START",
+    "STOP",
+    "TIME",
+    "Event",
+    "SessionStore",
+    "is_answer",
+    "now",
+]
 # A holder on another machine that has not saved an answer for this long is
 # taken to be gone (on this machine the process itself is checked).
 STALE_AFTER_S = 30 * 60
@@ -75,11 +84,6 @@ class SessionLost(HistoryError):
 def now() -> str:
     """The time now, as the log stores it (one place to set it in tests)."""
     return now_utc()
-
-
-def is_answer(key: str) -> bool:
-    """Whether an event is one of the players' answers (not a draw's seed or a meta fact)."""
-    return not key.startswith((SEED_PREFIX, META_PREFIX))
 
 
 @dataclass(frozen=True)
