@@ -244,9 +244,14 @@ def duration_text(seconds: int) -> str:
     return minutes_text(minutes_for(seconds))
 
 
-def rounds_text(rounds: Sequence[tuple[str, int]]) -> str:
-    """``set-up 6 min, round 1 12 min, round 2 <1 min``."""
-    return ", ".join(
+def round_texts(rounds: Sequence[tuple[str, int]]) -> list[str]:
+    """``["set-up 6 min", "round 1 12 min", "round 2 <1 min"]``."""
+    return [
         f"{label} {'<1 min' if spent < 30 else minutes_text(minutes_for(spent))}"
         for label, spent in rounds
-    )
+    ]
+
+
+def rounds_text(rounds: Sequence[tuple[str, int]]) -> str:
+    """``set-up 6 min, round 1 12 min, round 2 <1 min``."""
+    return ", ".join(round_texts(rounds))
