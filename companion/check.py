@@ -306,13 +306,13 @@ def replay(game: str, kind: str, events: list[tuple[str, Any]]) -> tuple[Any, in
 
 def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     """Problems and notes of one played-along game."""
-    from companion.play.table import SEED_PREFIX
+    from companion.play.table import is_answer
 
     where = f"played-along game #{session.id} ({session.game})"
     for k, (key, value) in enumerate(session.events, 1):
         if isinstance(value, _Unreadable):
             return [Finding(where, f"saved answer {k} ({key}) is not readable JSON")], []
-    answers = [key for key, _ in session.events if not key.startswith(SEED_PREFIX)]
+    answers = [key for key, _ in session.events if is_answer(key)]
     try:
         outcome, used = replay(session.game, session.kind, session.events)
     except _Diverged as error:

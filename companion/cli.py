@@ -22,7 +22,7 @@ from companion.cli_common import (
 )
 from companion.cli_history import history_app
 from companion.cli_notebooks import notebook, serve
-from companion.cli_play import play, resume, setup
+from companion.cli_play import LocationOption, checked_place, play, resume, setup
 from companion.cli_rules import rules
 
 app = typer.Typer(
@@ -103,9 +103,13 @@ def score(
     no_save: Annotated[
         bool, typer.Option("--no-save", help="Score only; do not record the game.")
     ] = False,
+    location: LocationOption = None,
     db: DbOption = None,
 ) -> None:
-    """Score a finished game from a score file and record it in the history."""
+    """Score a finished game from a score file and record it in the history.
+
+    The table is followed by why the game was won and the records it set.
+    """
     from companion.scorefile import (
         MAX_SCORE_FILE_BYTES,
         FileTooLarge,
@@ -120,10 +124,11 @@ def score(
         scorer = find_game(game)
     except UnknownGameError as error:
         fail(str(error), 2)
+    place = checked_place(location)
     if input is None:
         from companion.cli_play import start_session
 
-        start_session(scorer.info.id, "score", db)
+        start_session(scorer.info.id, "score", db, place)
         return
     try:
         text = read_source(input, limit=MAX_SCORE_FILE_BYTES)
@@ -142,21 +147,31 @@ def score(
         )
     document = result.to_json()
     play_id = None
+    records: list[str] = []
     if not no_save:
         from companion.history import HistoryError
 
         hint = " (score with --no-save to skip saving)"
         with open_history(db, hint=hint) as history:
             try:
-                play_id = history.record(game=scorer.info.id, score_file=text, result=document)
+                play_id = history.record(
+                    game=scorer.info.id, score_file=text, result=document, location=place or ""
+                )
             except HistoryError as error:
                 fail(f"{error}{hint}")
+            if not json:
+                from companion.past import records_set
+
+                records = records_set(history, play_id)
     if json:
         print_json(document)
         return
-    from companion.render import result_table
+    from companion.render import after_game, result_table
+    from companion.why import explain_result
 
     show(result_table(document, title=scorer.info.title))
+    saved_place = place or "" if play_id is not None else ""
+    show(after_game(explain_result(document, text), records, location=saved_place))
     if play_id is not None:
         from companion.history import INTERIM, status_of
 

@@ -1,4 +1,5 @@
-"""``companion history …``: list, show, edit, delete, note, stats, export, import, check, backup."""
+"""``companion history …``: list, show, edit, delete, note, stats, records, ratings, export,
+import, check, backup."""
 
 from datetime import datetime
 from pathlib import Path
@@ -164,22 +165,45 @@ def history_show(
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
-    """Show one recorded game with its full breakdown."""
-    play = _get(db, play_id, write=False)
+    """Show one recorded game: its breakdown, why it was won, the records it set, its details.
+
+    The records are those it set against the games before it, as the history is now.
+    """
+    from companion.history import HistoryError
+    from companion.past import explanation, records_set, timing
+
+    with open_history(db, write=False) as history:
+        try:
+            play = history.get(play_id)
+        except HistoryError as error:
+            fail(str(error))
+        records = records_set(history, play_id)
+        timed = timing(history, play_id)
+    why = explanation(play)
     if json:
-        print_json(play.to_json())
+        print_json(
+            {
+                **play.to_json(),
+                "explanation": why,
+                "records_set": records,
+                "timing": timed.to_json() if timed is not None else None,
+            }
+        )
         return
+    from companion.clock import minutes_text, rounds_text
     from companion.plain import line, lines
-    from companion.render import result_table
+    from companion.render import after_game, result_table
     from scorers import join_names
 
     title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
     show(result_table(play.result, title=title))
+    show(after_game(why, records))
+    said: list[str] = []
     if play.uses_teams:
         for side, name in enumerate(play.players):
             people = [p.name for p in play.members(side)]
             known = join_names(people) if people else "members not known"
-            typer.echo(f"{name}: {known}")
+            said.append(f"{name}: {known}")
     anonymous = [p.name for p in play.persons if p.anonymous]
     starter = play.starter
     details = [
@@ -194,7 +218,8 @@ def history_show(
         ),
         ("Expansions", ", ".join(e.name for e in play.expansions)),
         ("Location", play.location),
-        ("Duration", f"{play.duration_min} min" if play.duration_min else ""),
+        ("Duration", minutes_text(play.duration_min) if play.duration_min else ""),
+        ("Rounds", rounds_text(timed.rounds) if timed is not None and timed.rounds else ""),
         ("Imported from", play.source if play.source != "companion" else ""),
         ("Ignored", "yes: kept out of the statistics (as in BG Stats)" if play.ignored else ""),
         (
@@ -203,15 +228,16 @@ def history_show(
         ),
         ("Notes", play.notes),
     ]
-    for label, value in details:
-        if value:
-            typer.echo(f"{label}: {lines(value)}")
+    said.extend(f"{label}: {lines(value)}" for label, value in details if value)
     if play.uses_teams and not all(play.members(k) for k in range(len(play.players))):
         example = line(play.players[0])
-        typer.echo(
+        said.append(
             f"Name the members with: companion history edit {play.id} "
             f"--members '{example}=NAME,NAME'"
         )
+    if said:
+        # A blank line after the explanation, none straight after the table.
+        typer.echo("\n".join(["", *said] if why or records else said))
 
 
 def _get(db: Path | None, play_id: int, *, write: bool = True) -> "Play":
@@ -259,8 +285,10 @@ def history_edit(
     db: DbOption = None,
 ) -> None:
     """Change a recorded game: names, a team's members, date, location, notes or its score file."""
+    from companion.cli_play import checked_place
     from companion.editing import EditError, edit_play
 
+    location = checked_place(location)
     given = (rename, members, start, date, location, notes, duration, score_file)
     if not any(v is not None for v in given):
         fail(
@@ -379,21 +407,89 @@ def history_note(
 
 @history_app.command("stats")
 def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
-    """Wins, scores, streaks, rivals and head-to-head records."""
+    """Wins, scores, streaks, rivals, head-to-head records and how long games take."""
+    from companion.past import lengths
     from companion.stats import of_history
 
     where = make_filter(game)
     with open_history(db, write=False) as history:
         stats = of_history(history, where)
+        timed = lengths(history, where)
     if json:
-        print_json(stats.to_json())
+        print_json({**stats.to_json(), "lengths": [length.to_json() for length in timed]})
         return
     if not stats.players:
         typer.echo("No games recorded yet.")
         return
-    from companion.stats_render import stats_tables
+    from companion.stats_render import lengths_table, stats_tables
 
     show(stats_tables(stats))
+    if timed:
+        show(lengths_table(timed))
+
+
+GameArgument = Annotated[
+    str | None,
+    typer.Argument(metavar="[GAME]", help="Only this game (id or title); default: every game."),
+]
+NOT_COUNTED = "interim scorings and ignored games do not count"
+
+
+@history_app.command("records")
+def history_records(
+    game: GameArgument = None, json: JsonOption = False, db: DbOption = None
+) -> None:
+    """Records: highest totals, biggest margins, longest win streaks, best in each category.
+
+    With GAME, the records in each category and everyone's personal bests too.
+    """
+    from companion.past import records
+
+    gid = game_id(game)
+    with open_history(db, write=False) as history:
+        found = records(history, gid)
+    if json:
+        from companion.standings_render import records_json
+
+        print_json(records_json(found))
+        return
+    if not found:
+        which = f"{game_title(gid)} games" if gid else "games"
+        typer.echo(f"No {which} recorded yet ({NOT_COUNTED}).")
+        return
+    from companion.standings_render import records_tables
+
+    show(records_tables(found, gid))
+    if gid is None:
+        typer.echo("Each category and personal bests: companion history records GAME")
+
+
+@history_app.command("ratings")
+def history_ratings(
+    game: GameArgument = None, json: JsonOption = False, db: DbOption = None
+) -> None:
+    """Skill ratings (openskill's Plackett-Luce), best first, from every game in play order.
+
+    Rating is skill minus three times its uncertainty: it starts at 0 and rises as
+    a player wins and the rating becomes sure. Without GAME, over every game.
+    """
+    from companion.past import ratings
+
+    gid = game_id(game)
+    with open_history(db, write=False) as history:
+        rated = ratings(history, gid)
+    if json:
+        from companion.standings_render import ratings_json
+
+        print_json(ratings_json(rated, gid))
+        return
+    if not rated.plays:
+        which = f"{game_title(gid)} games" if gid else "games"
+        typer.echo(f"No {which} rated yet ({NOT_COUNTED}).")
+        return
+    from companion.standings_render import ratings_table
+
+    show(ratings_table(rated, gid))
 
 
 @history_app.command("export")

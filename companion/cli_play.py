@@ -23,6 +23,24 @@ NO_TERMINAL = {
 }
 
 
+LocationOption = Annotated[
+    str | None,
+    typer.Option("--location", metavar="PLACE", help="Where the game is played (saved with it)."),
+]
+
+
+def checked_place(text: str | None) -> str | None:
+    """A ``--location`` value as stored (``""`` for none or ``-``); exit 2 if it breaks the rule."""
+    if text is None:
+        return None
+    from companion.places import InvalidPlace, clean_place
+
+    try:
+        return clean_place(text)
+    except InvalidPlace as error:
+        fail(f"--location: {error}", 2)
+
+
 def has_terminal() -> bool:
     """Whether questions can be asked: stdin is a terminal, or an input was set up."""
     import sys
@@ -51,10 +69,14 @@ def game_id(name: str) -> str:
 
 def play(
     game: Annotated[str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun.")],
+    location: LocationOption = None,
     db: DbOption = None,
 ) -> None:
-    """Start a new game and play along: set-up, rounds, start players, scoring."""
-    start_session(game_id(game), "play", db)
+    """Start a new game and play along: set-up, rounds, start players, scoring.
+
+    Without --location, places from the history are offered (when it knows some).
+    """
+    start_session(game_id(game), "play", db, checked_place(location))
 
 
 def resume(
@@ -129,22 +151,68 @@ def pick_session(waiting: "list[SessionInfo]") -> int:
     return labels[answer]
 
 
-def start_session(game: str, kind: str, db: Path | None) -> None:
-    """Open a new session and run it (exit 2, creating nothing, without a terminal)."""
-    from companion.sessions import SessionStore
+OTHER_PLACE = "Somewhere else (type it)"
+NO_PLACE = "No place (not saved)"
+
+
+def ask_place(places: "list[str]") -> str:
+    """Where the game is played: one of the known ``places``, another one, or none."""
+    import questionary
+
+    from companion.places import NONE, clean_place, place_problem
+    from companion.plain import line
+
+    choices = [questionary.Choice(line(p), value=p) for p in places]
+    answer = questionary.select(
+        "Where are you playing?", choices=[*choices, OTHER_PLACE, NO_PLACE], default=choices[0]
+    ).unsafe_ask()
+    if answer == NO_PLACE:
+        return ""
+    if answer != OTHER_PLACE:
+        return str(answer)
+    typed = questionary.text(
+        f"The place ({NONE} for none)?",
+        validate=lambda text: place_problem(text) or True,
+        validate_while_typing=False,
+    ).unsafe_ask()
+    return clean_place(str(typed))
+
+
+def start_session(game: str, kind: str, db: Path | None, place: str | None = None) -> None:
+    """Open a new session and run it (exit 2, creating nothing, without a terminal).
+
+    Args:
+        game: The game id.
+        kind: ``play`` or ``score``.
+        db: The ``--db`` option.
+        place: Where it is played (``""``: none); ``None`` asks, offering the
+            places the history knows (nothing is asked when it knows none).
+    """
+    from companion.places import known_places
+    from companion.sessions import LOCATION, SessionStore
 
     need_terminal(kind)
     with open_history(db) as history:
-        session = SessionStore(history).start(game, kind)
+        if place is None:
+            places = known_places(history)
+            try:
+                place = ask_place(places) if places else ""
+            except KeyboardInterrupt:
+                typer.echo("\nStopped; nothing was started.")
+                raise typer.Exit(INTERRUPTED) from None
+        facts = [(LOCATION, place)] if place else []
+        session = SessionStore(history).start(game, kind, facts=facts)
         drive(history, session)
 
 
 def drive(history: "History", session: int) -> None:
     """Run a session; a pause or Ctrl-C saves and says how to resume."""
+    from companion.past import after_game
     from companion.plain import lines
     from companion.play.prompts import QuestionaryPrompter
     from companion.play.runner import Abandoned, Stopped, run
     from companion.play.table import Pause
+    from companion.render import after_game as after_game_block
     from companion.render import result_table
     from companion.sessions import SessionHeld, SessionLost
 
@@ -172,6 +240,12 @@ def drive(history: "History", session: int) -> None:
     from scorers import SCORERS
 
     show(result_table(done.result.to_json(), title=SCORERS[done.result.game].info.title))
+    after = after_game(history, done.play_id)
+    show(
+        after_game_block(
+            after.explanation, after.records, timing=after.timing, location=after.location
+        )
+    )
     if done.status == "interim":
         typer.echo(
             f"Saved to the history as game #{done.play_id}, an interim scoring: "

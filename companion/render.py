@@ -7,17 +7,21 @@ markup (see :mod:`companion.plain`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rich import box
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from companion.plain import console as plain_console
+from companion.plain import line as line_of
 from companion.plain import plain
 from scorers import join_names
+
+if TYPE_CHECKING:
+    from companion.clock import Timing
 
 
 def label(category: str) -> str:
@@ -82,6 +86,75 @@ def outcome(result: Mapping[str, Any]) -> str:
     if result.get("tiebreak"):
         return f"Winner: {winners[0]}, on the tie-break ({result['tiebreak']})."
     return f"Winner: {winners[0]}."
+
+
+def after_game(
+    explanation: Sequence[str],
+    records: Sequence[str] = (),
+    *,
+    timing: Timing | None = None,
+    location: str = "",
+) -> RenderableType:
+    """What follows a result: why it was won, the records set, the time and the place.
+
+    Each part is left out when there is nothing to say; the parts are
+    separated by a blank line. Every sentence is plain text (names in it are
+    data, never markup).
+
+    Args:
+        explanation: The sentences of :func:`companion.explain.explain`.
+        records: The sentences of the records the game set.
+        timing: How long a played-along game took.
+        location: Where it was played.
+    """
+    parts: list[list[RenderableType]] = [
+        [plain(sentence) for sentence in explanation],
+        [plain(sentence) for sentence in records],
+    ]
+    about: list[RenderableType] = []
+    if timing is not None and timing.seconds:
+        from companion.clock import duration_text, round_texts
+
+        about.append(Text(f"Time at the table: {duration_text(timing.seconds)} (pauses left out)."))
+        if timing.rounds:
+            about.append(Flow("Rounds:", round_texts(timing.rounds)))
+    if location:
+        about.append(plain(f"Location: {location}"))
+    parts.append(about)
+    lines: list[RenderableType] = []
+    for part in parts:
+        if part:
+            lines.append(Text(""))
+            lines.extend(part)
+    return Group(*lines)
+
+
+class Flow:
+    """``head`` and its items on lines as wide as the console, an item never broken.
+
+    The items are separated by commas and end with a full stop; lines after
+    the first are indented by two spaces.
+    """
+
+    def __init__(self, head: str, items: Sequence[str]) -> None:
+        self.head = head
+        self.items = list(items)
+
+    def __rich_console__(
+        self, console: Console, options: ConsoleOptions
+    ) -> Iterator[RenderableType]:
+        """One plain line of text after another."""
+        from rich.cells import cell_len
+
+        line = self.head
+        for k, item in enumerate(self.items):
+            piece = line_of(item) + ("." if k == len(self.items) - 1 else ",")
+            if line.strip() and cell_len(line) + 1 + cell_len(piece) > options.max_width:
+                yield Text(line)
+                line = "  " + piece
+            else:
+                line = f"{line} {piece}" if line else piece
+        yield Text(line)
 
 
 def print_clean(renderable: RenderableType, console: Console | None = None) -> None:

@@ -5,6 +5,11 @@ events through the game's flow, so that resuming after a crash and undoing an
 answer both come down to "replay these events". Each event is committed before
 the next question is asked.
 
+Besides the answers, a session's log holds the seeds of its draws (``seed:``
+events) and facts about the game that are not answers (``meta:`` events): when
+a terminal started driving it and when it stopped, where it is played, and how
+long it took. Undo keeps both kinds; a replay skips them (:func:`is_answer`).
+
 A session has the number its game will keep in the history (see
 :func:`companion.history.next_number`). Only one process drives a session at a
 time: it *holds* it (:meth:`SessionStore.acquire`), and a holder whose process
@@ -17,14 +22,35 @@ import json
 import os
 import socket
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from companion.events import (
+    LOCATION,
+    META_PREFIX,
+    SEED_PREFIX,
+    START,
+    STOP,
+    TIME,
+    is_answer,
+)
 from companion.history import History, HistoryError, Play, insert, next_number, now_utc
 
 Event = tuple[str, Any]
-SEED_PREFIX = "seed:"
+__all__ = [
+    "LOCATION",
+    "META_PREFIX",
+    "SEED_PREFIX",
+    "START",
+    "STOP",
+    "TIME",
+    "Event",
+    "SessionStore",
+    "is_answer",
+    "now",
+]
 # A holder on another machine that has not saved an answer for this long is
 # taken to be gone (on this machine the process itself is checked).
 STALE_AFTER_S = 30 * 60
@@ -40,12 +66,24 @@ class Unreadable:
         return f"unreadable text {self.raw[:40]!r}"
 
 
+def _loaded(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return None
+
+
 class SessionHeld(HistoryError):
     """Another live process is driving the game."""
 
 
 class SessionLost(HistoryError):
     """Another process took the game over: this one must stop asking."""
+
+
+def now() -> str:
+    """The time now, as the log stores it (one place to set it in tests)."""
+    return now_utc()
 
 
 @dataclass(frozen=True)
@@ -132,6 +170,10 @@ def _alive(info: dict[str, Any], beat: str | None) -> bool:
     return started is None or process_start(pid) in (None, started)
 
 
+# The SQL twin of is_answer (the prefixes hold no LIKE wildcard).
+_ANSWER = f"key NOT LIKE '{SEED_PREFIX}%' AND key NOT LIKE '{META_PREFIX}%'"
+
+
 class SessionStore:
     """Sessions and their event logs, kept in a :class:`History`."""
 
@@ -139,8 +181,13 @@ class SessionStore:
         self.history = history
         self._db = history._db
 
-    def start(self, game: str, kind: str) -> int:
+    def start(self, game: str, kind: str, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
         """Open a new session for ``game`` (``kind``: ``play`` or ``score``).
+
+        Args:
+            game: The game id.
+            kind: ``play`` or ``score``.
+            facts: ``meta:`` events to begin its log with (where it is played).
 
         Returns:
             Its number, which the finished game keeps in the history.
@@ -152,6 +199,14 @@ class SessionStore:
                 "INSERT INTO sessions (id, game, kind, started_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?)",
                 (number, game, kind, stamp, stamp),
+            )
+            db.executemany(
+                "INSERT INTO session_events (session_id, seq, at, key, value) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (number, seq, stamp, key, json.dumps(value))
+                    for seq, (key, value) in enumerate(facts, 1)
+                ],
             )
         return number
 
@@ -169,6 +224,36 @@ class SessionStore:
             except (TypeError, ValueError):
                 events.append((key, Unreadable(str(value))))
         return events
+
+    def timeline(self, session_id: int) -> list[tuple[str, str]]:
+        """``(at, key)`` of every saved event, in order: what :mod:`companion.clock` reads."""
+        with self.history.guard("read the game"):
+            rows = self._db.execute(
+                "SELECT at, key FROM session_events WHERE session_id = ? ORDER BY seq",
+                (session_id,),
+            ).fetchall()
+        return [(str(at), str(key)) for at, key in rows]
+
+    def fact(self, session_id: int, key: str) -> Any:
+        """The latest value of a ``meta:`` fact of the session, or ``None``."""
+        with self.history.guard("read the game"):
+            row = self._db.execute(
+                "SELECT value FROM session_events WHERE session_id = ? AND key = ? "
+                "ORDER BY seq DESC LIMIT 1",
+                (session_id, key),
+            ).fetchone()
+        return _loaded(row[0]) if row else None
+
+    def play_fact(self, play_id: int, key: str) -> Any:
+        """The latest value of a ``meta:`` fact of the game that became play ``play_id``."""
+        with self.history.guard("read the history"):
+            row = self._db.execute(
+                "SELECT e.value FROM sessions JOIN session_events AS e ON e.session_id = "
+                "sessions.id WHERE sessions.play_id = ? AND e.key = ? "
+                "ORDER BY sessions.id DESC, e.seq DESC LIMIT 1",
+                (play_id, key),
+            ).fetchone()
+        return _loaded(row[0]) if row else None
 
     def append(
         self,
@@ -224,14 +309,15 @@ class SessionStore:
     def truncate(self, session_id: int, keep: int) -> None:
         """Forget every answer after the first ``keep`` (undo, with the players' say-so).
 
-        Draws (``seed:`` events) are kept: a draw made once stays made.
+        Draws (``seed:`` events) are kept: a draw made once stays made. So are
+        ``meta:`` facts (when the game was played, where).
         """
         with self.history.guard("undo the answer"), self.history.transaction() as db:
             db.execute(
-                "DELETE FROM session_events WHERE session_id = ? AND key NOT LIKE ? "
+                f"DELETE FROM session_events WHERE session_id = ? AND {_ANSWER} "
                 "AND seq NOT IN (SELECT seq FROM session_events WHERE session_id = ? "
-                "AND key NOT LIKE ? ORDER BY seq LIMIT ?)",
-                (session_id, SEED_PREFIX + "%", session_id, SEED_PREFIX + "%", keep),
+                f"AND {_ANSWER} ORDER BY seq LIMIT ?)",
+                (session_id, session_id, keep),
             )
 
     def unfinished(self) -> list[SessionInfo]:
@@ -248,7 +334,7 @@ class SessionStore:
             rows = self._db.execute(
                 "SELECT id, game, kind, started_at, updated_at, status, note, "
                 "(SELECT count(*) FROM session_events WHERE session_id = sessions.id "
-                f"AND key NOT LIKE '{SEED_PREFIX}%'), play_id, holder, holder_beat "
+                f"AND {_ANSWER}), play_id, holder, holder_beat "
                 f"FROM sessions {clause}",
                 params,
             ).fetchall()
@@ -295,11 +381,17 @@ class SessionStore:
                 (session_id, token),
             )
 
-    def finish(self, session_id: int, play: Play) -> int:
+    def finish(self, session_id: int, play: Play, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
         """Record the finished game and close the session, in one transaction.
 
         The play takes the session's number. Finishing a session that is
         already finished records nothing and returns the play it became.
+
+        Args:
+            session_id: The session.
+            play: The scored game.
+            facts: ``meta:`` events to add to the log in the same transaction
+                (how long the game took).
 
         Raises:
             HistoryError: No such session, it was set aside, or its play was deleted.
@@ -322,6 +414,14 @@ class SessionStore:
                 (session_id,),
             )
             play_id = insert(db, replace(play, id=session_id), keep_id=True)
+            stamp = now_utc()
+            for key, value in facts:
+                db.execute(
+                    "INSERT INTO session_events (session_id, seq, at, key, value) VALUES "
+                    "(?, (SELECT coalesce(max(seq), 0) + 1 FROM session_events "
+                    "WHERE session_id = ?), ?, ?, ?)",
+                    (session_id, session_id, stamp, key, json.dumps(value)),
+                )
             db.execute(
                 "UPDATE sessions SET play_id = ?, updated_at = ? WHERE id = ?",
                 (play_id, now_utc(), session_id),

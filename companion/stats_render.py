@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -10,6 +13,9 @@ from rich.text import Text
 from companion.exports import title
 from companion.plain import plain
 from companion.stats import Stats
+
+if TYPE_CHECKING:
+    from companion.past import Length
 
 BAR_WIDTH = 10
 
@@ -92,4 +98,23 @@ def stats_tables(stats: Stats) -> RenderableType:
         Text(""),
         Text("Head to head (ahead: the player finished above the opponent)", heading),
         pairs,
+    )
+
+
+def lengths_table(lengths: Sequence[Length]) -> RenderableType:
+    """The average length of each game at each player count (games with a length only)."""
+    from companion.clock import minutes_text
+
+    table = _table("Game", "Players", "Games", "Average")
+    for length in lengths:
+        table.add_row(
+            plain(title(length.game)),
+            str(length.players),
+            str(length.plays),
+            minutes_text(round(length.average_min)),
+        )
+    return Group(
+        Text(""),
+        Text("Time at the table (games whose length is known)", "bold"),
+        table,
     )

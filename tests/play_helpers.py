@@ -116,3 +116,10 @@ def events(db: Path, session: int) -> list[tuple[str, Any]]:
         ).fetchall()
     conn.close()
     return [(k, json.loads(v)) for k, v in rows]
+
+
+def answers(db: Path, session: int) -> list[tuple[str, Any]]:
+    """The saved answers of a session (no draws, no clock marks), in order."""
+    from companion.sessions import is_answer
+
+    return [(k, v) for k, v in events(db, session) if is_answer(k)]

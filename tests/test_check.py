@@ -93,16 +93,17 @@ def test_imported_games_without_score_files_check_out(db_path: Path) -> None:
             "game #2: its stored result cannot be read (Expecting value: line 1 column 1 (char 0))",
         ),
         (
-            "UPDATE session_events SET key = 'renamed' WHERE session_id = 4 AND seq = 2",
+            # seq 1 is the clock's start mark, seq 2 the first answer
+            "UPDATE session_events SET key = 'renamed' WHERE session_id = 4 AND seq = 3",
             "played-along game #4 (shibuya): it no longer replays: saved answer 2 (Player 1's "
             "name (seat order, clockwise)?): it was saved for another question (renamed)",
         ),
         (
-            "UPDATE session_events SET value = 'nope' WHERE session_id = 3 AND seq = 4",
-            "played-along game #3 (shibuya): saved answer 4 (colour) is not readable JSON",
+            "UPDATE session_events SET value = 'nope' WHERE session_id = 3 AND seq = 5",
+            "played-along game #3 (shibuya): saved answer 5 (colour) is not readable JSON",
         ),
         (
-            "DELETE FROM session_events WHERE session_id = 3 AND seq > 10",
+            "DELETE FROM session_events WHERE session_id = 3 AND seq > 11",
             "played-along game #3 (shibuya): it is finished but its saved answers stop "
             "before the end",
         ),

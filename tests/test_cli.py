@@ -81,6 +81,17 @@ Tokaido
 Winner: Aki.
 """
 
+# What follows the table: why the game was won (companion.explain's sentences).
+TOKAIDO_WHY = """
+Aki won by 7 points over Ben; the closest gap was 4 points, between Ben on 73
+and Cho on 69.
+Without the collector award and the bather award, Ben would have won by 1 point.
+Against their own share of all points, Aki was strongest in the collector award
+(100% of its points, 36% overall), Ben in the chatterbox award (100% of its
+points, 33% overall) and Cho in the bather award (43% of its points, 31%
+overall).
+"""
+
 
 def plays_in(db_path: Path) -> int:
     with sqlite3.connect(db_path) as db:
@@ -90,7 +101,7 @@ def plays_in(db_path: Path) -> int:
 def test_score_prints_the_table_and_saves(db_path: Path) -> None:
     result = runner.invoke(app, ["score", "tokaido", "--input", str(TOKAIDO)])
     assert result.exit_code == 0, result.output
-    assert result.stdout == TOKAIDO_TABLE + "Saved to the history as game #1.\n"
+    assert result.stdout == TOKAIDO_TABLE + TOKAIDO_WHY + "Saved to the history as game #1.\n"
     assert result.stderr == ""
     assert plays_in(db_path) == 1
 
@@ -113,7 +124,7 @@ def test_score_reads_standard_input(db_path: Path) -> None:
 def test_no_save_writes_nothing(db_path: Path) -> None:
     result = runner.invoke(app, ["score", "tokaido", "-i", str(TOKAIDO), "--no-save"])
     assert result.exit_code == 0
-    assert result.stdout == TOKAIDO_TABLE
+    assert result.stdout == TOKAIDO_TABLE + TOKAIDO_WHY
     assert not db_path.exists()
 
 
@@ -122,7 +133,9 @@ def test_tie_break_and_team_names_in_the_table(db_path: Path) -> None:
         app, ["score", "shibuya", "-i", str(FILES / "shibuya-teams.json"), "--no-save"]
     )
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[-1] == "Winner: Red."
+    assert result.stdout.endswith(
+        "Winner: Red.\n\nRed (Aki and Ben) won by 2 pawns at goal, 6 to 4.\n"
+    )
 
 
 def test_table_names_the_tie_break(tmp_path: Path) -> None:
@@ -141,7 +154,12 @@ def test_table_names_the_tie_break(tmp_path: Path) -> None:
         )
     )
     result = runner.invoke(app, ["score", "shogun", "-i", str(file), "--no-save"])
-    assert result.stdout.splitlines()[-1] == "Winner: Aki, on the tie-break (most war chests)."
+    assert result.stdout.endswith(
+        "Winner: Aki, on the tie-break (most war chests).\n\n"
+        "Aki and Ben both scored 1 point; Aki won on the tie-break (most war chests).\n"
+        "Aki scored at least as many points as anyone in every category, so no category\n"
+        "decided it.\n"
+    )
 
 
 def test_invalid_file_exits_2_with_every_problem_and_saves_nothing(db_path: Path) -> None:
@@ -225,11 +243,20 @@ def test_history_list_and_show(db_path: Path) -> None:
     assert shown["score_file"] == json.loads(TOKAIDO.read_text())
     assert shown["result"] == TOKAIDO_RESULT
     assert shown["game"] == "tokaido"
+    assert shown["explanation"] == [
+        "Aki won by 7 points over Ben; the closest gap was 4 points, between Ben on 73 "
+        "and Cho on 69.",
+        "Without the collector award and the bather award, Ben would have won by 1 point.",
+        "Against their own share of all points, Aki was strongest in the collector award "
+        "(100% of its points, 36% overall), Ben in the chatterbox award (100% of its points, "
+        "33% overall) and Cho in the bather award (43% of its points, 31% overall).",
+    ]
+    assert (shown["records_set"], shown["timing"]) == ([], None)
 
     text = runner.invoke(app, ["history", "show", "1"]).stdout
     first, rest = text.split("\n", 1)
     assert first.startswith("Game #1: Tokaido, ") and first.endswith(" UTC")
-    assert rest == TOKAIDO_TABLE.split("\n", 1)[1]
+    assert rest == TOKAIDO_TABLE.split("\n", 1)[1] + TOKAIDO_WHY
 
 
 def test_history_show_unknown_id_exits_1() -> None:
@@ -276,6 +303,8 @@ def test_every_command_has_help_text() -> None:
             "history delete",
             "history note",
             "history stats",
+            "history records",
+            "history ratings",
             "history export",
             "history import",
             "history check",

@@ -14,6 +14,7 @@ from companion.history import History
 from tests.play_helpers import (
     CTRL_C,
     UP,
+    answers,
     events,
     pause,
     rules,
@@ -254,14 +255,14 @@ def corrupt(db: Path, sql: str, *params: object) -> None:
 def test_an_answer_that_cannot_be_replayed_is_never_dropped_silently(db_path: Path) -> None:
     stopped = run(["play", "shibuya"], sel(0) + txt("Aki") + txt("Ben") + sel(0) + CTRL_C)
     assert stopped.exit_code == 130
-    before = events(db_path, 1)
+    before = answers(db_path, 1)
     corrupt(db_path, "UPDATE session_events SET key = 'players.one' WHERE key = 'players.1'")
     kept = run(["resume", "1"], STOP)
     assert kept.exit_code == 1
     assert "Game #1 (shibuya): saved answer 3 of 4 cannot be used." in kept.stdout
     assert "  Question: Player 2's name (seat order, clockwise)?" in kept.stdout
     assert "saved for another question (players.one)" in kept.stdout
-    assert len(events(db_path, 1)) == len(before)
+    assert len(answers(db_path, 1)) == len(before)
     # Undo to that point: the two answers before it stay, Ben's name is asked again.
     resumed = run(
         ["resume", "1"],
@@ -295,7 +296,7 @@ def test_a_damaged_or_deleted_answer_is_named_and_can_be_set_aside(db_path: Path
     assert "saved for another question (players.1)" in gone.stdout
     assert gone.stdout.endswith("Game #1 set aside; its answers are kept in the history.\n")
     assert sessions(db_path) == [(1, "shibuya", "abandoned")]
-    assert len(events(db_path, 1)) == 3
+    assert len(answers(db_path, 1)) == 3
 
 
 def test_the_action_order_follows_the_rulebook() -> None:

@@ -81,6 +81,7 @@ def flow(t: Table) -> Outcome:
     order = order_from(names, first)
     t.say("Point trackers: " + ", ".join(f"{n} on {k}" for k, n in enumerate(order)) + ".")
     noted = play_turns(t, names, order)
+    t.round("final count")
     t.at("scoring", "final count", "tour-cards")
     t.say("Count the points.")
     file = count_up(
@@ -119,6 +120,7 @@ def play_turns(t: Table, names: list[str], order: list[str]) -> Noted:
         name = final.pop(0) if final is not None else order[number % count]
         number += 1
         held = len(noted.coins[name])
+        t.round(f"round {(number - 1) // count + 1}")
         t.at("turn", f"round {(number - 1) // count + 1}, {name}'s turn", "actions")
         heading = (
             f"Last turns: {name} ({len(final) + 1} to go)"

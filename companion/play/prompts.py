@@ -1,8 +1,9 @@
-"""Live questions with questionary, plus the three requests any prompt accepts.
+"""Live questions with questionary, plus the four requests any prompt accepts.
 
-In a list, the last three entries are Undo, Rules and Pause. In a text or
-number prompt, type ``:undo``, ``:rules`` or ``:pause`` (``:u``, ``:r``,
-``:p``). A prompt's default stands in the field already selected: Enter takes
+In a list, the last four entries are Undo, Rules, Pause and Time. In a text or
+number prompt, type ``:undo``, ``:rules``, ``:pause`` or ``:time`` (``:u``,
+``:r``, ``:p``, ``:t``). Rules and Time are shown and the question is asked
+again. A prompt's default stands in the field already selected: Enter takes
 it, typing replaces it (the arrow keys let you edit it instead). Ctrl-C is
 left to the caller, which tells the players how to resume.
 """
@@ -23,9 +24,19 @@ from companion.play.table import Complete, Pause, Preview, Undo
 UNDO = "↩ Undo the last answer"
 RULES = "? Rules for this part of the game"
 PAUSE = "⏸ Pause (save and quit)"
-CONTROLS = {":undo": UNDO, ":u": UNDO, ":rules": RULES, ":r": RULES, ":pause": PAUSE, ":p": PAUSE}
-HINT = "(:undo  :rules  :pause)"
-DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause)"
+TIME = "⏱ Time at the table so far"
+CONTROLS = {
+    ":undo": UNDO,
+    ":u": UNDO,
+    ":rules": RULES,
+    ":r": RULES,
+    ":pause": PAUSE,
+    ":p": PAUSE,
+    ":time": TIME,
+    ":t": TIME,
+}
+HINT = "(:undo  :rules  :pause  :time)"
+DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause  :time)"
 STYLE = Style([("bottom-toolbar", "noreverse"), ("selected", "reverse")])
 
 
@@ -69,14 +80,28 @@ def select_all(question: questionary.Question, default: str) -> None:
 
 
 class QuestionaryPrompter:
-    """Asks in the terminal; shows rules through ``show_rules`` and asks again.
+    """Asks in the terminal; shows rules (or the time) on request and asks again.
 
     Args:
         show_rules: Prints the rules for the current part of the game.
+        show_time: Prints the time at the table so far (not offered without it).
     """
 
-    def __init__(self, show_rules: Callable[[], None]) -> None:
+    def __init__(
+        self, show_rules: Callable[[], None], show_time: Callable[[], None] | None = None
+    ) -> None:
         self.show_rules = show_rules
+        self.show_time = show_time
+
+    def _shown(self, answer: str) -> bool:
+        """Show the rules or the time for such a request; whether it was one."""
+        if answer == RULES:
+            self.show_rules()
+            return True
+        if answer == TIME and self.show_time is not None:
+            self.show_time()
+            return True
+        return False
 
     def _control(self, answer: str) -> None:
         if answer == UNDO:
@@ -91,10 +116,11 @@ class QuestionaryPrompter:
         options: list[str | questionary.Separator] = list(choices)
         if controls:
             options += [questionary.Separator(), UNDO, RULES, PAUSE]
+            if self.show_time is not None:
+                options.append(TIME)
         while True:
             answer = questionary.select(message, choices=options, default=default).unsafe_ask()
-            if answer == RULES:
-                self.show_rules()
+            if self._shown(answer):
                 continue
             self._control(answer)
             return str(answer)
@@ -112,7 +138,8 @@ class QuestionaryPrompter:
         """A line of text that ``validate`` accepts (or a request)."""
 
         def check(text: str) -> bool | str:
-            if text.strip().lower() in CONTROLS:
+            control = CONTROLS.get(text.strip().lower())
+            if control is not None and (control != TIME or self.show_time is not None):
                 return True
             problem = validate(text)
             return True if problem is None else problem
@@ -132,11 +159,14 @@ class QuestionaryPrompter:
 
             extra["bottom_toolbar"] = toolbar
         while True:
+            hint = DEFAULT_HINT if default else HINT
+            if self.show_time is None:
+                hint = hint.replace("  :time", "")
             question = questionary.text(
                 message,
                 default=default,
                 validate=check,
-                instruction=DEFAULT_HINT if default else HINT,
+                instruction=hint,
                 style=STYLE,
                 validate_while_typing=False,
                 **extra,
@@ -144,8 +174,7 @@ class QuestionaryPrompter:
             select_all(question, default)
             answer = str(question.unsafe_ask())
             control = CONTROLS.get(answer.strip().lower())
-            if control == RULES:
-                self.show_rules()
+            if control is not None and self._shown(control):
                 continue
             if control:
                 self._control(control)

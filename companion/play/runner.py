@@ -1,4 +1,9 @@
-"""Running a session: replay its answers, ask the rest, score and save at the end."""
+"""Running a session: replay its answers, ask the rest, score and save at the end.
+
+While a terminal drives a session, the clock runs: a ``meta:start`` mark is
+saved when it starts and a ``meta:stop`` mark when the players pause, press
+Ctrl-C or stop (a closed terminal leaves none, see :mod:`companion.clock`).
+"""
 
 from __future__ import annotations
 
@@ -6,18 +11,22 @@ import importlib
 import json
 import uuid
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.history import History, Play, now_utc
+from companion import sessions
+from companion.clock import Timing, duration_text, measure, so_far
+from companion.history import History, HistoryError, Play
 from companion.play.common import Outcome
-from companion.play.table import Prompter, ReplayError, Table, Undo
-from companion.sessions import SessionStore
+from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
+from companion.sessions import LOCATION, START, TIME, SessionStore
 
 if TYPE_CHECKING:
     from scorers import Result
 
 Flow = Callable[[Table], Outcome]
+ShowHelp = Callable[[], None]
 
 
 class Abandoned(Exception):
@@ -36,11 +45,15 @@ class Finished:
         play_id: The game's number in the history (the session's own).
         result: The scored result.
         status: ``final`` or ``interim``.
+        timing: How long a played-along game took (``None`` for a score entry).
+        location: Where it was played (empty when not said).
     """
 
     play_id: int
     result: Result
     status: str
+    timing: Timing | None = None
+    location: str = ""
 
 
 def flow_for(game: str, kind: str) -> Flow:
@@ -71,11 +84,25 @@ def rules_text(game: str, topic_id: str) -> str:
     )
 
 
+def time_so_far(store: SessionStore, session_id: int, table: Table) -> str:
+    """What ``:time`` shows: the time at the table so far, and in the current round."""
+    found = so_far(
+        store.timeline(session_id), table.rounds, table.current_round, now=sessions.now()
+    )
+    if found is None:
+        return "No time was recorded for this game (it was started by an older companion)."
+    total, in_round = found
+    return (
+        f"Time at the table: {duration_text(total)} (pauses left out); "
+        f"this round ({table.current_round}): {duration_text(in_round)}."
+    )
+
+
 def run(
     history: History,
     session_id: int,
     *,
-    prompter_for: Callable[[Callable[[], None]], Prompter],
+    prompter_for: Callable[[ShowHelp, ShowHelp], Prompter],
     out: Callable[[str], None],
 ) -> Finished:
     """Play a session to its end and save it, holding it so no other terminal drives it.
@@ -83,7 +110,7 @@ def run(
     Args:
         history: Where the session and the finished game live.
         session_id: The session to run (new or resumed).
-        prompter_for: Builds the prompter, given how to show the rules.
+        prompter_for: Builds the prompter, given how to show the rules and the time.
         out: Prints a line for the players.
 
     Returns:
@@ -102,10 +129,14 @@ def run(
     assert info is not None
     token = store.acquire(session_id)
     try:
+        store.append(session_id, START, None, token=token)
         flow = flow_for(info.game, info.kind)
         names = known_names(history)
         current: dict[str, Table] = {}
-        prompter = prompter_for(lambda: out(rules_text(info.game, current["table"].asking)))
+        prompter = prompter_for(
+            lambda: out(rules_text(info.game, current["table"].asking)),
+            lambda: out(time_so_far(store, session_id, current["table"])),
+        )
 
         def save(key: str, value: Any, where: str) -> None:
             store.append(session_id, key, value, note=where, token=token)
@@ -134,7 +165,12 @@ def run(
                 settle(store, session_id, info.game, len(table.answers), error, prompter, out)
                 continue
             break
-        return finish(store, session_id, info.game, outcome)
+        return finish(store, session_id, info.game, outcome, table=table, kind=info.kind)
+    except (Pause, KeyboardInterrupt, Stopped):
+        # The clock stops here; a mark that cannot be saved only loses the last seconds.
+        with suppress(HistoryError):
+            store.append(session_id, sessions.STOP, None, token=token)
+        raise
     finally:
         store.release(session_id, token)
 
@@ -181,20 +217,45 @@ def settle(
     raise Stopped
 
 
-def finish(store: SessionStore, session_id: int, game: str, outcome: Outcome) -> Finished:
-    """Score the outcome and save it as the session's game, closing the session."""
+def finish(
+    store: SessionStore,
+    session_id: int,
+    game: str,
+    outcome: Outcome,
+    *,
+    table: Table | None = None,
+    kind: str = "play",
+) -> Finished:
+    """Score the outcome and save it as the session's game, closing the session.
+
+    A played-along game (``kind`` ``play``) is saved with its time at the
+    table (pauses left out) as its duration, and the time of each round as a
+    ``meta:time`` fact of its log; a score entry gets no duration (the time
+    spent typing the scores is not the length of the game). The place given
+    when the game began is saved as its location.
+    """
     from scorers import SCORERS
 
     text = json.dumps(outcome.score_file, indent=2, ensure_ascii=False)
     result = SCORERS[game].score_json(outcome.score_file)
+    ended = sessions.now()
+    timing = None
+    if kind == "play":
+        timing = measure(store.timeline(session_id), table.rounds if table else [], ended_at=ended)
+    place = store.fact(session_id, LOCATION)
+    location = place if isinstance(place, str) else ""
     play = Play(
         id=session_id,
         uuid=str(uuid.uuid4()),
-        played_at=now_utc(),
+        played_at=ended,
         game=game,
         score_file=text,
         result=result.to_json(),
+        location=location,
+        duration_min=timing.minutes if timing is not None and timing.seconds else None,
         start_player=outcome.start_player,
         status=outcome.status,
     )
-    return Finished(store.finish(session_id, play), result, outcome.status)
+    facts = [(TIME, timing.to_json())] if timing is not None else []
+    play_id = store.finish(session_id, play, facts=facts)
+    return Finished(play_id, result, outcome.status, timing, location)

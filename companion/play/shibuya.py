@@ -79,6 +79,7 @@ def flow(t: Table) -> Outcome:
     turn = first
     tiles = ALL_TILES
     if variant == "standard":
+        t.round("construction")
         t.at("round", "construction", "construction")
         t.say("Construction: lay the 16 tiles in the 4 x 4 area, taking turns.")
         for left in range(CONSTRUCTION_TILES, 0, -1):
@@ -90,6 +91,7 @@ def flow(t: Table) -> Outcome:
                 turn = (first + CONSTRUCTION_TILES) % count
                 break
         tiles -= CONSTRUCTION_TILES
+    t.round("crossing")
     t.at("turn", "crossing", "crossing-move")
     t.say("Crossing: move a pedestrian or build on a tile.")
     if count == 4:
@@ -114,6 +116,7 @@ def flow(t: Table) -> Outcome:
                 t.say(f"{sides[winner]} wins with {goals[winner]} pawns at goal!")
                 break
         turn = (turn + 1) % count
+    t.round("final count")
     t.at("scoring", "result", "how-to-win")
     pad = side_pad(sides, names, count)
     for k in (0, 1):

@@ -92,6 +92,7 @@ def flow(t: Table) -> Outcome:
     )
     merchants = choose_merchants(t, names, holder)
     for number in range(1, ROUNDS + 1):
+        t.round(f"round {number}")
         t.at("round", f"round {number} of {ROUNDS}", "rounds")
         t.say(f"Round {number} of {ROUNDS}: {names[holder]}, then {names[1 - holder]}.")
         for seat in (holder, 1 - holder):
@@ -109,6 +110,7 @@ def flow(t: Table) -> Outcome:
         holder = next_start(counts, holder)
         reason = "fewer tourists" if counts[0] != counts[1] else "a tie: the marker passes"
         t.say(f"{names[holder]} starts round {number + 1} ({reason}).")
+    t.round("final count")
     t.at("scoring", "final scoring", "scoring-victory-markers")
     t.say("Game over: place the victory markers, then score.")
     return Outcome(count_up(t, names, merchants), start_player=first)

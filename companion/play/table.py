@@ -10,7 +10,11 @@ the question would refuse, an unreadable record) stops the replay with
 :class:`ReplayError`: nothing is dropped without the players saying so.
 
 Random draws are made from seeds kept apart from the answers (``seed:`` events
-that undo never removes), so a draw made once stays made.
+that undo never removes), so a draw made once stays made. ``meta:`` events (when
+the game was started and paused, where it is played) are no answers either.
+
+The table also knows which round each answer belongs to (:meth:`Table.round`),
+which is what the clock needs to time the rounds (:mod:`companion.clock`).
 """
 
 from __future__ import annotations
@@ -18,9 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.sessions import SEED_PREFIX, Event, Unreadable
+from companion.sessions import SEED_PREFIX, Event, Unreadable, is_answer
 
-__all__ = ["SEED_PREFIX", "Event"]
+__all__ = ["SEED_PREFIX", "Event", "is_answer"]
+SET_UP = "set-up"
+"""The round every game begins in."""
 
 CONTEXT_LINES = 6
 Complete = Callable[[str], Sequence[tuple[str, str]]]
@@ -110,13 +116,16 @@ class Table:
         known_names: Sequence[str] = (),
     ) -> None:
         self.game = game
-        self.answers = [(k, v) for k, v in events if not k.startswith(SEED_PREFIX)]
+        self.answers = [(k, v) for k, v in events if is_answer(k)]
         self.seeds = {k[len(SEED_PREFIX) :]: v for k, v in events if k.startswith(SEED_PREFIX)}
         self.position = 0
         self.phase = "setup"
         self.where = "setup"
         self.topic = "setup"
         self.asking = self.topic
+        self.current_round = SET_UP
+        self.rounds: list[str] = []
+        """The round of each answer used so far (replayed or new), in order."""
         self._save = save
         self.prompter = prompter
         self._out = out
@@ -145,6 +154,14 @@ class Table:
             topic: The rules topic id ``:rules`` opens for these questions.
         """
         self.phase, self.where, self.topic = phase, where, topic
+
+    def round(self, label: str) -> None:
+        """The next answers belong to this round (``round 3``, ``stage 2``, ``final count``).
+
+        The clock times each round with the answers asked in it; the game
+        begins in ``set-up``.
+        """
+        self.current_round = label
 
     def done(self) -> None:
         """The flow has ended: every saved answer must have been used.
@@ -181,6 +198,7 @@ class Table:
             if wrong:
                 raise ReplayError(self.position, message, f"the saved answer {value!r} {wrong}")
             self.position += 1
+            self.rounds.append(self.current_round)
             return value
         if self._replaying:
             self._replaying = False
@@ -192,6 +210,7 @@ class Table:
         self._save(key, value, self.where)
         self.answers.append((key, value))
         self.position += 1
+        self.rounds.append(self.current_round)
         return value
 
     def choose(

@@ -67,6 +67,7 @@ def flow(t: Table) -> Outcome:
     if count == 2:
         t.say("Two players: place the neutral traveller too.")
     for stage, inn in enumerate(STAGES, 1):
+        t.round(f"stage {stage}")
         t.at("turn", f"stage {stage}: to {inn}", "turn-order")
         t.say(f"Stage {stage}: travel to {inn}. The traveller furthest back always moves.")
         t.at("round", f"arriving at {inn}", "inns")
@@ -86,6 +87,7 @@ def flow(t: Table) -> Outcome:
             note_gains(t, stage, names, gains)
         if stage < len(STAGES):
             t.say("Unbought meals go under the pile; the last to arrive sets off first.")
+    t.round("final count")
     t.at("scoring", "final scoring", "scoring-achievements")
     t.say("Everyone is in Edo: hand out the achievements and the temple points.")
     file = count_up(t, names, [travelers[n] for n in names], gains)
