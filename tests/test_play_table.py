@@ -123,3 +123,23 @@ def test_a_paused_no_save_entry_is_still_not_recorded_when_resumed(db_path: Path
     assert resumed.exit_code == 0, resumed.output
     assert resumed.stdout.endswith("Not saved (--no-save).\n")
     assert saved(db_path) == [] and sessions(db_path) == []
+
+
+# --- resuming at the score pad --------------------------------------------------------
+
+
+def test_a_resumed_score_pad_shows_only_its_latest_values(db_path: Path) -> None:
+    # Found at the table: after a fix on the pad, Ctrl-C and resume, the context
+    # showed the pad twice, the first one with the value already corrected.
+    keys = tokaido_score_keys()[: -len(txt(""))] + txt("A2") + txt("60") + txt(":pause")
+    paused = run(["score", "tokaido"], keys)
+    assert paused.exit_code == 0, paused.output
+    assert paused.stdout.count("Tokaido: final count") == 2  # live: before and after the fix
+    resumed = run(["resume", "1"], txt(""))
+    assert resumed.exit_code == 0, resumed.output
+    context = resumed.stdout.split("\nTokaido\n")[0]
+    assert context.count("Tokaido: final count") == 1
+    assert "\n2   Score track             60        58\n" in context
+    assert "61" not in context
+    [game] = saved(db_path)
+    assert [p["journey"] for p in game["score_file"]["players"]] == [60, 58]
