@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 
 from companion.play.runner import rules_text
-from tests.play_helpers import run, saved, sel, sessions, txt
+from tests.play_helpers import CLEAR, run, saved, sel, sessions, txt
 
 TOKAIDO_ROWS = ("61 58", "1 2", "2 3", "1 0", "0 0", "0 1", "0 0")
 
@@ -143,3 +143,23 @@ def test_a_resumed_score_pad_shows_only_its_latest_values(db_path: Path) -> None
     assert "61" not in context
     [game] = saved(db_path)
     assert [p["journey"] for p in game["score_file"]["players"]] == [60, 58]
+
+
+# --- Kamakura: a station holds no site coin -------------------------------------------
+
+
+def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) -> None:
+    from companion.play.kamakura import coins_problem
+    from tests.play_scripts import kamakura
+
+    assert coins_problem("A", {}) == "circle A is a station: it holds no site coin"
+    assert coins_problem("B O N3p", {}) == "circle N is a station: it holds no site coin"
+    script = kamakura(2)
+    first_visit = script.before.index(txt("B"))
+    before = list(script.before)
+    before[first_visit] = txt("A") + CLEAR + txt("B")  # refused, cleared, typed again
+    result = run(script.args, "".join(before + script.count))
+    assert result.exit_code == 0, result.output
+    [game] = saved(db_path)
+    coins = [c["circle"] for c in game["score_file"]["players"][0]["site_coins"]]
+    assert "A" not in coins and coins[0] == "B"
