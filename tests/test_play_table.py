@@ -9,8 +9,9 @@ import json
 from pathlib import Path
 
 from companion.play.runner import rules_text
-from tests.play_helpers import CLEAR, run, saved, sel, sessions, txt
+from tests.play_helpers import CLEAR, events, run, saved, seeds, sel, sessions, txt
 
+__all__ = ["seeds"]  # the fixture
 TOKAIDO_ROWS = ("61 58", "1 2", "2 3", "1 0", "0 0", "0 1", "0 0")
 
 
@@ -163,3 +164,22 @@ def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) ->
     [game] = saved(db_path)
     coins = [c["circle"] for c in game["score_file"]["players"][0]["site_coins"]]
     assert "A" not in coins and coins[0] == "B"
+
+
+# --- Shogun: round names read well in a list ------------------------------------------
+
+
+def test_shogun_rounds_are_named_without_commas(db_path: Path, seeds: list[int]) -> None:
+    # Found at the table: "Rounds: set-up <1 min, year 1, spring <1 min, year 1, summer ..."
+    # could not be read; a round's name now has no comma of its own.
+    from tests.play_scripts import shogun
+
+    script = shogun(3)
+    result = run(script.args, script.keys())
+    assert result.exit_code == 0, result.output
+    [timing] = [value for key, value in events(db_path, 1) if key == "meta:time"]
+    names = list(dict.fromkeys(entry["round"] for entry in timing["rounds"]))
+    assert names == [
+        "set-up",
+        *[f"year {y} {s}" for y in (1, 2) for s in ("spring", "summer", "autumn", "winter")],
+    ]
