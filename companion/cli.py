@@ -128,7 +128,7 @@ def score(
     if input is None:
         from companion.cli_play import start_session
 
-        start_session(scorer.info.id, "score", db, place)
+        start_session(scorer.info.id, "score", db, place, save=not no_save, as_json=json)
         return
     try:
         text = read_source(input, limit=MAX_SCORE_FILE_BYTES)

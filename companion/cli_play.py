@@ -1,5 +1,7 @@
 """``companion play``, ``resume``, ``setup``, interactive ``score`` and the menu."""
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -178,7 +180,15 @@ def ask_place(places: "list[str]") -> str:
     return clean_place(str(typed))
 
 
-def start_session(game: str, kind: str, db: Path | None, place: str | None = None) -> None:
+def start_session(
+    game: str,
+    kind: str,
+    db: Path | None,
+    place: str | None = None,
+    *,
+    save: bool = True,
+    as_json: bool = False,
+) -> None:
     """Open a new session and run it (exit 2, creating nothing, without a terminal).
 
     Args:
@@ -187,26 +197,58 @@ def start_session(game: str, kind: str, db: Path | None, place: str | None = Non
         db: The ``--db`` option.
         place: Where it is played (``""``: none); ``None`` asks, offering the
             places the history knows (nothing is asked when it knows none).
+        save: ``False`` (``score --no-save``): the entry is kept while it is
+            typed, so that Ctrl-C loses nothing, and removed once scored;
+            nothing is recorded.
+        as_json: ``score --json``: the questions and messages go to standard
+            error and standard output gets only the result's JSON.
     """
     from companion.places import known_places
+    from companion.play.runner import NO_SAVE
     from companion.sessions import LOCATION, SessionStore
 
     need_terminal(kind)
-    with open_history(db) as history:
+    with open_history(db) as history, prompts_to_stderr(as_json):
         if place is None:
-            places = known_places(history)
+            places = known_places(history) if save else []
             try:
                 place = ask_place(places) if places else ""
             except KeyboardInterrupt:
-                typer.echo("\nStopped; nothing was started.")
+                typer.echo("\nStopped; nothing was started.", err=as_json)
                 raise typer.Exit(INTERRUPTED) from None
-        facts = [(LOCATION, place)] if place else []
+        facts: list[tuple[str, object]] = [(LOCATION, place)] if place else []
+        if not save:
+            facts.append((NO_SAVE, True))
         session = SessionStore(history).start(game, kind, facts=facts)
-        drive(history, session)
+        drive(history, session, as_json=as_json)
 
 
-def drive(history: "History", session: int) -> None:
-    """Run a session; a pause or Ctrl-C saves and says how to resume."""
+@contextmanager
+def prompts_to_stderr(wanted: bool) -> Iterator[None]:
+    """While ``wanted``, the prompts draw on standard error (stdout is kept for JSON).
+
+    A caller that gave prompt_toolkit an output of its own (a test) keeps it.
+    """
+    from prompt_toolkit.application.current import create_app_session, get_app_session
+
+    current = get_app_session()
+    if not wanted or current._output is not None:
+        yield
+        return
+    import sys
+
+    from prompt_toolkit.output import create_output
+
+    with create_app_session(input=current._input, output=create_output(stdout=sys.stderr)):
+        yield
+
+
+def drive(history: "History", session: int, *, as_json: bool = False) -> None:
+    """Run a session; a pause or Ctrl-C saves and says how to resume.
+
+    With ``as_json`` every message goes to standard error and the result is
+    printed as the JSON of ``companion score --input FILE --json``.
+    """
     from companion.past import after_game
     from companion.plain import lines
     from companion.play.prompts import QuestionaryPrompter
@@ -216,43 +258,59 @@ def drive(history: "History", session: int) -> None:
     from companion.render import result_table
     from companion.sessions import SessionHeld, SessionLost
 
+    def echo(text: str) -> None:
+        typer.echo(text, err=as_json)
+
     try:
         done = run(
             history,
             session,
             prompter_for=QuestionaryPrompter,
-            out=lambda text: typer.echo(lines(text)),
+            out=lambda text: echo(lines(text)),
         )
     except (SessionHeld, SessionLost) as error:
         fail(str(error))
     except Pause:
-        typer.echo(f"Paused and saved. Continue with: companion resume {session}")
+        echo(f"Paused and saved. Continue with: companion resume {session}")
         raise typer.Exit(0) from None
     except Abandoned:
-        typer.echo(f"Game #{session} set aside; its answers are kept in the history.")
+        echo(f"Game #{session} set aside; its answers are kept in the history.")
         raise typer.Exit(0) from None
     except Stopped:
-        typer.echo(f"Stopped; nothing was changed. Game #{session} waits in: companion resume")
+        echo(f"Stopped; nothing was changed. Game #{session} waits in: companion resume")
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
-        typer.echo(f"\nStopped; every answer is saved. Continue with: companion resume {session}")
+        echo(f"\nStopped; every answer is saved. Continue with: companion resume {session}")
         raise typer.Exit(INTERRUPTED) from None
     from scorers import SCORERS
 
-    show(result_table(done.result.to_json(), title=SCORERS[done.result.game].info.title))
-    after = after_game(history, done.play_id)
-    show(
-        after_game_block(
-            after.explanation, after.records, timing=after.timing, location=after.location
+    document = done.result.to_json()
+    if as_json:
+        print_json(document)
+    else:
+        show(result_table(document, title=SCORERS[done.result.game].info.title))
+    if done.play_id is None:
+        if not as_json:
+            from companion.why import explain_result
+
+            explanation = explain_result(document, done.score_file)
+            show(after_game_block(explanation))
+        echo("Not saved (--no-save).")
+        return
+    if not as_json:
+        after = after_game(history, done.play_id)
+        show(
+            after_game_block(
+                after.explanation, after.records, timing=after.timing, location=after.location
+            )
         )
-    )
     if done.status == "interim":
-        typer.echo(
+        echo(
             f"Saved to the history as game #{done.play_id}, an interim scoring: "
             "it is shown but counts in no wins or stats."
         )
     else:
-        typer.echo(f"Saved to the history as game #{done.play_id}.")
+        echo(f"Saved to the history as game #{done.play_id}.")
 
 
 def setup(

@@ -245,9 +245,13 @@ def duration_text(seconds: int) -> str:
 
 
 def round_texts(rounds: Sequence[tuple[str, int]]) -> list[str]:
-    """``["set-up 6 min", "round 1 12 min", "round 2 <1 min"]``."""
+    """``["set-up 6 min", "round 1 12 min", "round 2 <1 min"]``.
+
+    A round under a minute is ``<1 min``, as :func:`duration_text` says "under a
+    minute": a round never reads longer than the whole game.
+    """
     return [
-        f"{label} {'<1 min' if spent < 30 else minutes_text(minutes_for(spent))}"
+        f"{label} {'<1 min' if spent < 60 else minutes_text(minutes_for(spent))}"
         for label, spent in rounds
     ]
 

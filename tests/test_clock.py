@@ -13,6 +13,7 @@ from companion.clock import (
     measure,
     minutes_for,
     minutes_text,
+    round_texts,
     rounds_text,
     so_far,
 )
@@ -176,3 +177,14 @@ def test_minutes_and_rounds_in_words() -> None:
     assert rounds_text([("set-up", 20), ("round 1", 700), ("final count", 3700)]) == (
         "set-up <1 min, round 1 12 min, final count 1 h 2 min"
     )
+
+
+@pytest.mark.parametrize("seconds", [0, 1, 30, 45, 59, 60, 89, 90, 149, 3599, 3600])
+def test_a_round_never_reads_longer_than_the_game(seconds: int) -> None:
+    # Found at the table: 50 s in all read "under a minute" beside "set-up 1 min".
+    total = duration_text(seconds)
+    [round_text] = round_texts([("set-up", seconds)])
+    if total == "under a minute":
+        assert round_text == "set-up <1 min"
+    else:
+        assert round_text == f"set-up {total}"

@@ -23,6 +23,7 @@ from companion.play.common import (
 from companion.play.pad import Pad, Row, review
 from companion.play.setup import draw_tours, tour_count
 from companion.play.table import Table
+from scorers.kamakura import STATIONS
 
 GAME = "kamakura"
 COLORS = ("pink", "green", "blue")
@@ -213,6 +214,8 @@ def coins_problem(text: str, circles: Circles) -> str | None:
         if circle in seen:
             return f"circle {circle} twice: each player holds one coin of a circle at most"
         seen.add(circle)
+        if circle in STATIONS:
+            return f"circle {circle} is a station: it holds no site coin"
         known = circles.get(circle)
         printed = KNOWN_VALUES.get(circle)
         if value is not None and printed is not None and value != printed:

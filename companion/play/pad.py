@@ -242,15 +242,17 @@ def review(
         for message, cells in found:
             for cell in cells:
                 marks.setdefault(cell, []).append(message)
-        t.say("")
-        t.say(render(pad, marks, title))
+        # One block, so that a resumed game shows only the latest pad as its context.
+        shown = ["", render(pad, marks, title)]
         if found:
-            t.say("These answers do not fit together:")
+            shown.append("These answers do not fit together:")
             for message, cells in found:
                 named = ", ".join(pad.name_of(c) for c in cells)
-                t.say(f"  {named}: {message}" if named else f"  {message}")
+                shown.append(f"  {named}: {message}" if named else f"  {message}")
         if marks:
-            t.say("The marked values are asked again (Enter keeps one as it is).")
+            shown.append("The marked values are asked again (Enter keeps one as it is).")
+        t.say("\n".join(shown), kind="pad")
+        if marks:
             order = [pad.key(r.id, s) for r, s in pad.cells()]
             for cell in sorted(marks, key=order.index):
                 pad.ask(t, f"fix{step}.{cell}", cell)

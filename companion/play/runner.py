@@ -20,12 +20,14 @@ from companion.clock import Timing, duration_text, measure, so_far
 from companion.history import History, HistoryError, Play
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
-from companion.sessions import LOCATION, START, TIME, SessionStore
+from companion.sessions import LOCATION, META_PREFIX, START, TIME, SessionStore
 
 if TYPE_CHECKING:
     from scorers import Result
 
 Flow = Callable[[Table], Outcome]
+NO_SAVE = META_PREFIX + "no-save"
+"""A fact of a score entry begun with ``--no-save``: it is scored, never recorded."""
 ShowHelp = Callable[[], None]
 
 
@@ -42,18 +44,21 @@ class Finished:
     """A session played to its end and saved.
 
     Attributes:
-        play_id: The game's number in the history (the session's own).
+        play_id: The game's number in the history (the session's own), or
+            ``None`` for a score entry begun with ``--no-save`` (not recorded).
         result: The scored result.
         status: ``final`` or ``interim``.
         timing: How long a played-along game took (``None`` for a score entry).
         location: Where it was played (empty when not said).
+        score_file: The score file it was scored from (JSON text).
     """
 
-    play_id: int
+    play_id: int | None
     result: Result
     status: str
     timing: Timing | None = None
     location: str = ""
+    score_file: str = ""
 
 
 def flow_for(game: str, kind: str) -> Flow:
@@ -71,17 +76,26 @@ def known_names(history: History) -> list[str]:
     return [row[0] for row in rows]
 
 
-def rules_text(game: str, topic_id: str) -> str:
-    """The rules topic ``topic_id`` of ``game``, as plain text."""
-    from companion.rules import load_topics
+def rules_text(game: str, topic_id: str, columns: int | None = None) -> str:
+    """The rules topic ``topic_id`` of ``game`` as ``companion rules`` shows it, in plain text.
 
+    The Markdown marks are gone (no ``**`` or backticks), paragraphs and list
+    items are wrapped at whole words to ``columns`` (default: the terminal's
+    width) and tables are lined up, as :func:`companion.rules.render.plain_text`
+    draws them.
+    """
+    from companion.rules import load_topics
+    from companion.rules.render import plain_text, width, wrap
+
+    columns = columns or width()
     topic = next((t for t in load_topics(game) if t.id == topic_id), None)
     if topic is None:
-        return f"No rules topic for this part; see: companion rules {game}"
-    return (
-        f"\n{topic.title}\n\n{topic.body}\n\n(More: companion rules {game}; "
-        f"companion rules {game} {topic.id})\n"
-    )
+        return "\n".join(
+            wrap(f"No rules topic for this part; see: companion rules {game}", columns)
+        )
+    more = f"(More: companion rules {game}; companion rules {game} {topic.id})"
+    lines = ["", *wrap(topic.title, columns), "", plain_text(topic.body, columns), ""]
+    return "\n".join([*lines, *wrap(more, columns), ""])
 
 
 def time_so_far(store: SessionStore, session_id: int, table: Table) -> str:
@@ -233,11 +247,25 @@ def finish(
     ``meta:time`` fact of its log; a score entry gets no duration (the time
     spent typing the scores is not the length of the game). The place given
     when the game began is saved as its location.
+
+    A session begun with ``--no-save`` (its :data:`NO_SAVE` fact) is scored
+    and then removed with its answers: nothing of it stays in the history.
     """
     from scorers import SCORERS
 
     text = json.dumps(outcome.score_file, indent=2, ensure_ascii=False)
     result = SCORERS[game].score_json(outcome.score_file)
+    if store.fact(session_id, NO_SAVE):
+        discard(store, session_id)
+        place = store.fact(session_id, LOCATION)
+        discard(store, session_id)
+        return Finished(
+            None,
+            result,
+            outcome.status,
+            location=place if isinstance(place, str) else "",
+            score_file=text,
+        )
     ended = sessions.now()
     timing = None
     if kind == "play":
@@ -258,4 +286,15 @@ def finish(
     )
     facts = [(TIME, timing.to_json())] if timing is not None else []
     play_id = store.finish(session_id, play, facts=facts)
-    return Finished(play_id, result, outcome.status, timing, location)
+    return Finished(play_id, result, outcome.status, timing, location, text)
+
+
+def discard(store: SessionStore, session_id: int) -> None:
+    """Remove a session and its whole log (a ``--no-save`` entry, once scored).
+
+    Its number stays used: it is never handed out again.
+    """
+    history = store.history
+    with history.guard("close the game"), history.transaction() as db:
+        db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
+        db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))

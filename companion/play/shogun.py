@@ -76,7 +76,7 @@ def flow(t: Table) -> Outcome:
 def play_round(t: Table, year: int, season: str, names: list[str]) -> None:
     """One of the first three rounds of a year: its steps, then bids to the action order."""
     key = f"y{year}.{season.lower()}"
-    t.round(f"year {year}, {season.lower()}")
+    t.round(f"year {year} {season.lower()}")
     t.at("round", f"year {year}, {season.lower()}", "turn-order")
     t.say(f"Year {year}, {season}:")
     for k, step in enumerate(ROUND_STEPS, 1):
@@ -247,7 +247,7 @@ def ask_grid(t: Table, key: str, message: str, default: Grid | None = None) -> G
 def winter(t: Table, year: int, names: list[str]) -> list[Grid]:
     """Winter supply and revolts; returns each player's regions after the revolts."""
     key = f"y{year}.winter"
-    t.round(f"year {year}, winter")
+    t.round(f"year {year} winter")
     t.at("round", f"year {year}, winter", "winter")
     t.say(f"Year {year}, Winter")
     t.say("1. Everyone lowers their rice marker by the rice loss on the fourth event card.")

@@ -130,7 +130,7 @@ class Table:
         self.prompter = prompter
         self._out = out
         self.known_names = list(known_names)
-        self._backlog: list[str] = []
+        self._backlog: list[tuple[str, str]] = []
         self._replaying = bool(self.answers)
 
     @property
@@ -138,12 +138,20 @@ class Table:
         """Whether the saved answers are used up (new questions reach the players)."""
         return self.position >= len(self.answers)
 
-    def say(self, text: str) -> None:
-        """Announce something; while replaying, keep it for the resume context."""
+    def say(self, text: str, *, kind: str = "") -> None:
+        """Announce something; while replaying, keep it for the resume context.
+
+        Args:
+            text: What to say (it may span lines).
+            kind: Said again and again with newer content (the score pad): on
+                resume only the latest text of a kind is shown, never a stale one.
+        """
         if self.live and not self._replaying:
             self._out(text)
-        else:
-            self._backlog.append(text)
+            return
+        if kind:
+            self._backlog = [(k, said) for k, said in self._backlog if k != kind]
+        self._backlog.append((kind, text))
 
     def at(self, phase: str, where: str, topic: str) -> None:
         """Mark the part of the game the next questions belong to.
@@ -202,7 +210,7 @@ class Table:
             return value
         if self._replaying:
             self._replaying = False
-            for line in self._backlog[-CONTEXT_LINES:]:
+            for _, line in self._backlog[-CONTEXT_LINES:]:
                 self._out(line)
             self._backlog.clear()
         self.asking = topic or self.topic
