@@ -299,7 +299,7 @@ class GamePage:
         self.form.on_tried = lambda: self.widget.add_class("tried")
         for box in self.setup.boxes:
             box.observe(lambda _: self._keep(), names="value")
-        for control in (*self.tracker.counts, self.tracker.start, self.tracker.variant):
+        for control in self.tracker.controls:
             control.observe(lambda _: self._keep(), names="value")
         self.tracker.next_button.on_click(lambda _: self._keep())
         self.tracker.reset_button.on_click(lambda _: self._keep())
