@@ -393,7 +393,7 @@ def test_shogun_tracker_orders_bids_as_the_terminal_does(monkeypatch: pytest.Mon
     )
     assert tracker.start.value == 1  # Ben acts first
     assert tracker.round.value == "<b>Year 1, summer</b>"
-    assert [b.value for b in tracker.bids] == [None] * 4  # each season's bids are new
+    assert [b.value for b in tracker.bids] == [""] * 4  # each season's bids are new
     # Equal bids are drawn as the terminal draws them (order_bids), with the seed shown.
     tied_chests = shuffled(["Aki", "Cho"], 4242, "bids.3")  # rank 3: 2 chests
     tied_cards = shuffled(["Ben", "Dai"], 4242, "bids.0")  # rank 0: a province card
@@ -427,9 +427,9 @@ def test_shogun_bids_are_kept_in_the_draft(db_path: Path) -> None:
     page.tracker.bids[2].value = "3 chests"
     reloaded = GamePage("shogun")
     assert reloaded.load_draft()
-    assert [b.value for b in reloaded.tracker.bids] == ["Province card", None, "3 chests"]
-    reloaded.tracker.restore({"bids": ["7 chests", "<b>", None]})  # a draft from elsewhere
-    assert [b.value for b in reloaded.tracker.bids] == ["Province card", None, None]
+    assert [b.value for b in reloaded.tracker.bids] == ["Province card", "", "3 chests"]
+    reloaded.tracker.restore({"bids": ["7 chests", "<b>", ""]})  # a draft from elsewhere
+    assert [b.value for b in reloaded.tracker.bids] == ["Province card", "", ""]
 
 
 @pytest.mark.parametrize(
@@ -690,7 +690,7 @@ def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
         timed = lengths(history)
     chart = sections["ratings"]
     assert chart.count("<polyline") == 4  # Aki, Ben, Cho, Dai over every game
-    assert ">rating</text>" in chart and ">their games, oldest first</text>" in chart
+    assert ">rating</text>" in chart and ">games, oldest first</text>" in chart
     assert "aria-label='Ratings over every game'" in chart
     assert "Ratings over every game, 2026-01-01 to 2026-01-07." in chart
     first = overall[0]

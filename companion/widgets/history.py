@@ -526,7 +526,7 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
     chart = line_chart(
         series,
         count=len(order),
-        x_label="their games, oldest first",
+        x_label="games, oldest first",
         y_label="rating",
         label=scope,
         css="ratings",

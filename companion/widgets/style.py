@@ -73,6 +73,7 @@ CSS = """
 .companion .bar-name { flex: 0 0 7em; overflow: hidden; text-overflow: ellipsis; }
 .companion .bar-track { flex: 1 1 auto; max-width: 360px; background: #eee; height: 14px; }
 .companion .bar-fill { display: block; background: #4a7; height: 14px; }
+.companion .widget-html > .widget-html-content { min-width: 0; max-width: 100%; }
 .companion .chart { width: 100%; max-width: 560px; height: auto; display: block; }
 .companion .legend { max-width: 560px; line-height: 1.6; }
 .companion .legend .key { white-space: nowrap; margin-right: 12px; display: inline-block; }

@@ -46,7 +46,9 @@ BUTTONS = {
 }
 
 
-BID_OPTIONS: list[tuple[str, str | None]] = [("– choose –", None), *((b, b) for b in BIDS)]
+NO_CHOICE = ""
+"""A bid not chosen yet (each season's bids start so)."""
+BID_OPTIONS = [("– choose –", NO_CHOICE), *((b, b) for b in BIDS)]
 
 
 class Tracker:
@@ -78,7 +80,9 @@ class Tracker:
         self.bids: list[w.Dropdown] = []
         for _ in names:
             if game == "shogun":
-                bid = w.Dropdown(options=BID_OPTIONS, value=None, layout=w.Layout(width="12em"))
+                bid = w.Dropdown(
+                    options=BID_OPTIONS, value=NO_CHOICE, layout=w.Layout(width="12em")
+                )
                 bid.add_class("bid")
                 self.bids.append(bid)
                 continue
@@ -194,7 +198,7 @@ class Tracker:
         for box in self.counts:
             box.value = 0
         for bid in self.bids:
-            bid.value = None
+            bid.value = NO_CHOICE
         self._show_round()
 
     def _shimoda(self, tourists: list[int]) -> str:
@@ -248,7 +252,7 @@ class Tracker:
         from companion.play.shogun import BID_RANKS, order_bids, short
 
         bids = [bid.value for bid in self.bids]
-        missing = [name for name, bid in zip(self.names, bids, strict=True) if bid is None]
+        missing = [name for name, bid in zip(self.names, bids, strict=True) if bid == NO_CHOICE]
         if missing:
             return f"Choose the bid of {join_names(missing)} first."
         seed = new_seed()
@@ -274,7 +278,7 @@ class Tracker:
             )
         self._advance()
         for bid in self.bids:
-            bid.value = None  # each season's bids are new
+            bid.value = NO_CHOICE  # each season's bids are new
         return text
 
     def _tokaido(self, _: list[int]) -> str:
@@ -315,7 +319,7 @@ class Tracker:
             if isinstance(value, int) and box.min <= value <= box.max:
                 box.value = value
         for bid, value in zip(self.bids, state.get("bids", []), strict=False):
-            if value is None or value in BIDS:
+            if value == NO_CHOICE or value in BIDS:
                 bid.value = value
         if state.get("variant") in ("standard", "no_construction"):
             self.variant.value = state["variant"]
