@@ -767,3 +767,29 @@ def test_a_damaged_history_is_one_line_on_the_history_page(tmp_path: Path) -> No
     assert not game.load_draft()
     assert game.draft_status.value.startswith("<span class='problem'>The history cannot be read: ")
     assert damaged.read_bytes()[16:20] == b"\xff" * 4
+
+
+def test_history_page_reads_any_shape_of_play_and_lists_fifty_at_a_time(db_path: Path) -> None:
+    import random
+
+    from tests.history_fixture import random_play
+
+    rng = random.Random(14)
+    with History(db_path) as history:
+        history.add([random_play(rng, k) for k in range(60)])
+    page = HistoryPage()
+    page.refresh()
+    assert page.status.value == ""
+    assert len(page.plays.children) == 50 and page.more.layout.display == ""
+    page.more.click()
+    assert len(page.plays.children) == 60 and page.more.layout.display == "none"
+    for play_id in range(1, 61):
+        page.show(play_id)
+        assert page.detail.value.startswith(f"<h3>Game #{play_id}: "), page.detail.value
+    page.game.value = "shibuya"  # teams, members not known, anonymous people
+    assert page.status.value == ""
+    assert [c._dom_classes[0] for c in page.stats.children][-3:] == [
+        "ratings",
+        "records",
+        "lengths",
+    ]

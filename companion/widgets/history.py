@@ -32,7 +32,8 @@ if TYPE_CHECKING:
     from companion.records import GameRecords, Mark
 
 COLOURS = ("#c33", "#36c", "#3a3", "#c80", "#939", "#099", "#666", "#a52")
-LIST_LIMIT = 200
+LIST_LIMIT = 50
+"""Games listed at first (the newest); "Show more" adds as many again."""
 CHART_LINES = len(COLOURS)
 """The most players drawn in one ratings chart (the best rated; choose a player for others)."""
 CHART_POINTS = 400
@@ -76,6 +77,10 @@ class HistoryPage:
         self.status.add_class("history-status")
         self.stats = w.VBox()
         self.pending_delete: int | None = None
+        self.limit = LIST_LIMIT
+        self.more = w.Button(description="Show more games", layout=w.Layout(display="none"))
+        self.more.add_class("more-games")
+        self.more.on_click(lambda _: self.show_more())
         self.widget = w.VBox(
             [
                 style(),
@@ -84,6 +89,7 @@ class HistoryPage:
                 w.HBox([self.game, self.player, self.count]),
                 self.status,
                 self.plays,
+                self.more,
                 self.detail,
                 self.stats,
             ]
@@ -113,13 +119,9 @@ class HistoryPage:
         try:
             with reading(self.db) as history:
                 summaries = history.summaries(where)
+                every = history.summaries() if game or player else summaries
                 everyone = sorted(
-                    {
-                        p["name"]
-                        for s in history.summaries()
-                        for p in s["people"]
-                        if not p["anonymous"]
-                    },
+                    {p["name"] for s in every for p in s["people"] if not p["anonymous"]},
                     key=str.casefold,
                 )
                 stats = of_history(history, where)
@@ -135,7 +137,8 @@ class HistoryPage:
         current = self.player.value
         self.player.options = [("every player", ""), *((n, n) for n in everyone)]
         self.player.value = current if current in everyone else ""
-        shown = list(reversed(summaries))[:LIST_LIMIT]
+        shown = list(reversed(summaries))[: self.limit]
+        self.more.layout.display = "" if len(summaries) > len(shown) else "none"
         self.count.value = f"{len(summaries)} game{'s' if len(summaries) != 1 else ''}"
         replaced = list(self.plays.children)
         self.rows = {s["id"]: self._row(s) for s in shown}
@@ -153,7 +156,15 @@ class HistoryPage:
             section("lengths", "Time at the table", lengths_html(timed)),
         ]
 
+    def show_more(self) -> None:
+        """List :data:`LIST_LIMIT` more of the older games."""
+        self.limit += LIST_LIMIT
+        self.refresh()
+
     def _row(self, summary: dict[str, Any]) -> w.HBox:
+        from ipywidgets.widgets.widget_button import ButtonStyle
+
+        from companion.widgets.cells import label, shared_layout, shared_style
         from companion.widgets.page import title
 
         play_id = summary["id"]
@@ -167,15 +178,16 @@ class HistoryPage:
             outcome = f" — won by {html.escape(winners or 'nobody')}"
         if summary.get("ignored"):
             outcome += " (ignored in stats)"
-        text = w.HTML(
+        text = label(
             f"<b>#{play_id}</b> {html.escape(summary['played_at'][:16].replace('T', ' '))} "
             f"<b>{html.escape(title(summary['game']).split(':')[0])}</b>: "
             f"{html.escape(players)}{outcome}"
         )
-        show = w.Button(description="Open", layout=w.Layout(width="6em"))
+        buttons = {"layout": shared_layout("6em"), "style": shared_style(ButtonStyle)}
+        show = w.Button(description="Open", **buttons)
         show.add_class(f"open-{play_id}")
         show.on_click(lambda _: self.show(play_id))
-        delete = w.Button(description="Delete", button_style="danger", layout=w.Layout(width="6em"))
+        delete = w.Button(description="Delete", button_style="danger", **buttons)
         delete.add_class(f"delete-{play_id}")
         delete.on_click(lambda _: self.ask_delete(play_id))
         row = w.HBox([text, show, delete])
