@@ -793,3 +793,30 @@ def test_history_page_reads_any_shape_of_play_and_lists_fifty_at_a_time(db_path:
         "records",
         "lengths",
     ]
+
+
+def test_the_place_is_offered_kept_in_the_draft_and_saved(db_path: Path) -> None:
+    fill(db_path)  # games at "Aki's place"
+    page = tokaido_page()
+    page.load_places()
+    assert page.place.options == ("Aki's place",)
+    page.place.value = "x" * 101
+    assert page.place_message.value == (
+        "<div class='problem'>the place is 101 characters long (at most 100)</div>"
+    )
+    assert page.form.save() is None
+    assert page.form.status.value == (
+        "<span class='problem'>Not saved: the place is 101 characters long (at most 100)</span>"
+    )
+    page.place.value = "  <i>Bar</i>   Kobe "
+    assert page.place_message.value == ""
+    reloaded = GamePage("tokaido")
+    assert reloaded.load_draft() and reloaded.place.value == "  <i>Bar</i>   Kobe "
+    assert page.form.save() == 8
+    with History(db_path, write=False) as history:
+        assert history.get(8).location == "<i>Bar</i> Kobe"
+    assert page.form.after.value.endswith(
+        "<div class='about'><p>Location: &lt;i&gt;Bar&lt;/i&gt; Kobe</p></div>"
+    )
+    page.form.new_button.click()
+    assert page.place.value == "  <i>Bar</i>   Kobe "  # the same table, the next game

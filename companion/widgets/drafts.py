@@ -90,8 +90,17 @@ class Drafts:
         document: dict[str, Any],
         result: dict[str, Any],
         start_player: int | None = None,
+        location: str = "",
     ) -> int:
-        """Record the game and close its draft; a finished draft gives back its game."""
+        """Record the game and close its draft; a finished draft gives back its game.
+
+        Args:
+            session_id: The draft, if one was kept.
+            document: The score file.
+            result: Its scored result.
+            start_player: The seat that started, if known.
+            location: Where it was played (a clean place, or ``""``).
+        """
         with self._open() as history:
             store = SessionStore(history)
             if session_id is not None:
@@ -108,6 +117,7 @@ class Drafts:
                 score_file=json.dumps(document, indent=2, ensure_ascii=False),
                 result=result,
                 start_player=start_player,
+                location=location,
                 status=status_of(self.game, document),
             )
             return store.finish(session_id, play)
