@@ -17,7 +17,6 @@ from typing import Any
 import ipywidgets as w
 
 from companion.play.setup import new_seed, shuffled
-from companion.play.shogun import BIDS
 from scorers import join_names
 
 LAST_ROUND = {"shimoda": 7, "tokaido": 4, "shogun": 6}
@@ -48,7 +47,13 @@ BUTTONS = {
 
 NO_CHOICE = ""
 """A bid not chosen yet (each season's bids start so)."""
-BID_OPTIONS = [("– choose –", NO_CHOICE), *((b, b) for b in BIDS)]
+
+
+def bid_options() -> list[tuple[str, str]]:
+    """The bids of :data:`companion.play.shogun.BIDS`, after a "choose" of no bid yet."""
+    from companion.play.shogun import BIDS
+
+    return [("– choose –", NO_CHOICE), *((b, b) for b in BIDS)]
 
 
 class Tracker:
@@ -81,7 +86,7 @@ class Tracker:
         for _ in names:
             if game == "shogun":
                 bid = w.Dropdown(
-                    options=BID_OPTIONS, value=NO_CHOICE, layout=w.Layout(width="12em")
+                    options=bid_options(), value=NO_CHOICE, layout=w.Layout(width="12em")
                 )
                 bid.add_class("bid")
                 self.bids.append(bid)
@@ -319,7 +324,7 @@ class Tracker:
             if isinstance(value, int) and box.min <= value <= box.max:
                 box.value = value
         for bid, value in zip(self.bids, state.get("bids", []), strict=False):
-            if value == NO_CHOICE or value in BIDS:
+            if value in [option for _, option in bid_options()]:
                 bid.value = value
         if state.get("variant") in ("standard", "no_construction"):
             self.variant.value = state["variant"]
