@@ -42,7 +42,59 @@ def test_notebook_executes(path: Path, db_path: Path) -> None:
     notebook = nbformat.read(path, as_version=4)
     code = [c for c in notebook.cells if c.cell_type == "code"]
     assert len(code) == 2, "notebooks stay thin: the logic lives in companion.widgets"
-    NotebookClient(notebook, timeout=120, kernel_name="python3").execute()
+    if path.stem in PLAYED:
+        notebook.cells.append(nbformat.v4.new_code_cell(PLAYED[path.stem]))
+    NotebookClient(notebook, timeout=120, kernel_name="python3", store_widget_state=True).execute()
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+    state = notebook.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    shown = [m["state"]["value"] for m in state.values() if m["model_name"] == "HTMLModel"]
+    for text in SHOWN[path.stem]:
+        assert any(text in value for value in shown), text
+    if path.stem in PLAYED:
+        printed = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
+        assert printed == (
+            "Saved as game #8.\n"
+            "Aki won by 4 points over Ben, the closest gap at the table.\n"
+            "Without the temple ranking, Cho would have won by 2 points.\n"
+        )
+
+
+# What each notebook shows once run against the fixture history.
+SHOWN = {
+    "history": [
+        "<h3>Ratings over time</h3><svg class='chart ratings'",
+        "aria-label='Ratings over every game'",
+        "<h3>Records</h3>",
+        "<th>Average length</th>",
+        "<h3>Wins over time</h3>",
+    ],
+    "kamakura": ["<h3>Rounds</h3>"],
+    "shibuya": ["<h3>Rounds</h3>"],
+    "shimoda": ["<h3>Rounds</h3>"],
+    "shogun": ["Each player&#x27;s bid"],
+    "tokaido": ["<h4>Why it was won</h4><div class='why'><p>Aki won by 4 points over Ben"],
+}
+
+# A game played in the notebook, as a table would: names, the pad, Save.
+PLAYED = {
+    "tokaido": """
+rows = {
+    "Aki": ("58", "4", "7", "6", "3", "2", "1"),
+    "Ben": ("60", "3", "7", "2", "1", "4", "0"),
+    "Cho": ("66", "0", "4", "3", "3", "1", "2"),
+}
+keys = ("journey", "temple", "meal_cost", "souvenirs", "hot_springs", "encounters",
+        "panorama_achievements")
+page.count.value = 3
+for seat, (name, values) in enumerate(rows.items()):
+    page.name_inputs[seat].value = name
+    for key, value in zip(keys, values):
+        page.form.cells[f"players[{seat}].{key}"].controls["n"].value = value
+page.form.save_button.click()
+print(f"Saved as game #{page.form.saved_id}.")
+import re
+print(chr(10).join(re.findall("<p>([^<]*)</p>", page.form.after.value)[:2]))
+""",
+}

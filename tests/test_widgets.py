@@ -10,10 +10,12 @@ from typing import Any
 import pytest
 
 from companion.history import History
+from companion.play.setup import shuffled
+from companion.play.shogun import BIDS, NO_BID, order_bids
 from companion.sessions import SessionStore
 from companion.widgets import GamePage, HistoryPage, ScoreForm, SetupPanel, Tracker
 from companion.widgets.cells import ListCell
-from companion.widgets.history import wins_chart
+from companion.widgets.history import nice_ticks, wins_chart
 from companion.widgets.score_form import set_path
 from tests.history_fixture import fill
 
@@ -372,14 +374,62 @@ def test_shibuya_tracker_uses_the_scorers_win_check(
         assert result == message
 
 
-def test_shogun_tracker_bids_zero_to_four_and_advances_the_season() -> None:
-    tracker = Tracker("shogun", ["Aki", "Ben", "Cho"])
-    assert [box.max for box in tracker.counts] == [4, 4, 4]
-    for box, bid in zip(tracker.counts, [2, 4, 1], strict=True):
-        box.value = bid
-    assert tracker.next() == "Year 1, spring: turn order Ben, Aki, Cho."
-    assert tracker.start.value == 1
+def bid(tracker: Tracker, *bids: str) -> str:
+    for box, value in zip(tracker.bids, bids, strict=True):
+        box.value = value
+    return tracker.next()
+
+
+def test_shogun_tracker_orders_bids_as_the_terminal_does(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("companion.widgets.tracker.new_seed", lambda: 4242)
+    tracker = Tracker("shogun", ["Aki", "Ben", "Cho", "Dai"])
+    assert [b.options[1:] for b in tracker.bids] == [tuple((x, x) for x in BIDS)] * 4
+    assert tracker.next() == "Choose the bid of Aki, Ben, Cho and Dai first."
+    assert tracker.round_number == 1
+    message = bid(tracker, "2 chests", "Province card", "4 chests", NO_BID)
+    assert message == (
+        "Year 1, spring: action order Ben (province card), Cho (4), Aki (2), Dai (no bid). "
+        "Special cards are taken from the highest bid down, equal bids in the drawn order."
+    )
+    assert tracker.start.value == 1  # Ben acts first
     assert tracker.round.value == "<b>Year 1, summer</b>"
+    assert [b.value for b in tracker.bids] == [""] * 4  # each season's bids are new
+    # Equal bids are drawn as the terminal draws them (order_bids), with the seed shown.
+    tied_chests = shuffled(["Aki", "Cho"], 4242, "bids.3")  # rank 3: 2 chests
+    tied_cards = shuffled(["Ben", "Dai"], 4242, "bids.0")  # rank 0: a province card
+    assert order_bids(
+        ["Aki", "Ben", "Cho", "Dai"],
+        ["2 chests", "Province card", "2 chests", "Province card"],
+        lambda tied, rank: shuffled(tied, 4242, f"bids.{rank}"),
+    ) == [*tied_cards, *tied_chests]
+    message = bid(tracker, "2 chests", "Province card", "2 chests", "Province card")
+    shown = ", ".join(
+        f"{n} ({'province card' if n in ('Ben', 'Dai') else '2'})"
+        for n in (*tied_cards, *tied_chests)
+    )
+    assert message.startswith(
+        f"Year 1, summer: action order {shown}. Seed 4242: equal bids (province card) drawn: "
+        f"{', '.join(tied_cards)}; equal bids (2) drawn: {', '.join(tied_chests)}."
+    )
+    assert tracker.start.value == ["Aki", "Ben", "Cho", "Dai"].index(tied_cards[0])
+    assert "winter" in bid(tracker, *["0 chests"] * 4)  # autumn: the first winter follows
+    for _ in range(2):
+        bid(tracker, *["1 chest"] * 4)
+    assert bid(tracker, *["0 chests"] * 4).endswith(
+        "After the actions: winter of year 2, the final scoring: score it below."
+    )
+    assert tracker.round.value == "<b>Year 2, autumn</b>"
+
+
+def test_shogun_bids_are_kept_in_the_draft(db_path: Path) -> None:
+    page = GamePage("shogun", 3)
+    page.tracker.bids[0].value = "Province card"
+    page.tracker.bids[2].value = "3 chests"
+    reloaded = GamePage("shogun")
+    assert reloaded.load_draft()
+    assert [b.value for b in reloaded.tracker.bids] == ["Province card", "", "3 chests"]
+    reloaded.tracker.restore({"bids": ["7 chests", "<b>", ""]})  # a draft from elsewhere
+    assert [b.value for b in reloaded.tracker.bids] == ["Province card", "", ""]
 
 
 @pytest.mark.parametrize(
@@ -443,7 +493,7 @@ def test_history_page_lists_opens_and_deletes_after_confirming(db_path: Path) ->
     assert page.count.value == "2 games"
     page.player.value = ""
     page.show(5)
-    assert "Game #5: shibuya" in page.detail.value and "Winner: Aki." in page.detail.value
+    assert "Game #5: Shibuya" in page.detail.value and "Winner: Aki." in page.detail.value
     page.ask_delete(5)
     row = page.rows[5]
     assert row.children[1].value == "Delete game #5 for good?"
@@ -453,10 +503,10 @@ def test_history_page_lists_opens_and_deletes_after_confirming(db_path: Path) ->
     page.rows[5].children[2].click()  # Yes, delete it
     assert page.count.value == "6 games"
     assert page.status.value == "<span class='ok'>Game #5 was deleted.</span>"
-    players, pairs, wins, scores = (child.value for child in page.stats.children)
+    players, pairs, wins, scores, _, _, _ = (child.value for child in page.stats.children)
     assert "<td>Aki</td>" in players and "<h3>Head to head</h3>" in pairs
     assert "games played" in wins
-    assert "<b>tokaido</b>" in scores
+    assert "<b>Tokaido</b>" in scores
 
 
 def test_wins_chart_has_axes_and_labels() -> None:
@@ -467,8 +517,27 @@ def test_wins_chart_has_axes_and_labels() -> None:
     ]
     chart = wins_chart(summaries)
     assert chart.count("<polyline") == 2
-    assert "games played (oldest first)" in chart and ">wins</text>" in chart
-    assert "viewBox='0 0 600 240'" in chart  # scales down on a phone
+    assert "games played (oldest first)</text>" in chart and ">wins</text>" in chart
+    assert "viewBox='0 0 400 250'" in chart  # drawn at the screen's width: readable on a phone
+    ticks = [t.split(">")[1] for t in chart.split("font-size='13'")[1:]]
+    assert ticks == ["0</text", "1</text", "2</text", "1</text", "2</text", "3</text"]
+    assert "<title>Aki</title>" in chart and "<title>Ben</title>" in chart
+
+
+@pytest.mark.parametrize(
+    ("low", "high", "whole", "expected"),
+    [
+        (0, 2, True, [0, 1, 2]),
+        (0, 2, False, [0, 0.5, 1, 1.5, 2]),
+        (-4.9, 6.3, False, [-5, 0, 5, 10]),
+        (0, 87, True, [0, 20, 40, 60, 80, 100]),
+        (3, 3, False, [2, 2.5, 3, 3.5, 4]),
+    ],
+)
+def test_chart_ticks_are_round_and_cover_the_values(
+    low: float, high: float, whole: bool, expected: list[float]
+) -> None:
+    assert nice_ticks(low, high, whole=whole) == expected
 
 
 def test_set_path_builds_nested_documents() -> None:
@@ -495,3 +564,259 @@ def test_score_form_alone_records_to_the_history(db_path: Path) -> None:
     form.cells["players[1].goals"].controls["n"].value = "2"
     assert form.save() == 1
     assert plays(db_path)[0][0] == "shibuya"
+
+
+def html_values(widget: Any) -> list[str]:
+    """Every markup string of a widget tree: the values of its HTML widgets (text inputs,
+    options and descriptions are shown as text by the browser, never as markup)."""
+    import ipywidgets as w
+
+    found = [widget.value] if isinstance(widget, w.HTML | w.HTMLMath) else []
+    assert not getattr(widget, "description_allow_html", False)
+    for child in getattr(widget, "children", ()):
+        found += html_values(child)
+    return found
+
+
+TOKAIDO_BETTER = {
+    0: ("Aki", "70", "4", "7", "6", "3", "2", "1"),
+    1: ("Ben", "60", "3", "7", "2", "1", "4", "0"),
+    2: ("Cho", "66", "0", "4", "3", "3", "1", "2"),
+}
+
+
+def test_after_a_save_the_page_says_why_and_the_records_set(db_path: Path) -> None:
+    from companion.past import after_game
+    from companion.why import explain_result
+
+    page = tokaido_page()
+    form = page.form
+    live = explain_result(form.result(), json.dumps(form.document()))
+    assert live == [
+        "Aki won by 4 points over Ben, the closest gap at the table.",
+        "Without the temple ranking, Cho would have won by 2 points.",
+        "Against their own share of all points, Aki was strongest in the collector award "
+        "(100% of its points, 35% overall), Ben in the chatterbox award (100% of its points, "
+        "33% overall) and Cho in the bather award (50% of its points, 32% overall).",
+    ]
+    assert form.preview.value.endswith(
+        "<div class='why'>" + "".join(f"<p>{s}</p>" for s in live) + "</div>"
+    )
+    assert form.after.value == ""
+    assert form.save() == 1
+    # The first game of Tokaido sets no record: nothing to beat yet.
+    assert form.after.value == (
+        "<h4>Why it was won</h4><div class='why'>" + "".join(f"<p>{s}</p>" for s in live) + "</div>"
+    )
+    assert "<div class='why'>" not in form.preview.value  # said once, in the after-game part
+    form.new_button.click()
+    assert form.after.value == ""
+    for seat, (_, *values) in TOKAIDO_BETTER.items():
+        for key, value in zip(KEYS, values, strict=True):
+            type_in(page, f"players[{seat}].{key}", value)
+    assert form.save() == 2
+    with History(db_path, write=False) as history:
+        after = after_game(history, 2)
+    assert after.records == [
+        "Aki set the group's Tokaido record: 89, was 77.",
+        "Aki won by 16, the group's biggest Tokaido margin (was 4).",
+        "Aki has won 2 Tokaido games in a row, the group's longest streak (was 1).",
+        "Aki set the group's Tokaido record in the journey: 70, was 66 by Cho.",
+    ]
+    assert form.after.value == (
+        "<h4>Why it was won</h4><div class='why'>"
+        + "".join(f"<p>{s}</p>" for s in after.explanation)
+        + "</div><h4>Records</h4><div class='records-set'>"
+        + "".join(f"<p>{s}</p>" for s in after.records)
+        + "</div>"
+    )
+
+
+def test_typed_names_are_escaped_everywhere_after_a_save(db_path: Path) -> None:
+    hostile = ["<script>x</script>", "<img src=x onerror=y>", "A&B \"'"]
+    page = GamePage("tokaido", 3)
+    for seat, (_, *values) in TOKAIDO.items():
+        page.name_inputs[seat].value = hostile[seat]
+        for key, value in zip(KEYS, values, strict=True):
+            type_in(page, f"players[{seat}].{key}", value)
+    assert page.form.save() == 1
+    page.tracker.next()
+    shown = "".join(html_values(page.widget))
+    assert "&lt;script&gt;x&lt;/script&gt; won by 4 points" in page.form.after.value
+    history = HistoryPage()
+    history.refresh()
+    history.show(1)
+    shown += "".join(html_values(history.widget))
+    assert "<script" not in shown and "<img" not in shown and "A&B" not in shown
+    assert "&lt;img src=x onerror=y&gt;" in history.detail.value
+
+
+def test_a_saved_shogun_first_winter_is_interim_on_the_page(db_path: Path) -> None:
+    page = GamePage("shogun", 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[seat].value = name
+        region = page.form.cells[f"players[{seat}].regions.brown"]
+        region.controls["provinces"].value = str(seat + 1)
+    page.form.cells["year"].controls["c"].value = "1"
+    assert page.form.save() == 1
+    assert page.form.status.value == (
+        "<b class='saved'>Saved as game #1.</b> "
+        "An interim scoring: it is shown, but counts in no wins or stats."
+    )
+    with History(db_path, write=False) as history:
+        assert history.get(1).status == "interim"
+    assert "leads" in page.form.after.value
+
+
+def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
+    from companion.past import lengths, ratings, records
+
+    fill(db_path)
+    page = HistoryPage()
+    page.refresh()
+    sections = {child._dom_classes[0]: child.value for child in page.stats.children}
+    assert list(sections) == [
+        "players",
+        "head-to-head",
+        "wins",
+        "scores",
+        "ratings",
+        "records",
+        "lengths",
+    ]
+    with History(db_path, write=False) as history:
+        overall = ratings(history).table(None)
+        found = records(history)
+        timed = lengths(history)
+    chart = sections["ratings"]
+    assert chart.count("<polyline") == 4  # Aki, Ben, Cho, Dai over every game
+    assert ">rating</text>" in chart and ">games, oldest first</text>" in chart
+    assert "aria-label='Ratings over every game'" in chart
+    assert "Ratings over every game, 2026-01-01 to 2026-01-07." in chart
+    first = overall[0]
+    assert (
+        f"<tr><td>1</td><td>{first.name}</td><td>{first.ordinal:.1f}</td><td>{first.mu:.1f}</td>"
+        f"<td>{first.sigma:.1f}</td><td>{first.plays}</td></tr>"
+    ) in chart
+    best = found["tokaido"].best_total
+    assert best is not None and (best.value, best.who) == (70, "Cho")
+    assert (
+        "<tr><td>Tokaido</td><td>Highest total</td><td>70</td><td>Cho</td>"
+        "<td>#4, 2026-01-04</td></tr>"
+    ) in sections["records"]
+    assert [(t.game, t.players, t.plays, round(t.average_min, 1)) for t in timed] == [
+        ("shibuya", 2, 1, 49.0),
+        ("tokaido", 2, 1, 50.0),
+        ("tokaido", 3, 3, 46.3),
+        ("shogun", 3, 1, 51.0),
+        ("shogun", 4, 1, 47.0),
+    ]
+    assert sections["lengths"] == (
+        "<h3>Time at the table</h3><div class='tablescroll'><table><tr><th>Game</th>"
+        "<th>Players</th><th>Games timed</th><th>Average length</th></tr>"
+        "<tr><td>Shibuya</td><td>2</td><td>1</td><td>49 min</td></tr>"
+        "<tr><td>Tokaido</td><td>2</td><td>1</td><td>50 min</td></tr>"
+        "<tr><td>Tokaido</td><td>3</td><td>3</td><td>46 min</td></tr>"
+        "<tr><td>Shogun</td><td>3</td><td>1</td><td>51 min</td></tr>"
+        "<tr><td>Shogun</td><td>4</td><td>1</td><td>47 min</td></tr></table></div>"
+    )
+    # One game: its own ratings, every category and the personal bests.
+    page.game.value = "tokaido"
+    sections = {child._dom_classes[0]: child.value for child in page.stats.children}
+    assert "aria-label='Tokaido ratings'" in sections["ratings"]
+    assert sections["ratings"].count("<polyline") == 3
+    assert sections["records"].endswith(
+        "<h4>Personal bests</h4><div class='tablescroll'><table><tr><th>Player</th><th>Games</th>"
+        "<th>Wins</th><th>Best total</th><th>Biggest win</th><th>Longest streak</th></tr>"
+        "<tr><td>Cho</td><td>3</td><td>1</td><td>70</td><td>5</td><td>1</td></tr>"
+        "<tr><td>Aki</td><td>4</td><td>2</td><td>65</td><td>10</td><td>2</td></tr>"
+        "<tr><td>Ben</td><td>4</td><td>2</td><td>61</td><td>3</td><td>1</td></tr></table></div>"
+    )
+    assert "<tr><td>Shibuya</td>" not in sections["lengths"]  # the filter applies
+    # One player: their line only.
+    page.player.value = "Dai"
+    page.game.value = ""
+    sections = {child._dom_classes[0]: child.value for child in page.stats.children}
+    assert sections["ratings"].count("<polyline") == 1
+    assert "<title>Dai</title>" in sections["ratings"]
+
+
+def test_history_page_opens_the_history_read_only(tmp_path: Path) -> None:
+    missing = tmp_path / "no" / "history.sqlite3"
+    page = HistoryPage(missing)
+    page.refresh()
+    assert page.plays.children[0].value == "No games recorded yet."
+    page.show(3)
+    assert page.detail.value == "<div class='problem'>no game #3 in the history</div>"
+    assert not missing.parent.exists()  # nothing created on disk
+    GamePage("tokaido", db=missing).load_draft()
+    assert not missing.parent.exists()
+
+
+def test_a_damaged_history_is_one_line_on_the_history_page(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
+    page = HistoryPage(damaged)
+    page.refresh()
+    [line] = page.status.value.split("</div>")[:-1]
+    assert line.startswith("<div class='problem'>") and "Traceback" not in line
+    assert str(damaged) in line
+    page.show(1)
+    assert page.detail.value.startswith("<div class='problem'>")
+    game = GamePage("tokaido", db=damaged)
+    assert not game.load_draft()
+    assert game.draft_status.value.startswith("<span class='problem'>The history cannot be read: ")
+    assert damaged.read_bytes()[16:20] == b"\xff" * 4
+
+
+def test_history_page_reads_any_shape_of_play_and_lists_fifty_at_a_time(db_path: Path) -> None:
+    import random
+
+    from tests.history_fixture import random_play
+
+    rng = random.Random(14)
+    with History(db_path) as history:
+        history.add([random_play(rng, k) for k in range(60)])
+    page = HistoryPage()
+    page.refresh()
+    assert page.status.value == ""
+    assert len(page.plays.children) == 50 and page.more.layout.display == ""
+    page.more.click()
+    assert len(page.plays.children) == 60 and page.more.layout.display == "none"
+    for play_id in range(1, 61):
+        page.show(play_id)
+        assert page.detail.value.startswith(f"<h3>Game #{play_id}: "), page.detail.value
+    page.game.value = "shibuya"  # teams, members not known, anonymous people
+    assert page.status.value == ""
+    assert [c._dom_classes[0] for c in page.stats.children][-3:] == [
+        "ratings",
+        "records",
+        "lengths",
+    ]
+
+
+def test_the_place_is_offered_kept_in_the_draft_and_saved(db_path: Path) -> None:
+    fill(db_path)  # games at "Aki's place"
+    page = tokaido_page()
+    page.load_places()
+    assert page.place.options == ("Aki's place",)
+    page.place.value = "x" * 101
+    assert page.place_message.value == (
+        "<div class='problem'>the place is 101 characters long (at most 100)</div>"
+    )
+    assert page.form.save() is None
+    assert page.form.status.value == (
+        "<span class='problem'>Not saved: the place is 101 characters long (at most 100)</span>"
+    )
+    page.place.value = "  <i>Bar</i>   Kobe "
+    assert page.place_message.value == ""
+    reloaded = GamePage("tokaido")
+    assert reloaded.load_draft() and reloaded.place.value == "  <i>Bar</i>   Kobe "
+    assert page.form.save() == 8
+    with History(db_path, write=False) as history:
+        assert history.get(8).location == "<i>Bar</i> Kobe"
+    assert page.form.after.value.endswith(
+        "<div class='about'><p>Location: &lt;i&gt;Bar&lt;/i&gt; Kobe</p></div>"
+    )
+    page.form.new_button.click()
+    assert page.place.value == "  <i>Bar</i>   Kobe "  # the same table, the next game

@@ -10,15 +10,37 @@ answers with its game's number and records nothing (a second tap, a retry).
 from __future__ import annotations
 
 import json
+import sqlite3
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.history import History, Play, default_path, now_utc
+from companion.history import History, Play, default_path, now_utc, status_of, trouble
 from companion.sessions import SessionStore
 
 KIND = "web"
 KEY = "draft"
+
+
+@contextmanager
+def reading(db: Path | None = None) -> Iterator[History]:
+    """The history opened read-only, as the CLI's read commands open it.
+
+    Nothing is created on disk (a missing file reads as an empty history).
+    Any trouble, while opening or reading, is a
+    :class:`~companion.history.HistoryError` whose message is one line.
+
+    Args:
+        db: The history file (default: ``COMPANION_DB`` or the user's).
+    """
+    path = db or default_path()
+    try:
+        with History(path, write=False) as history:
+            yield history
+    except (sqlite3.Error, OSError) as error:
+        raise trouble(path, "read the history", error) from error
 
 
 class Drafts:
@@ -37,8 +59,8 @@ class Drafts:
         return History(self.db or default_path())
 
     def latest(self) -> tuple[int, dict[str, Any]] | None:
-        """The most recent unfinished draft of this game, if any."""
-        with self._open() as history:
+        """The most recent unfinished draft of this game, if any (read-only)."""
+        with reading(self.db) as history:
             store = SessionStore(history)
             for info in store.unfinished():
                 if info.game != self.game or info.kind != KIND:
@@ -68,8 +90,17 @@ class Drafts:
         document: dict[str, Any],
         result: dict[str, Any],
         start_player: int | None = None,
+        location: str = "",
     ) -> int:
-        """Record the game and close its draft; a finished draft gives back its game."""
+        """Record the game and close its draft; a finished draft gives back its game.
+
+        Args:
+            session_id: The draft, if one was kept.
+            document: The score file.
+            result: Its scored result.
+            start_player: The seat that started, if known.
+            location: Where it was played (a clean place, or ``""``).
+        """
         with self._open() as history:
             store = SessionStore(history)
             if session_id is not None:
@@ -86,5 +117,7 @@ class Drafts:
                 score_file=json.dumps(document, indent=2, ensure_ascii=False),
                 result=result,
                 start_player=start_player,
+                location=location,
+                status=status_of(self.game, document),
             )
             return store.finish(session_id, play)

@@ -130,12 +130,23 @@ class GamePage:
         self.names_row.add_class("names")
         self.draft_status = w.HTML()
         self.draft_status.add_class("draft-status")
+        self.place = w.Combobox(
+            placeholder="Where? (optional)",
+            options=[],
+            ensure_option=False,
+            layout=w.Layout(width="16em"),
+        )
+        self.place.add_class("place")
+        self.place_message = w.HTML()
+        self.place_message.add_class("message")
+        self.place.observe(lambda _: self._place_changed(), names="value")
         self.body = w.VBox()
         header = w.VBox(
             [
                 navigation(game),
                 w.HTML(f"<h2>{html.escape(title(game))}</h2>"),
-                w.HBox([self.count, self.draft_status]),
+                w.HBox([self.count, self.place, self.draft_status]),
+                self.place_message,
                 self.names_row,
             ]
         )
@@ -273,6 +284,28 @@ class GamePage:
                 label.value = f"<b>{html.escape(name)}</b>"
         self.form.check()
 
+    def _place_changed(self) -> None:
+        from companion.places import place_problem
+
+        problem = place_problem(self.place.value)
+        self.place_message.value = (
+            f"<div class='problem'>{html.escape(problem)}</div>" if problem else ""
+        )
+        if not self.restoring:
+            self._keep()
+
+    def load_places(self) -> None:
+        """Offer the places the history knows, the most recently used first (read-only)."""
+        from companion.history import HistoryError
+        from companion.places import known_places
+        from companion.widgets.drafts import reading
+
+        try:
+            with reading(self.db) as history:
+                self.place.options = known_places(history)
+        except HistoryError:
+            pass  # the draft line says what is wrong with the history
+
     # building ------------------------------------------------------------------
 
     def build(self, keep: dict[str, Any] | None = None) -> None:
@@ -299,7 +332,7 @@ class GamePage:
         self.form.on_tried = lambda: self.widget.add_class("tried")
         for box in self.setup.boxes:
             box.observe(lambda _: self._keep(), names="value")
-        for control in (*self.tracker.counts, self.tracker.start, self.tracker.variant):
+        for control in self.tracker.controls:
             control.observe(lambda _: self._keep(), names="value")
         self.tracker.next_button.on_click(lambda _: self._keep())
         self.tracker.reset_button.on_click(lambda _: self._keep())
@@ -356,6 +389,7 @@ class GamePage:
             "version": 1,
             "players": self.players,
             "names": [box.value for box in self.name_inputs],
+            "place": self.place.value,
             "teams": [box.value for box in self.team_inputs],
             "setup": self.setup.state(),
             "tracker": self.tracker.state(),
@@ -376,6 +410,9 @@ class GamePage:
             for box, value in zip(self.team_inputs, state.get("teams", []), strict=False):
                 if isinstance(value, str):
                     box.value = value[:200]
+            place = state.get("place")
+            if isinstance(place, str):
+                self.place.value = place[:200]
             if self.built_for == (self.players, self.teams):
                 self._refill(state)  # the same count: no new widgets to send
             else:
@@ -429,12 +466,18 @@ class GamePage:
         """The page for a notebook cell: waits for the visitor on the web page, then
         brings back the game in progress."""
         wait_for_visitor()
+        self.load_places()
         self.load_draft()
         return self.widget
 
     def _record(self, document: dict[str, Any], result: dict[str, Any]) -> int:
+        from companion.places import clean_place
+
         start = None if self.teams else self.tracker.first_start
-        return self.drafts.finish(self.session_id, document, result, start_player=start)
+        place = clean_place(self.place.value)  # a wrong place is said beside Save
+        return self.drafts.finish(
+            self.session_id, document, result, start_player=start, location=place
+        )
 
     def new_game(self) -> None:
         """After a save: the same players, everything else empty."""

@@ -7,6 +7,11 @@ the cell its path points to. A problem in a cell nobody has filled in yet
 presses Save. Save records the game once: it is disabled while saving, and
 afterwards the form says "Saved as game #N" and offers a new game; a failed
 save says why, beside the button.
+
+A valid pad shows why the game is being won as it is typed; once saved, the
+form shows why it was won and the records it set, read back from the history
+by the same functions as the CLI (:func:`companion.past.after_game`). Every
+name and sentence is escaped: what players type is data, never markup.
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ import re
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
 from companion.widgets.cells import OMIT, Cell, label
 from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
+
+if TYPE_CHECKING:
+    from companion.past import AfterGame
 
 TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 SaveHook = Callable[[dict[str, Any], dict[str, Any]], int]
@@ -128,6 +136,8 @@ class ScoreForm:
         self.new_button = w.Button(description="New game", layout=w.Layout(display="none"))
         self.new_button.add_class("new-game")
         self.new_button.on_click(lambda _: self.new_game())
+        self.after = w.HTML()
+        self.after.add_class("after-game")
         self.drawing = w.HTML()
         self.head_labels = [label() for _ in range(players)]
         self.total_labels = [label("–") for _ in range(players)]
@@ -178,7 +188,7 @@ class ScoreForm:
         parts: list[w.Widget] = [*shared]
         if self.game == "shimoda":
             parts.append(self.drawing)
-        parts += [scroller, self.summary, buttons, self.preview]
+        parts += [scroller, self.summary, buttons, self.after, self.preview]
         box = w.VBox(parts)
         box.add_class("scorepad")
         box.add_class(f"pad-{self.game}")
@@ -332,6 +342,8 @@ class ScoreForm:
         else:
             self.summary.value = "<div class='ok'>Every cell is filled in and valid.</div>"
             self.preview.value = result_html(result or {})
+            if self.saved_id is None and result is not None:
+                self.preview.value += self._why(result)
         self._totals(result)
         if self.game == "shimoda":
             self.drawing.value = street_drawing(self.document(), self.shown_names)
@@ -354,6 +366,14 @@ class ScoreForm:
                 player = result["players"][seat]
                 self.total_labels[seat].value = f"<b>{player['total']}</b>"
                 self.rank_labels[seat].value = str(player["rank"])
+
+    def _why(self, result: dict[str, Any]) -> str:
+        """Why the game is being won, as ``companion score`` says it for this pad."""
+        import json
+
+        from companion.why import explain_result
+
+        return sentences_html(explain_result(result, json.dumps(self.document())), "why")
 
     def result(self) -> dict[str, Any]:
         """The scored result of a valid form."""
@@ -390,8 +410,27 @@ class ScoreForm:
         self.saved_id = play_id
         self.save_button.layout.display = "none"
         self.new_button.layout.display = ""
-        self.status.value = f"<b class='saved'>Saved as game #{play_id}.</b>"
+        interim = self.game == "shogun" and self.document().get("year") == 1
+        self.status.value = f"<b class='saved'>Saved as game #{play_id}.</b>" + (
+            " An interim scoring: it is shown, but counts in no wins or stats." if interim else ""
+        )
+        self.show_after(play_id)
         return play_id
+
+    def show_after(self, play_id: int) -> None:
+        """Why the saved game was won and the records it set, read back from the history."""
+        from companion.history import HistoryError
+        from companion.past import after_game
+        from companion.widgets.drafts import reading
+
+        try:
+            with reading(self.db) as history:
+                after = after_game(history, play_id)
+        except HistoryError as error:
+            self.after.value = problem_line(f"Saved, but the history cannot be read: {error}")
+            return
+        self.preview.value = result_html(self.result())
+        self.after.value = after_html(after)
 
     def _record(self) -> int:
         import json
@@ -430,6 +469,7 @@ class ScoreForm:
         self.save_button.description = "Save the game"
         self.new_button.layout.display = "none"
         self.status.value = ""
+        self.after.value = ""
         self.check()
 
 
@@ -441,40 +481,89 @@ def reason(error: BaseException) -> str:
     return text[0].lower() + text[1:] if text else text
 
 
+def shown(value: Any) -> str:
+    """A value of a stored result as escaped text (``–`` for none)."""
+    return "–" if value is None else html.escape(str(value))
+
+
 def result_html(result: dict[str, Any]) -> str:
-    """The breakdown table, a bar chart of the totals, and the winner."""
+    """The breakdown table, a bar chart of the totals, and the winner.
+
+    Every name and value is escaped: a result read back from the history may
+    come from an import, with seats that were not scored (``total`` None).
+    """
     from companion.render import outcome
 
-    players = result.get("players", [])
+    players = [p for p in result.get("players", []) if isinstance(p, dict)]
     if not players:
         return ""
     categories: list[str] = []
     for p in players:
-        categories.extend(c for c in p["breakdown"] if c not in categories)
-    head = "".join(f"<th>{html.escape(p['name'])}</th>" for p in players)
+        breakdown = p.get("breakdown") or {}
+        categories.extend(str(c) for c in breakdown if str(c) not in categories)
+    head = "".join(f"<th>{shown(p.get('name'))}</th>" for p in players)
     rows = "".join(
         f"<tr><td>{html.escape(c.replace('_', ' '))}</td>"
-        + "".join(f"<td class='n'>{p['breakdown'].get(c, 0)}</td>" for p in players)
+        + "".join(
+            f"<td class='n'>{shown((p.get('breakdown') or {}).get(c, 0))}</td>" for p in players
+        )
         + "</tr>"
         for c in categories
     )
-    totals = "".join(f"<td class='n'><b>{p['total']}</b></td>" for p in players)
-    ranks = "".join(f"<td class='n'>{p['rank']}</td>" for p in players)
+    totals = "".join(f"<td class='n'><b>{shown(p.get('total'))}</b></td>" for p in players)
+    ranks = "".join(f"<td class='n'>{shown(p.get('rank'))}</td>" for p in players)
     table = (
         f"<div class='tablescroll'><table class='breakdown'><tr><th></th>{head}</tr>{rows}"
         f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table></div>"
     )
-    top = max(max(p["total"] for p in players), 1)
+    numbers: list[int] = [int(p["total"]) if type(p.get("total")) is int else 0 for p in players]
+    top = max(max(numbers), 1)
     bars = "".join(
         "<div class='bar'>"
-        f"<span class='bar-name'>{html.escape(p['name'])}</span>"
+        f"<span class='bar-name'>{shown(p.get('name'))}</span>"
         f"<span class='bar-track'><span class='bar-fill' "
-        f"style='width:{max(0, 100 * p['total'] // top)}%'></span></span>"
-        f"<span class='bar-value'>{p['total']}</span></div>"
-        for p in players
+        f"style='width:{max(0, 100 * n // top)}%'></span></span>"
+        f"<span class='bar-value'>{shown(p.get('total'))}</span></div>"
+        for p, n in zip(players, numbers, strict=True)
     )
-    winner = html.escape(outcome(result))
+    try:
+        winner = html.escape(outcome(result))
+    except (KeyError, TypeError):
+        winner = ""
     return f"{table}<div class='bars'>{bars}</div><p class='winner'><b>{winner}</b></p>"
+
+
+def problem_line(text: str) -> str:
+    """One plain line saying what went wrong (escaped), never a traceback."""
+    return f"<div class='problem'>{html.escape(text, quote=False)}</div>"
+
+
+def sentences_html(sentences: list[str], css: str) -> str:
+    """Sentences as escaped paragraphs in a ``div`` of class ``css`` (empty without any)."""
+    if not sentences:
+        return ""
+    body = "".join(f"<p>{html.escape(s, quote=False)}</p>" for s in sentences)
+    return f"<div class='{css}'>{body}</div>"
+
+
+def after_html(after: AfterGame) -> str:
+    """Why a saved game was won, the records it set, its time and its place."""
+    from companion.clock import duration_text, round_texts
+
+    parts = []
+    if after.explanation:
+        parts.append("<h4>Why it was won</h4>" + sentences_html(after.explanation, "why"))
+    if after.records:
+        parts.append("<h4>Records</h4>" + sentences_html(after.records, "records-set"))
+    about = []
+    if after.timing is not None and after.timing.seconds:
+        about.append(f"Time at the table: {duration_text(after.timing.seconds)} (pauses left out).")
+        if after.timing.rounds:
+            about.append("Rounds: " + ", ".join(round_texts(after.timing.rounds)) + ".")
+    if after.location:
+        about.append(f"Location: {after.location}")
+    parts.append(sentences_html(about, "about"))
+    return "".join(parts)
 
 
 STREET_COLOURS = {

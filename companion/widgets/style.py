@@ -73,7 +73,17 @@ CSS = """
 .companion .bar-name { flex: 0 0 7em; overflow: hidden; text-overflow: ellipsis; }
 .companion .bar-track { flex: 1 1 auto; max-width: 360px; background: #eee; height: 14px; }
 .companion .bar-fill { display: block; background: #4a7; height: 14px; }
-.companion .chart { width: 100%; max-width: 640px; height: auto; }
+.companion .widget-html > .widget-html-content { min-width: 0; max-width: 100%; }
+.companion .chart { width: 100%; max-width: 560px; height: auto; display: block; }
+.companion .legend { max-width: 560px; line-height: 1.6; }
+.companion .legend .key { white-space: nowrap; margin-right: 12px; display: inline-block; }
+.companion h4 { margin: 10px 0 2px; font-size: 17px; }
+.companion .small, .companion .chart-notes { font-size: 14px; color: #555; }
+.companion .why p, .companion .records-set p, .companion .about p, .companion .details p {
+  margin: 2px 0; }
+.companion .after-game { background: #f3f8f3; border-radius: 8px; padding: 0 10px; }
+.companion .after-game:empty { display: none; }
+.companion .tracker .bid select { width: 12em; }
 .companion .steps .widget-checkbox { width: 100%; }
 .companion .tracker .counts .widget-text { width: 9em; }
 .companion .play-list .play-row { align-items: center; border-bottom: 1px solid #eee; }

@@ -2,8 +2,10 @@
 
 Each game's button applies that game's rule: Shimoda's fewer-tourists rule for
 seven rounds, Shibuya's win check (the scorer's own, over all four pawn
-counts with teams), Kamakura's 8-coin end, Shogun's bid order (bids 0-4, ties
-drawn), Tokaido's inns up to Edo. The round advances in every game, and a
+counts with teams), Kamakura's 8-coin end, Shogun's action order (the
+terminal's own :func:`companion.play.shogun.order_bids`: province-card bids
+first, then war chests from 4 down to 0, then no bid; equal bids drawn with a
+seed that is shown), Tokaido's inns up to Edo. The round advances in every game, and a
 start player drawn in the set-up is carried over.
 """
 
@@ -15,6 +17,7 @@ from typing import Any
 import ipywidgets as w
 
 from companion.play.setup import new_seed, shuffled
+from scorers import join_names
 
 LAST_ROUND = {"shimoda": 7, "tokaido": 4, "shogun": 6}
 ROUND_WORD = {
@@ -30,16 +33,27 @@ HINTS = {
     "shimoda": "Tourists on each street at the end of the round:",
     "shibuya": "Pawns at goal, per player:",
     "kamakura": "Site coins per player:",
-    "shogun": "Bids (0-4 war chests; a province card counts 0):",
+    "shogun": "Each player's bid (a province card acts first, then war chests from 4 down):",
     "tokaido": "Who reached the inn first? Choose them as 'Starts', then press the button.",
 }
 BUTTONS = {
     "shimoda": "End the round",
     "shibuya": "Check for a winner",
     "kamakura": "Check the end",
-    "shogun": "Turn order",
+    "shogun": "Action order",
     "tokaido": "Arrived at the inn",
 }
+
+
+NO_CHOICE = ""
+"""A bid not chosen yet (each season's bids start so)."""
+
+
+def bid_options() -> list[tuple[str, str]]:
+    """The bids of :data:`companion.play.shogun.BIDS`, after a "choose" of no bid yet."""
+    from companion.play.shogun import BIDS
+
+    return [("– choose –", NO_CHOICE), *((b, b) for b in BIDS)]
 
 
 class Tracker:
@@ -67,11 +81,17 @@ class Tracker:
         self.status = w.HTML()
         self.status.add_class("tracker-status")
         self.message = ""
-        high = 4 if game == "shogun" else 99
         self.counts: list[w.BoundedIntText] = []
-        self.count_boxes: list[w.VBox] = []
+        self.bids: list[w.Dropdown] = []
         for _ in names:
-            box = w.BoundedIntText(value=0, min=0, max=high, layout=w.Layout(width="6em"))
+            if game == "shogun":
+                bid = w.Dropdown(
+                    options=bid_options(), value=NO_CHOICE, layout=w.Layout(width="12em")
+                )
+                bid.add_class("bid")
+                self.bids.append(bid)
+                continue
+            box = w.BoundedIntText(value=0, min=0, max=99, layout=w.Layout(width="6em"))
             box.add_class("num")
             self.counts.append(box)
         self.labels = [w.HTML() for _ in names]
@@ -88,8 +108,9 @@ class Tracker:
         self.next_button.on_click(self.next)
         self.reset_button = w.Button(description="Start over")
         self.reset_button.on_click(lambda _: self.reset())
+        inputs: list[w.Widget] = [*self.counts, *self.bids]
         counts = w.HBox(
-            [w.VBox([label, box]) for label, box in zip(self.labels, self.counts, strict=True)]
+            [w.VBox([label, box]) for label, box in zip(self.labels, inputs, strict=True)]
         )
         counts.add_class("counts")
         parts: list[w.Widget] = [
@@ -106,6 +127,11 @@ class Tracker:
         self.widget.add_class("panel")
         self.widget.add_class("tracker")
         self.set_names(names, sides)
+
+    @property
+    def controls(self) -> list[w.Widget]:
+        """Everything a player sets in the tracker (for the draft)."""
+        return [*self.counts, *self.bids, self.start, self.variant]
 
     def _options(self) -> list[tuple[str, int]]:
         return [(name, k) for k, name in enumerate(self.names)]
@@ -127,6 +153,10 @@ class Tracker:
         self._show_round()
 
     def _show_round(self) -> None:
+        self.round.value = f"<b>{html.escape(self.round_text())}</b>"
+
+    def round_text(self) -> str:
+        """``Round 3 of 7``, ``Year 1, summer``, ``Stage 2: to the second inn``."""
         word = ROUND_WORD[self.game]
         if self.game == "shogun":
             year, season = divmod(self.round_number - 1, 3)
@@ -137,7 +167,7 @@ class Tracker:
             text = f"{word} {self.round_number} of {LAST_ROUND[self.game]}"
         else:
             text = f"{word} {self.round_number}"
-        self.round.value = f"<b>{html.escape(text)}</b>"
+        return text
 
     def set_start(self, name: str) -> None:
         """A start player drawn in the set-up."""
@@ -172,6 +202,8 @@ class Tracker:
         self.show("")
         for box in self.counts:
             box.value = 0
+        for bid in self.bids:
+            bid.value = NO_CHOICE
         self._show_round()
 
     def _shimoda(self, tourists: list[int]) -> str:
@@ -221,18 +253,38 @@ class Tracker:
         others = ", ".join(self.names[k] for k in order)
         return f"{self.names[first]} has 8 site coins: one last turn each for {others}."
 
-    def _shogun(self, bids: list[int]) -> str:
+    def _shogun(self, _: list[int]) -> str:
+        from companion.play.shogun import BID_RANKS, order_bids, short
+
+        bids = [bid.value for bid in self.bids]
+        missing = [name for name, bid in zip(self.names, bids, strict=True) if bid == NO_CHOICE]
+        if missing:
+            return f"Choose the bid of {join_names(missing)} first."
         seed = new_seed()
-        order: list[str] = []
-        for amount in sorted(set(bids), reverse=True):
-            tied = [n for n, b in zip(self.names, bids, strict=True) if b == amount]
-            order += shuffled(tied, seed, "bids") if len(tied) > 1 else tied
-        season = self.round.value
+        ties: list[str] = []
+
+        def draw(tied: list[str], rank: int) -> list[str]:
+            drawn = shuffled(tied, seed, f"bids.{rank}")
+            ties.append(f"equal bids ({short(BID_RANKS[rank])}) drawn: {', '.join(drawn)}")
+            return drawn
+
+        order = order_bids(self.names, bids, draw)
+        season = self.round_text()
+        shown = [f"{name} ({short(bids[self.names.index(name)])})" for name in order]
         self.start.value = self.names.index(order[0])
+        text = f"{season}: action order {', '.join(shown)}."
+        if ties:
+            text += f" Seed {seed}: " + "; ".join(ties) + "."
+        text += " Special cards are taken from the highest bid down, equal bids in the drawn order."
+        if self.round_number % 3 == 0:
+            year = self.round_number // 3
+            text += f" After the actions: winter of year {year}" + (
+                ", the final scoring: score it below." if year == 2 else " (an interim scoring)."
+            )
         self._advance()
-        drawn = f" (ties drawn with seed {seed})" if len(set(bids)) < len(bids) else ""
-        text = html.unescape(season.replace("<b>", "").replace("</b>", ""))
-        return f"{text}: turn order {', '.join(order)}{drawn}."
+        for bid in self.bids:
+            bid.value = NO_CHOICE  # each season's bids are new
+        return text
 
     def _tokaido(self, _: list[int]) -> str:
         first = self.names[self.start_seat]
@@ -250,6 +302,7 @@ class Tracker:
             "start": self.start_seat,
             "first": self.first_start,
             "counts": [c.value for c in self.counts],
+            "bids": [b.value for b in self.bids],
             "variant": self.variant.value,
             "message": self.message,
         }
@@ -270,6 +323,9 @@ class Tracker:
         for box, value in zip(self.counts, state.get("counts", []), strict=False):
             if isinstance(value, int) and box.min <= value <= box.max:
                 box.value = value
+        for bid, value in zip(self.bids, state.get("bids", []), strict=False):
+            if value in [option for _, option in bid_options()]:
+                bid.value = value
         if state.get("variant") in ("standard", "no_construction"):
             self.variant.value = state["variant"]
         if isinstance(state.get("message"), str):
