@@ -142,7 +142,8 @@ def history_list(
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
-        table.add_column(heading, justify="right" if heading == "#" else "left")
+        # A long name wraps onto the next line rather than losing its end to an ellipsis.
+        table.add_column(heading, justify="right" if heading == "#" else "left", overflow="fold")
     for play in plays:
         ignored = " (ignored)" if play["ignored"] else ""
         table.add_row(

@@ -546,13 +546,17 @@ class _Player:
     uuid: str | None = None
     cleaned: tuple[str, str] | None = None
     """The name through the name rule and its key, once it has passed."""
+    refused: bool = False
+    """The name broke the rule: its problem was reported (once, however many plays)."""
 
     def person(self, r: Reader) -> tuple[str, str] | None:
-        """``(name, key)`` by the name rule; a problem at the player's name (each time)."""
-        if self.cleaned is None:
+        """``(name, key)`` by the name rule; a problem at the player's name (once)."""
+        if self.cleaned is None and not self.refused:
             name = _name(r, self.name, f"{self.path}.name")
             if name is not None:
                 self.cleaned = (name, name_key(name))
+            else:
+                self.refused = True
         return self.cleaned
 
 
@@ -582,15 +586,19 @@ class _Book:
     games: dict[object, dict[str, Any]]
     locations: dict[object, dict[str, Any]]
     location_names: dict[object, str] = field(default_factory=dict)
+    refused: set[object] = field(default_factory=set)
 
     def location(self, r: Reader, ref: object) -> str | None:
-        """The name of location ``ref`` (checked once; a problem each time it is wrong)."""
+        """The name of location ``ref`` (checked once; a problem once when it is wrong)."""
         if ref not in self.location_names:
+            if ref in self.refused:
+                return None
             place = self.locations[ref]
             found = _plain_text(
                 r, place.get("name", ""), f"{place['_path']}.name", limit=MAX_LOCATION
             )
             if found is None:
+                self.refused.add(ref)
                 return None
             self.location_names[ref] = found
         return self.location_names[ref]

@@ -24,7 +24,8 @@ def _table(*headings: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in headings:
         text = heading in ("Game", "Record", "Held by", "Set in", "Player")
-        table.add_column(heading, justify="left" if text else "right")
+        # A long name wraps onto the next line rather than losing its end to an ellipsis.
+        table.add_column(heading, justify="left" if text else "right", overflow="fold")
     return table
 
 

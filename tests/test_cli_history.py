@@ -393,3 +393,49 @@ def test_excel_csv(filled: Path, tmp_path: Path) -> None:
     assert b"\r\n" in out.read_bytes()
     wrong = runner.invoke(app, ["history", "export", "-f", "json", "--excel"])
     assert (wrong.exit_code, wrong.stderr) == (2, "Error: --excel is for --format csv\n")
+
+
+LONG = "Q" * 40  # a name of the longest length, with no space to wrap at
+HOSTILE = ["Dad [/]", "x[/b]", "[red]Aki", LONG, "Zoë 🎲"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["stats"],
+        ["records"],
+        ["records", "tokaido"],
+        ["ratings"],
+        ["ratings", "tokaido"],
+    ],
+)
+def test_hostile_and_longest_names_are_shown_whole(tmp_path: Path, args: list[str]) -> None:
+    """Markup-like names come out literally, and a 40-character name (who wins both games
+    and holds every record) is never cut short with an ellipsis: it wraps in its cell."""
+    for k in range(2):
+        players = [
+            {
+                "name": name,
+                "journey": 50 if name == LONG else 30 + 4 * ((n + k) % 4),
+                "temple": 0,
+                "meal_cost": 0,
+                "souvenirs": 0,
+                "hot_springs": 0,
+                "encounters": 0,
+                "panorama_achievements": 0,
+            }
+            for n, name in enumerate(HOSTILE)
+        ]
+        source = tmp_path / f"hostile{k}.json"
+        source.write_text(json.dumps({"game": "tokaido", "mode": "final", "players": players}))
+        saved = runner.invoke(app, ["score", "tokaido", "--input", str(source)])
+        assert saved.exit_code == 0, saved.output
+    outcome = runner.invoke(app, ["history", *args])
+    assert outcome.exit_code == 0, outcome.output
+    assert "…" not in outcome.stdout
+    # Every time the long name is shown, all 40 of its letters are there.
+    assert outcome.stdout.count("Q") % 40 == 0 and "Q" in outcome.stdout, outcome.stdout
+    if args != ["records"]:  # the group's records are all the long name's
+        for name in ("Dad [/]", "x[/b]", "[red]Aki"):
+            assert name in outcome.stdout
