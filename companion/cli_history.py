@@ -603,13 +603,15 @@ def history_import(
 ) -> None:
     """Import games from our json export or a BG Stats backup."""
     from companion.imports import not_scored, read_import
-    from companion.scorefile import FileTooLarge, InputError
+    from companion.scorefile import FileTooLarge, InputError, NotText
     from scorers import ScoreFileError
 
     try:
         parsed = read_import(file)
     except FileTooLarge as error:
         fail(str(error), 2)
+    except NotText as error:
+        fail(f"{error}; nothing was imported", 2)
     except InputError as error:
         fail(str(error))
     except ScoreFileError as error:

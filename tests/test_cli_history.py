@@ -439,3 +439,24 @@ def test_hostile_and_longest_names_are_shown_whole(tmp_path: Path, args: list[st
     if args != ["records"]:  # the group's records are all the long name's
         for name in ("Dad [/]", "x[/b]", "[red]Aki"):
             assert name in outcome.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe{}", "is not UTF-8 text (invalid start byte)"),
+        (b'{"plays": [\x00]}', "is not a text file (it holds NUL bytes)"),
+    ],
+)
+def test_an_import_that_is_not_text_is_a_bad_file(
+    tmp_path: Path, db_path: Path, content: bytes, message: str
+) -> None:
+    """Like every other bad file: exit 2, nothing imported, no history made."""
+    source = tmp_path / "binary.json"
+    source.write_bytes(content)
+    outcome = runner.invoke(app, ["history", "import", str(source)])
+    assert (outcome.exit_code, outcome.stderr) == (
+        2,
+        f"Error: {source} {message}; nothing was imported\n",
+    )
+    assert not db_path.exists()
