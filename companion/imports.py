@@ -45,6 +45,7 @@ from companion.exports import (
 )
 from companion.history import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
+from scorers._validate import key_path
 from scorers.names import InvalidName, clean_name, name_key
 
 IMPORTED_CATEGORY = "imported"
@@ -488,6 +489,9 @@ def _read_breakdown(r: Reader, value: object, path: str) -> dict[str, int] | Non
     for key, points in value.items():
         if len(key) > 60 or not key.strip():
             r.error(f"{path}.{key[:20]}", "a category name must have 1 to 60 characters")
+            return None
+        if not key.isprintable():  # an escape sequence would reach the terminal and csv
+            r.error(key_path(path, key), "a category name must not hold invisible characters")
             return None
         number = r.integer(points, f"{path}.{key}", low=-MAX_SCORE, high=MAX_SCORE)
         if number is None:

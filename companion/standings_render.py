@@ -55,7 +55,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
         records = found[game]
         group = _table("Record", "Value", "Held by", "Set in")
         for name, mark in _group_rows(records, categories=True):
-            group.add_row(name, str(mark.value), plain(mark.who), _set_in(mark))
+            group.add_row(plain(name), str(mark.value), plain(mark.who), _set_in(mark))
         people = _table("Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak")
         for person in _people(records):
             people.add_row(

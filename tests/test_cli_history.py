@@ -460,3 +460,60 @@ def test_an_import_that_is_not_text_is_a_bad_file(
         f"Error: {source} {message}; nothing was imported\n",
     )
     assert not db_path.exists()
+
+
+def _with_categories(db_path: Path, categories: dict[str, int]) -> None:
+    """Two Tokaido games (Aki wins both) whose breakdowns hold ``categories``."""
+    with History(db_path) as history:
+        for day in (1, 2):
+            history.record(
+                game="tokaido",
+                score_file=None,
+                result={
+                    "game": "tokaido",
+                    "players": [
+                        {"name": n, "total": t, "rank": r, "breakdown": dict(categories)}
+                        for n, t, r in (("Aki", 2 * sum(categories.values()), 1), ("Ben", 0, 2))
+                    ],
+                    "winners": ["Aki"],
+                    "tiebreak": None,
+                },
+                played_at=f"2026-01-0{day}T20:00:00Z",
+            )
+
+
+def test_an_imported_category_name_is_never_markup_or_a_terminal_escape(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """Category names come from the file for plays imported without a score file."""
+    _with_categories(db_path, {"=x [/]": 3, "y\x1b[2J": 4})
+    outcome = runner.invoke(app, ["history", "records", "tokaido"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "\x1b" not in outcome.stdout
+    assert " Most in the =x [/]           3   Aki and Ben   #1, 2026-01-01\n" in outcome.stdout
+    assert " Most in the y\\x1b[2J         4   Aki and Ben   #1, 2026-01-01\n" in outcome.stdout
+    exported = runner.invoke(app, ["history", "export", "-f", "csv"])
+    header = exported.stdout.splitlines()[0].split(",")
+    assert header[-2:] == ["'=x [/]", "y\x1b[2J"]  # a formula never starts a header cell
+
+
+def test_an_import_refuses_invisible_characters_in_a_category(
+    tmp_path: Path, db_path: Path
+) -> None:
+    _with_categories(db_path, {"fine": 5})
+    document = json.loads(runner.invoke(app, ["history", "export", "-f", "json"]).stdout)
+    for side in document["plays"][1]["result"]["players"]:
+        side["breakdown"] = {"y\x1b[2J": side["breakdown"]["fine"]}
+    source = tmp_path / "escape.json"
+    source.write_text(json.dumps(document))
+    other = tmp_path / "other.sqlite3"
+    outcome = runner.invoke(app, ["history", "import", str(source), "--db", str(other)])
+    assert (outcome.exit_code, outcome.stderr) == (
+        2,
+        f"Error: {source} cannot be imported (2 problems); nothing was imported:\n"
+        '  plays[1].result.players[0].breakdown["y\\u001b[2J"]: '
+        "a category name must not hold invisible characters\n"
+        '  plays[1].result.players[1].breakdown["y\\u001b[2J"]: '
+        "a category name must not hold invisible characters\n",
+    )
+    assert not other.exists()
