@@ -112,7 +112,8 @@ def _plays(db: sqlite3.Connection) -> Iterator[dict[str, Any]]:
     seats = db.cursor()
     for play_id, game, score_file, result in cursor:
         rows = seats.execute(
-            "SELECT seat, name, total, rank, winner FROM play_players "
+            "SELECT seat, name, CASE WHEN scored THEN total END, nullif(rank, 0), winner "
+            "FROM play_players "
             "WHERE play_id = ? ORDER BY seat",
             (play_id,),
         ).fetchall()
@@ -132,7 +133,8 @@ def check_play(play: dict[str, Any]) -> list[Finding]:
         result = json.loads(play["result"])
         players = result["players"]
         expected = [
-            (seat, p["name"], p["total"], p["rank"], int(p["name"] in result["winners"]))
+            # A seat not scored is stored with total 0 and scored 0; an unknown rank as 0.
+            (seat, p["name"], p["total"], p["rank"] or None, int(p["name"] in result["winners"]))
             for seat, p in enumerate(players)
         ]
     except (ValueError, TypeError, KeyError) as error:

@@ -142,7 +142,8 @@ def history_list(
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
-        table.add_column(heading, justify="right" if heading == "#" else "left")
+        # A long name wraps onto the next line rather than losing its end to an ellipsis.
+        table.add_column(heading, justify="right" if heading == "#" else "left", overflow="fold")
     for play in plays:
         ignored = " (ignored)" if play["ignored"] else ""
         table.add_row(
@@ -602,13 +603,15 @@ def history_import(
 ) -> None:
     """Import games from our json export or a BG Stats backup."""
     from companion.imports import not_scored, read_import
-    from companion.scorefile import FileTooLarge, InputError
+    from companion.scorefile import FileTooLarge, InputError, NotText
     from scorers import ScoreFileError
 
     try:
         parsed = read_import(file)
     except FileTooLarge as error:
         fail(str(error), 2)
+    except NotText as error:
+        fail(f"{error}; nothing was imported", 2)
     except InputError as error:
         fail(str(error))
     except ScoreFileError as error:

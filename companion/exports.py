@@ -183,7 +183,7 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
             categories.extend(c for c in p["breakdown"] if c not in categories)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n" if excel else "\n")
-    writer.writerow([*CSV_COLUMNS, *categories])
+    writer.writerow([safe_cell(c) for c in (*CSV_COLUMNS, *categories)])
     for play in plays:
         teams = play.uses_teams
         winners = set(play.result["winners"])

@@ -45,6 +45,7 @@ from companion.exports import (
 )
 from companion.history import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
+from scorers._validate import key_path
 from scorers.names import InvalidName, clean_name, name_key
 
 IMPORTED_CATEGORY = "imported"
@@ -489,6 +490,9 @@ def _read_breakdown(r: Reader, value: object, path: str) -> dict[str, int] | Non
         if len(key) > 60 or not key.strip():
             r.error(f"{path}.{key[:20]}", "a category name must have 1 to 60 characters")
             return None
+        if not key.isprintable():  # an escape sequence would reach the terminal and csv
+            r.error(key_path(path, key), "a category name must not hold invisible characters")
+            return None
         number = r.integer(points, f"{path}.{key}", low=-MAX_SCORE, high=MAX_SCORE)
         if number is None:
             return None
@@ -546,13 +550,17 @@ class _Player:
     uuid: str | None = None
     cleaned: tuple[str, str] | None = None
     """The name through the name rule and its key, once it has passed."""
+    refused: bool = False
+    """The name broke the rule: its problem was reported (once, however many plays)."""
 
     def person(self, r: Reader) -> tuple[str, str] | None:
-        """``(name, key)`` by the name rule; a problem at the player's name (each time)."""
-        if self.cleaned is None:
+        """``(name, key)`` by the name rule; a problem at the player's name (once)."""
+        if self.cleaned is None and not self.refused:
             name = _name(r, self.name, f"{self.path}.name")
             if name is not None:
                 self.cleaned = (name, name_key(name))
+            else:
+                self.refused = True
         return self.cleaned
 
 
@@ -582,15 +590,19 @@ class _Book:
     games: dict[object, dict[str, Any]]
     locations: dict[object, dict[str, Any]]
     location_names: dict[object, str] = field(default_factory=dict)
+    refused: set[object] = field(default_factory=set)
 
     def location(self, r: Reader, ref: object) -> str | None:
-        """The name of location ``ref`` (checked once; a problem each time it is wrong)."""
+        """The name of location ``ref`` (checked once; a problem once when it is wrong)."""
         if ref not in self.location_names:
+            if ref in self.refused:
+                return None
             place = self.locations[ref]
             found = _plain_text(
                 r, place.get("name", ""), f"{place['_path']}.name", limit=MAX_LOCATION
             )
             if found is None:
+                self.refused.add(ref)
                 return None
             self.location_names[ref] = found
         return self.location_names[ref]

@@ -44,16 +44,25 @@ class NotText(InputError):
     """The file was read but is not UTF-8 text."""
 
 
-def _read_limited(handle: BinaryIO, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while size <= limit:
-        chunk = handle.read(min(1 << 16, limit + 1 - size))
+class _NulByte(Exception):
+    """A NUL byte was read: no JSON text has one (so ``/dev/zero`` is not read to the limit)."""
+
+
+def _read_limited(handle: BinaryIO, limit: int) -> bytearray:
+    """At most ``limit + 1`` bytes, in one buffer (never a second copy of them).
+
+    Raises:
+        _NulByte: At the first chunk holding a NUL byte.
+    """
+    data = bytearray()
+    while len(data) <= limit:
+        chunk = handle.read(min(1 << 16, limit + 1 - len(data)))
         if not chunk:
             break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
+        if b"\0" in chunk:
+            raise _NulByte
+        data += chunk
+    return data
 
 
 def size_words(limit: int) -> str:
@@ -74,7 +83,9 @@ def read_source(source: str, *, limit: int = MAX_FILE_BYTES) -> str:
 
     Raises:
         FileTooLarge: The file has more than ``limit`` bytes.
-        InputError: The file cannot be read or is not UTF-8 text.
+        NotText: The file is not UTF-8 text, or holds a NUL byte (which no
+            JSON text has: reading stops at the first one).
+        InputError: The file cannot be read.
     """
     try:
         if source == "-":
@@ -84,6 +95,8 @@ def read_source(source: str, *, limit: int = MAX_FILE_BYTES) -> str:
                 data = _read_limited(handle, limit)
     except OSError as error:
         raise InputError(f"cannot read {source}: {error.strerror or error}") from error
+    except _NulByte:
+        raise NotText(f"{source} is not a text file (it holds NUL bytes)") from None
     if len(data) > limit:
         raise FileTooLarge(f"{source} is larger than {size_words(limit)}, too large to be read")
     try:

@@ -24,7 +24,8 @@ def _table(*headings: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in headings:
         text = heading in ("Game", "Record", "Held by", "Set in", "Player")
-        table.add_column(heading, justify="left" if text else "right")
+        # A long name wraps onto the next line rather than losing its end to an ellipsis.
+        table.add_column(heading, justify="left" if text else "right", overflow="fold")
     return table
 
 
@@ -54,7 +55,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
         records = found[game]
         group = _table("Record", "Value", "Held by", "Set in")
         for name, mark in _group_rows(records, categories=True):
-            group.add_row(name, str(mark.value), plain(mark.who), _set_in(mark))
+            group.add_row(plain(name), str(mark.value), plain(mark.who), _set_in(mark))
         people = _table("Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak")
         for person in _people(records):
             people.add_row(

@@ -36,7 +36,8 @@ def _table(*headings: str) -> Table:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     for heading in headings:
         text = heading in ("Player", "Opponent", "Game", "Rival", "Nemesis", "By", "")
-        table.add_column(heading, justify="left" if text else "right")
+        # A long name wraps onto the next line rather than losing its end to an ellipsis.
+        table.add_column(heading, justify="left" if text else "right", overflow="fold")
     return table
 
 

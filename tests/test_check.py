@@ -325,3 +325,18 @@ def test_editing_a_played_along_game_keeps_its_answers(played: Path) -> None:
     [game] = [p for p in after["plays"] if p["id"] == 3]
     assert game["events"] == next(p for p in json.loads(before)["plays"] if p["id"] == 3)["events"]
     assert runner.invoke(app, ["history", "check"]).exit_code == 0
+
+
+def test_an_import_with_blank_scores_checks_out(db_path: Path) -> None:
+    """Seats BG Stats left without a score (kept as not scored) are no problem; a seat
+    whose stored total is changed still is."""
+    backup = FILES / "bgstats-backup.bgsplay"
+    assert runner.invoke(app, ["history", "import", str(backup)]).exit_code == 0
+    checked = runner.invoke(app, ["history", "check"])
+    assert (checked.exit_code, checked.stdout.splitlines()[-1]) == (0, "No problems found.")
+    sql(db_path, "UPDATE play_players SET total = 99 WHERE play_id = 1 AND seat = 0")
+    checked = runner.invoke(app, ["history", "check"])
+    assert (checked.exit_code, checked.stdout.splitlines()[-2:]) == (
+        1,
+        ["1 problem:", "  game #1: its players (as the stats read them) differ from its result"],
+    )

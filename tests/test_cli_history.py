@@ -393,3 +393,127 @@ def test_excel_csv(filled: Path, tmp_path: Path) -> None:
     assert b"\r\n" in out.read_bytes()
     wrong = runner.invoke(app, ["history", "export", "-f", "json", "--excel"])
     assert (wrong.exit_code, wrong.stderr) == (2, "Error: --excel is for --format csv\n")
+
+
+LONG = "Q" * 40  # a name of the longest length, with no space to wrap at
+HOSTILE = ["Dad [/]", "x[/b]", "[red]Aki", LONG, "Zoë 🎲"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["list"],
+        ["stats"],
+        ["records"],
+        ["records", "tokaido"],
+        ["ratings"],
+        ["ratings", "tokaido"],
+    ],
+)
+def test_hostile_and_longest_names_are_shown_whole(tmp_path: Path, args: list[str]) -> None:
+    """Markup-like names come out literally, and a 40-character name (who wins both games
+    and holds every record) is never cut short with an ellipsis: it wraps in its cell."""
+    for k in range(2):
+        players = [
+            {
+                "name": name,
+                "journey": 50 if name == LONG else 30 + 4 * ((n + k) % 4),
+                "temple": 0,
+                "meal_cost": 0,
+                "souvenirs": 0,
+                "hot_springs": 0,
+                "encounters": 0,
+                "panorama_achievements": 0,
+            }
+            for n, name in enumerate(HOSTILE)
+        ]
+        source = tmp_path / f"hostile{k}.json"
+        source.write_text(json.dumps({"game": "tokaido", "mode": "final", "players": players}))
+        saved = runner.invoke(app, ["score", "tokaido", "--input", str(source)])
+        assert saved.exit_code == 0, saved.output
+    outcome = runner.invoke(app, ["history", *args])
+    assert outcome.exit_code == 0, outcome.output
+    assert "…" not in outcome.stdout
+    # Every time the long name is shown, all 40 of its letters are there.
+    assert outcome.stdout.count("Q") % 40 == 0 and "Q" in outcome.stdout, outcome.stdout
+    if args != ["records"]:  # the group's records are all the long name's
+        for name in ("Dad [/]", "x[/b]", "[red]Aki"):
+            assert name in outcome.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\xff\xfe{}", "is not UTF-8 text (invalid start byte)"),
+        (b'{"plays": [\x00]}', "is not a text file (it holds NUL bytes)"),
+    ],
+)
+def test_an_import_that_is_not_text_is_a_bad_file(
+    tmp_path: Path, db_path: Path, content: bytes, message: str
+) -> None:
+    """Like every other bad file: exit 2, nothing imported, no history made."""
+    source = tmp_path / "binary.json"
+    source.write_bytes(content)
+    outcome = runner.invoke(app, ["history", "import", str(source)])
+    assert (outcome.exit_code, outcome.stderr) == (
+        2,
+        f"Error: {source} {message}; nothing was imported\n",
+    )
+    assert not db_path.exists()
+
+
+def _with_categories(db_path: Path, categories: dict[str, int]) -> None:
+    """Two Tokaido games (Aki wins both) whose breakdowns hold ``categories``."""
+    with History(db_path) as history:
+        for day in (1, 2):
+            history.record(
+                game="tokaido",
+                score_file=None,
+                result={
+                    "game": "tokaido",
+                    "players": [
+                        {"name": n, "total": t, "rank": r, "breakdown": dict(categories)}
+                        for n, t, r in (("Aki", 2 * sum(categories.values()), 1), ("Ben", 0, 2))
+                    ],
+                    "winners": ["Aki"],
+                    "tiebreak": None,
+                },
+                played_at=f"2026-01-0{day}T20:00:00Z",
+            )
+
+
+def test_an_imported_category_name_is_never_markup_or_a_terminal_escape(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """Category names come from the file for plays imported without a score file."""
+    _with_categories(db_path, {"=x [/]": 3, "y\x1b[2J": 4})
+    outcome = runner.invoke(app, ["history", "records", "tokaido"])
+    assert outcome.exit_code == 0, outcome.output
+    assert "\x1b" not in outcome.stdout
+    assert " Most in the =x [/]           3   Aki and Ben   #1, 2026-01-01\n" in outcome.stdout
+    assert " Most in the y\\x1b[2J         4   Aki and Ben   #1, 2026-01-01\n" in outcome.stdout
+    exported = runner.invoke(app, ["history", "export", "-f", "csv"])
+    header = exported.stdout.splitlines()[0].split(",")
+    assert header[-2:] == ["'=x [/]", "y\x1b[2J"]  # a formula never starts a header cell
+
+
+def test_an_import_refuses_invisible_characters_in_a_category(
+    tmp_path: Path, db_path: Path
+) -> None:
+    _with_categories(db_path, {"fine": 5})
+    document = json.loads(runner.invoke(app, ["history", "export", "-f", "json"]).stdout)
+    for side in document["plays"][1]["result"]["players"]:
+        side["breakdown"] = {"y\x1b[2J": side["breakdown"]["fine"]}
+    source = tmp_path / "escape.json"
+    source.write_text(json.dumps(document))
+    other = tmp_path / "other.sqlite3"
+    outcome = runner.invoke(app, ["history", "import", str(source), "--db", str(other)])
+    assert (outcome.exit_code, outcome.stderr) == (
+        2,
+        f"Error: {source} cannot be imported (2 problems); nothing was imported:\n"
+        '  plays[1].result.players[0].breakdown["y\\u001b[2J"]: '
+        "a category name must not hold invisible characters\n"
+        '  plays[1].result.players[1].breakdown["y\\u001b[2J"]: '
+        "a category name must not hold invisible characters\n",
+    )
+    assert not other.exists()

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from companion.scorefile import (
     FileTooLarge,
+    NotText,
     _pairs,
     _walk_problems,
     parse_json,
@@ -67,8 +68,9 @@ def test_read_source_stops_past_the_limit(tmp_path: Path) -> None:
 
 
 def test_read_source_reads_a_bounded_amount_of_an_endless_file() -> None:
-    with pytest.raises(FileTooLarge):
+    with pytest.raises(NotText) as caught:  # it stops at the first chunk: NUL is never JSON
         read_source("/dev/zero", limit=100_000)
+    assert str(caught.value) == "/dev/zero is not a text file (it holds NUL bytes)"
 
 
 def test_read_source_from_stdin_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
