@@ -44,7 +44,7 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
     table.add_column("")
     for player in players:
-        table.add_column(plain(player["name"]), justify="right")
+        table.add_column(plain(player["name"]), justify="right", overflow="fold")
     categories: list[str] = []
     for player in players:
         categories.extend(c for c in player["breakdown"] if c not in categories)

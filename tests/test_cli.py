@@ -128,6 +128,23 @@ def test_no_save_writes_nothing(db_path: Path) -> None:
     assert not db_path.exists()
 
 
+def test_five_long_names_are_wrapped_in_the_table_not_cut(db_path: Path) -> None:
+    game = json.loads(TOKAIDO.read_text())
+    seats = game["players"]
+    game["players"] = [{**seats[k % 3], "name": letter * 40} for k, letter in enumerate("QRSVW")]
+    result = runner.invoke(
+        app,
+        ["score", "tokaido", "-i", "-", "--no-save"],
+        input=json.dumps(game),
+        env={"COLUMNS": "80"},
+    )
+    assert result.exit_code == 0
+    header = result.stdout.split("\u2500")[0]
+    assert "\u2026" not in header
+    for letter in "QRSVW":
+        assert header.count(letter) == 40
+
+
 def test_tie_break_and_team_names_in_the_table(db_path: Path) -> None:
     result = runner.invoke(
         app, ["score", "shibuya", "-i", str(FILES / "shibuya-teams.json"), "--no-save"]
