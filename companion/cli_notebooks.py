@@ -283,10 +283,6 @@ def serve_command(
         # The server pings each page every 10 s and drops one that stops answering.
         "--Voila.tornado_settings={'ws_ping_interval': 10000, 'ws_ping_timeout': 20000}",
         *kernel_options(),
-        # A page's widgets reach the server as hundreds of messages after the cell's
-        # reply; on a busy machine they can take more than the 4 s Voilà waits by
-        # default, and the page would then come out empty.
-        "--VoilaExecutor.iopub_timeout=60",
         *culling_options(cull_seconds),
     ]
     if pool > 0:

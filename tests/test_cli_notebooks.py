@@ -56,7 +56,6 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     assert "--MappingKernelManager.cull_idle_timeout=30" in command
     assert "--MappingKernelManager.cull_connected=False" in command
     assert "--KernelManager.transport=ipc" in command  # no port races between kernels
-    assert "--VoilaExecutor.iopub_timeout=60" in command
     assert command[-3:] == [
         "--preheat_kernel=True",
         "--pool_size=1",
