@@ -120,6 +120,22 @@ def check_port(host: str, port: int) -> None:
             )
 
 
+def kernel_options() -> list[str]:
+    """Voilà's kernels talk to it over Unix sockets where there are some.
+
+    With TCP, the server picks free ports that a kernel binds a moment later:
+    when many kernels start at once (a preheated pool) another process can take
+    a port first, and the kernel dies. Unix sockets have no such race, and no
+    other user of the machine can reach them. Voilà keeps them in a folder of
+    the temporary directory; a socket's path must stay under 108 bytes.
+    """
+    import tempfile
+
+    if os.name != "posix" or len(tempfile.gettempdir()) > 40:
+        return []
+    return ["--KernelManager.transport=ipc"]
+
+
 def culling_options(cull_seconds: int) -> list[str]:
     """Free kernels that no page is connected to, and notice dead connections."""
     interval = max(1, min(10, cull_seconds // 3 or 1))
@@ -266,6 +282,7 @@ def serve_command(
         "--show_tracebacks=False",
         # The server pings each page every 10 s and drops one that stops answering.
         "--Voila.tornado_settings={'ws_ping_interval': 10000, 'ws_ping_timeout': 20000}",
+        *kernel_options(),
         *culling_options(cull_seconds),
     ]
     if pool > 0:

@@ -10,6 +10,7 @@ listening port. Screenshots of every game at every size go to
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -42,6 +43,20 @@ SCROLLER = """() => {
     .find(e => getComputedStyle(e).overflowY == 'auto');
   const e = s || document.documentElement;
   return [e.scrollWidth, e.clientWidth, e.scrollHeight];
+}"""
+SETTLE = """async () => {
+  const frame = () => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+  let last = "";
+  for (let i = 0; i < 100; i++) {
+    await frame();
+    const e = document.documentElement;
+    const now = [e.scrollWidth, e.scrollHeight, ...[...document.querySelectorAll(
+      '.lm-BoxPanel-child, .scorepad, .save-row')].map(x => x.getBoundingClientRect().bottom)
+    ].join();
+    if (now === last) { return i; }
+    last = now;
+  }
+  return -1;
 }"""
 TOO_SMALL = """() => [...document.querySelectorAll(
     '.companion input, .companion select, .companion button')]
@@ -96,6 +111,13 @@ class Server:
     def url(self, page: str) -> str:
         return f"http://127.0.0.1:{self.port}/voila/render/{page}.ipynb"
 
+    def draft(self, game: str) -> str:
+        """The game's draft as stored, or "" when there is none."""
+        from companion.widgets.drafts import Drafts
+
+        found = Drafts(game, self.db).latest() if self.db.exists() else None
+        return "" if found is None else json.dumps(found[1])
+
     def plays(self, game: str) -> int:
         with sqlite3.connect(self.db) as conn:
             count = conn.execute("SELECT count(*) FROM plays WHERE game = ?", (game,)).fetchone()
@@ -143,24 +165,39 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """One browser profile for every page, as on a tablet: its cache keeps Voilà's scripts."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            yield chromium
+            yield chromium.new_context()
         finally:
             chromium.close()
 
 
+def settle(page: Any) -> None:
+    """Wait until the page's layout stops changing (after a resize)."""
+    page.evaluate(SETTLE)
+
+
 def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> Any:
     width, height = SIZES[size]
-    page = browser.new_page(viewport={"width": width, "height": height})
+    page = browser.new_page()
+    page.set_viewport_size({"width": width, "height": height})
     page.requests = []
     page.on("request", lambda request: page.requests.append(request.url))
     page.goto(server.url(name), wait_until="commit")
     page.wait_for_selector(".companion", timeout=90_000)
     return page
+
+
+def wait_for(condition: Callable[[], bool], message: str, limit: float = 30) -> None:
+    """Poll ``condition`` until it holds; fail with ``message`` after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        assert time.monotonic() < deadline, message
+        time.sleep(0.1)
 
 
 def fill(page: Any, selector: str, value: str) -> None:
@@ -267,14 +304,14 @@ def look(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(400)
+        settle(page)
         scroll_width, client_width, scroll_height = page.evaluate(SCROLLER)
         pad = page.locator(".scorepad").bounding_box()
         buttons = page.locator(".save-row").bounding_box()
         form_height = buttons["y"] + buttons["height"] - pad["y"]
         small = page.evaluate(TOO_SMALL)
         page.set_viewport_size({"width": width, "height": int(scroll_height) + 20})
-        page.wait_for_timeout(300)
+        settle(page)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{size}.png"))
         assert scroll_width <= client_width, f"{name} overflows sideways at {size}"
         assert small == [], f"{name} at {size}"
@@ -331,7 +368,7 @@ def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
         page.wait_for_selector(".c-players-2-track input")
         names(page, ["Eve", "Fay", "Gus"])
         fill(page, ".c-players-2-track input", "17")
-        page.wait_for_timeout(1000)
+        wait_for(lambda: "17" in server.draft("kamakura"), "the draft was not kept")
         page.reload(wait_until="commit")
         page.wait_for_selector("text=Game in progress brought back", timeout=90_000)
         assert page.input_value(".name-2 input") == "Gus"
@@ -381,11 +418,11 @@ def test_the_history_page_opens_and_deletes_games(server: Server, browser: Any) 
         ARTIFACTS.mkdir(exist_ok=True)
         for size, (width, height) in SIZES.items():
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(400)
+            settle(page)
             scroll_width, client_width, scroll_height = page.evaluate(SCROLLER)
             assert scroll_width <= client_width, f"the history page overflows at {size}"
             page.set_viewport_size({"width": width, "height": int(scroll_height) + 20})
-            page.wait_for_timeout(300)
+            settle(page)
             page.screenshot(path=str(ARTIFACTS / f"history-{size}.png"))
     finally:
         page.close()

@@ -55,6 +55,7 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     assert "--strip_sources=True" in command
     assert "--MappingKernelManager.cull_idle_timeout=30" in command
     assert "--MappingKernelManager.cull_connected=False" in command
+    assert "--KernelManager.transport=ipc" in command  # no port races between kernels
     assert command[-3:] == [
         "--preheat_kernel=True",
         "--pool_size=1",
@@ -69,6 +70,17 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     copies = sorted(p.name for p in (data / "pages").glob("*.ipynb"))
     assert copies == sorted(p.name for p in cli_notebooks.NOTEBOOKS.glob("*.ipynb"))
     assert (cli_notebooks.JUPYTER_SHARE / "voila/templates/companion/index.html.j2").exists()
+
+
+def test_kernels_use_unix_sockets_only_where_the_path_fits(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: "/tmp")
+    assert cli_notebooks.kernel_options() == ["--KernelManager.transport=ipc"]
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: "/" + "x" * 60)
+    assert cli_notebooks.kernel_options() == []
 
 
 def test_serve_options(calls: list[Any]) -> None:

@@ -149,9 +149,17 @@ def same_origin_shutdown() -> None:
     VoilaShutdownKernelHandler.check_xsrf_cookie = check
 
 
+def page_config(config: dict[str, Any], *, base_url: str, **_: Any) -> dict[str, Any]:
+    """The page's settings: no MathJax (a stand-in that typesets nothing is loaded instead)."""
+    config["fullMathjaxUrl"] = f"{base_url.rstrip('/')}/voila/templates/companion/static/no-math.js"
+    config["mathjaxConfig"] = "none"
+    return config
+
+
 def main() -> None:
     """Start Voilà with the capped kernel manager."""
     import voila.app
+    from traitlets.config import Config
     from voila.voila_kernel_manager import voila_kernel_manager_factory
 
     same_origin_shutdown()
@@ -160,7 +168,10 @@ def main() -> None:
         return capped(voila_kernel_manager_factory(base, *args, **kwargs))
 
     voila.app.voila_kernel_manager_factory = factory
-    sys.exit(voila.app.main())
+    config = Config()
+    config.VoilaConfiguration.page_config_hook = page_config
+    config.VoilaConfiguration.extension_denylist = ["jupyterlab_pygments"]
+    sys.exit(voila.app.Voila.launch_instance(config=config))
 
 
 if __name__ == "__main__":
