@@ -262,10 +262,10 @@ def play_kamakura(page: Any) -> None:
 
 def play_shogun(page: Any) -> None:
     names(page, ["Aki", "Ben", "Cho"])
-    for seat, bid in enumerate(("2", "4", "1")):
-        fill(page, f".tracker .counts input >> nth={seat}", bid)
-    page.click("button:has-text('Turn order')")
-    page.wait_for_selector("text=turn order Ben, Aki, Cho")
+    for seat, bid in enumerate(("2 chests", "4 chests", "1 chest")):
+        choose(page, f".tracker .bid select >> nth={seat}", bid)
+    page.click("button:has-text('Action order')")
+    page.wait_for_selector("text=action order Ben (4), Aki (2), Cho (1)")
     for seat in range(3):
         fill(page, f".c-players-{seat}-score-before input", str(20 + seat))
         fill(page, f".c-players-{seat}-war-chests input", str(seat))
