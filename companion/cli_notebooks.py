@@ -14,17 +14,18 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
-import subprocess
 import sys
 import time
 from contextlib import suppress
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from companion.cli_common import DbOption, fail, open_history
+
+if TYPE_CHECKING:  # socket and subprocess load only when a server starts
+    import subprocess
 
 PACKAGE = Path(__file__).resolve().parent
 NOTEBOOKS = PACKAGE / "notebooks"
@@ -109,6 +110,8 @@ def check_history(db: Path | None) -> None:
 
 def check_port(host: str, port: int) -> None:
     """Exit 1, naming the port, when something already listens on it."""
+    import socket
+
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -177,6 +180,8 @@ def alive(pid: int) -> bool:
 
 def stop_all(process: subprocess.Popen[Any], grace: float = GRACE_SECONDS) -> None:
     """SIGTERM the server's process group, then SIGKILL whatever is left of it and below it."""
+    import subprocess
+
     below = descendants(process.pid)
     if process.poll() is None:
         with suppress(ProcessLookupError):
@@ -208,6 +213,7 @@ def run_server(command: list[str], env: dict[str, str]) -> int:
     Returns:
         The server's exit code, or 0 when a signal stopped it.
     """
+    import subprocess
 
     def stop(signum: int, frame: object) -> None:
         raise Stopped(signum)
