@@ -123,7 +123,7 @@ class Load:
 def load(page: Any, url: str, ready: Callable[[Any], None], server: int, chromium: int) -> Load:
     """Open ``url`` in ``page`` and wait until ``ready(page)`` succeeds."""
     finished: list[Any] = []
-    page.on("requestfinished", finished.append)
+    page.on("requestfinished", lambda request: finished.append(request))
     browser_before = cpu_seconds(tree(chromium))
     server_before = cpu_seconds(tree(server))
     start = time.perf_counter()
@@ -134,7 +134,7 @@ def load(page: Any, url: str, ready: Callable[[Any], None], server: int, chromiu
     browser_cpu = cpu_seconds(tree(chromium)) - browser_before
     result = Load(wall, browser_cpu, cpu_seconds(tree(server)) - server_before)
     for request in finished:
-        size = request.sizes()["responseBodySize"]
+        size = max(request.sizes()["responseBodySize"], 0)  # -1: from the cache
         timing = request.timing
         result.requests += 1
         result.kilobytes += size / 1024
