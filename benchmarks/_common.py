@@ -9,6 +9,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# The generated histories' people, and each game's (fewest, most) players.
+NAMES = ["Aki", "Ben", "Cho", "Dai", "Emi", "Fay", "Gen", "Hana", "Isa", "Jun", "Kai", "Lia"]
+PLAYER_COUNTS = {
+    "shimoda": (2, 2),
+    "shibuya": (2, 2),
+    "tokaido": (2, 5),
+    "kamakura": (2, 4),
+    "shogun": (3, 5),
+}
+
 
 def compile_project() -> None:
     """Write bytecode as a normal install would (PYTHONDONTWRITEBYTECODE may be set)."""

@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import compile_project
+from _common import NAMES, PLAYER_COUNTS, compile_project
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -37,14 +37,6 @@ from companion.records import records
 from scorers import SCORERS
 from scorers._core import Tiebreak, make_result
 
-NAMES = ["Aki", "Ben", "Cho", "Dai", "Emi", "Fay", "Gen", "Hana", "Isa", "Jun", "Kai", "Lia"]
-PLAYERS = {
-    "shimoda": (2, 2),
-    "shibuya": (2, 2),
-    "tokaido": (2, 5),
-    "kamakura": (2, 4),
-    "shogun": (3, 5),
-}
 # What each game's categories typically hold, as (low, high) points.
 POINTS = {
     "shimoda": {"shops": (5, 30), "victory_markers": (0, 25), "merchant": (0, 6)},
@@ -89,8 +81,8 @@ def generated(count: int, rng: random.Random) -> list[PlayedGame]:
     """Plays like ``benchmarks/history.py`` makes, with some team games, ties and guests."""
     plays = []
     for k in range(count):
-        game = rng.choice(list(PLAYERS))
-        low, high = PLAYERS[game]
+        game = rng.choice(list(PLAYER_COUNTS))
+        low, high = PLAYER_COUNTS[game]
         if game == "shibuya" and rng.random() < 0.3:
             people = rng.sample(NAMES, 4)
             won = rng.randint(0, 1)
@@ -115,8 +107,8 @@ def results(count: int, rng: random.Random) -> list[dict[str, Any]]:
     """Result documents of every game, made by the scorers' own ranking code."""
     docs = []
     for _ in range(count):
-        game = rng.choice(list(PLAYERS))
-        low, high = PLAYERS[game]
+        game = rng.choice(list(PLAYER_COUNTS))
+        low, high = PLAYER_COUNTS[game]
         names = NAMES[: rng.randint(low, high)]
         spans = POINTS[game]
         if game == "tokaido" and rng.random() < 0.5:  # the final mode's categories
@@ -127,7 +119,7 @@ def results(count: int, rng: random.Random) -> list[dict[str, Any]]:
             game, names, breakdowns, tiebreaks=tiebreaks if game != "kamakura" else ()
         )
         docs.append(result.to_json())
-    assert set(SCORERS) == set(PLAYERS)
+    assert set(SCORERS) == set(PLAYER_COUNTS)
     return docs
 
 

@@ -27,20 +27,12 @@ import uuid
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from _common import compile_project, timed
+from _common import NAMES, PLAYER_COUNTS, compile_project, timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from companion.history import History, Play
 
-NAMES = ["Aki", "Ben", "Cho", "Dai", "Emi", "Fay", "Gen", "Hana", "Isa", "Jun", "Kai", "Lia"]
-GAMES = {
-    "shimoda": (2, 2),
-    "shibuya": (2, 2),
-    "tokaido": (2, 5),
-    "kamakura": (2, 4),
-    "shogun": (3, 5),
-}
 START = datetime(2010, 1, 1)
 GAME = Path(__file__).resolve().parent.parent / "tests" / "files" / "tokaido-final.json"
 TARGETS = {"stats": 1.0, "list": 0.3, "import": 3.0, "save": 1.0, "ratings": 2.0}
@@ -63,8 +55,8 @@ def median_of(runs: list[tuple[float, float]]) -> tuple[float, float]:
 def generated(count: int, rng: random.Random) -> list[Play]:
     plays = []
     for k in range(count):
-        game = rng.choice(list(GAMES))
-        low, high = GAMES[game]
+        game = rng.choice(list(PLAYER_COUNTS))
+        low, high = PLAYER_COUNTS[game]
         names = rng.sample(NAMES, rng.randint(low, high))
         totals = [rng.randint(10, 90) for _ in names]
         ranks = [1 + sum(1 for t in totals if t > mine) for mine in totals]

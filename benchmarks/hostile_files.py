@@ -51,14 +51,17 @@ def inputs(folder: Path) -> dict[str, str]:
         "6,000 lone surrogates": repeated('{"players": [', '"\\ud800"', 6_000, "]}"),
         "5,000 unknown keys": [json.dumps({"players": [{f"k{i}": i for i in range(5_000)}]})],
     }
+    return {**written(folder, "hostile", files), "/dev/zero": "/dev/zero"}
+
+
+def written(folder: Path, stem: str, files: dict[str, Iterable[str]]) -> dict[str, str]:
+    """Write each file from its chunks into ``folder``; name → path."""
     paths = {}
     for k, (name, chunks) in enumerate(files.items()):
-        path = folder / f"hostile{k}.json"
+        path = folder / f"{stem}{k}.json"
         with path.open("w") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
+            handle.writelines(chunks)
         paths[name] = str(path)
-    paths["/dev/zero"] = "/dev/zero"
     return paths
 
 
@@ -80,15 +83,7 @@ def import_inputs(folder: Path) -> dict[str, str]:
         "import: 3,000 duplicate keys": repeated('{"plays": [', '{"a":1,"a":2}', 3_000, "]}"),
         "import: 1 MB of garbage": ["\x00garbage" * 100_000],
     }
-    paths = {}
-    for k, (name, chunks) in enumerate(files.items()):
-        path = folder / f"import{k}.json"
-        with path.open("w") as handle:
-            for chunk in chunks:
-                handle.write(chunk)
-        paths[name] = str(path)
-    paths["import: /dev/zero"] = "/dev/zero"
-    return paths
+    return {**written(folder, "import", files), "import: /dev/zero": "/dev/zero"}
 
 
 def run(path: str, db: Path, *, imported: bool = False) -> tuple[float, float, float, int]:
