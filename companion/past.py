@@ -142,7 +142,9 @@ def _side_people(name: str, people: People) -> tuple[tuple[str, ...], bool]:
     return members, not members
 
 
-def _load(history: History, game: str | None, *, breakdowns: bool) -> list[PlayedGame]:
+def _load(
+    history: History, game: str | None, *, breakdowns: bool, ids: list[int] | None = None
+) -> list[PlayedGame]:
     """Every play that counts (final, not ignored) of ``game`` (or all), in play order.
 
     Records and ratings read every play of a long history, so this is made for
@@ -156,9 +158,14 @@ def _load(history: History, game: str | None, *, breakdowns: bool) -> list[Playe
     A side is a team of its named people unless it is exactly one person of
     its own name; for a game's seats this is the same as deciding for the
     whole play (see the module doc).
+
+    With ``ids``, only those plays (those of them that count).
     """
     condition = "status = ? AND ignored = 0" + (" AND game = ?" if game else "")
     params: list[Any] = [FINAL, *([game] if game else [])]
+    if ids is not None:
+        condition += " AND id IN (SELECT value FROM json_each(?))"
+        params.append(json.dumps(ids))
     within = f" WHERE play_id IN (SELECT id FROM plays WHERE {condition})"
     result = ", result" if breakdowns else ", NULL"
     with history.guard("read the history"):
@@ -271,18 +278,25 @@ def _game_of(history: History, play_id: int) -> str | None:
     return None if row is None else str(row[0])
 
 
-def ratings(history: History, game: str | None = None) -> Ratings:
+def ratings(history: History, game: str | None = None, *, keep: bool = True) -> Ratings:
     """Everyone's ratings from the plays that count, in play order.
+
+    The history keeps the ratings between calls (:mod:`companion.kept`): they
+    are rated on from there when games were only added since, and rated again
+    from every play otherwise.
 
     Args:
         history: The history.
         game: Only this game's plays (its ratings are the same as with every
             play: a game's ratings depend on its own plays only); the overall
             ratings (``table(None)``) then cover that game alone.
+        keep: Write the ratings back into the history when they changed (when
+            the file can be written at once).
     """
-    from companion.ratings import rate
+    from companion.kept import ratings as kept
 
-    return rate(_rated(history, game))
+    every = kept(history, lambda ids: _load(history, None, breakdowns=False, ids=ids), keep=keep)
+    return every.only(game) if game else every
 
 
 def rating_history(history: History, person: str, game: str | None = None) -> list[Point]:

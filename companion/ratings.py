@@ -160,6 +160,12 @@ class _Slot:
         self.rating = rating
         self.plays = 0
 
+    def copy(self) -> _Slot:
+        """A slot of its own with the same rating (ratings are changed in place)."""
+        slot = _Slot(self.name, list(self.rating))
+        slot.plays = self.plays
+        return slot
+
 
 class _Log:
     """Every rated play's new ratings, kept flat while rating, sorted out on first use.
@@ -187,19 +193,28 @@ class _Log:
 
 
 class Ratings:
-    """The ratings after a sequence of plays; see :func:`rate`."""
+    """The ratings after a sequence of plays; see :func:`rate`.
+
+    A :class:`Ratings` can go on: :meth:`more` rates further plays, later in
+    play order, from where it stands, giving the same numbers as rating every
+    play from the start (see :mod:`companion.kept`, which keeps them in the
+    history between calls). :meth:`snapshot` and :meth:`resume` write it down
+    and read it back, exactly.
+    """
 
     def __init__(
         self,
         slots: dict[str | None, dict[str, _Slot]],
-        rated: list[PlayedGame],
-        plays: list[PlayedGame],
+        counts: dict[str | None, int],
+        last: tuple[str, int] | None,
         params: Model,
+        plays: list[PlayedGame] | Callable[[], list[PlayedGame]],
     ) -> None:
         self._slots = slots
-        self._rated = rated
-        self._plays = plays
+        self._counts = counts
+        self._last = last
         self._params = params
+        self._plays = plays
         self._logged: tuple[dict[str | None, dict[str, _Slot]], list[PlayedGame], _Log] | None = (
             None
         )
@@ -212,7 +227,12 @@ class Ratings:
     @property
     def plays(self) -> int:
         """How many plays were rated (each counts once, for its game and overall)."""
-        return len(self._rated)
+        return self._counts.get(None, 0)
+
+    @property
+    def last(self) -> tuple[str, int] | None:
+        """The last rated play in play order, as ``(played_at, id)``; ``None`` before any."""
+        return self._last
 
     def table(self, game: str | None = None) -> list[Rating]:
         """Everyone's rating, best first (by :attr:`Rating.ordinal`, then name).
@@ -238,11 +258,16 @@ class Ratings:
         Empty when the person was never rated. The ratings over time are not
         kept while rating (that would cost every table); the first call rates
         the plays again, noting every step (the same numbers: rating is
-        deterministic), and indexes them.
+        deterministic), and indexes them. Ratings read back from the history
+        (:mod:`companion.kept`) read the plays for this on the first call,
+        while the history is open.
         """
         if self._logged is None:
             log = _Log()
-            slots, rated = _rate(self._plays, self._params, log)
+            plays = self._plays if isinstance(self._plays, list) else self._plays()
+            slots: dict[str | None, dict[str, _Slot]] = {}
+            rated: list[PlayedGame] = []
+            _rate(plays, self._params, log, slots, {}, rated)
             self._logged = (slots, rated, log)
         slots, rated, log = self._logged
         slot = _find(slots, person, game)
@@ -257,6 +282,108 @@ class Ratings:
                     Point(play.id, play.played_at, values[2 * entry], values[2 * entry + 1])
                 )
         return points
+
+    def only(self, game: str) -> Ratings:
+        """These ratings as if only ``game`` had been played.
+
+        A game's ratings depend on its own plays only, and over one game the
+        ratings over every game are that game's (the same updates from the
+        same start), so this is exact. Its :meth:`history` rates that game's
+        plays again.
+        """
+        slots = self._slots.get(game, {})
+        count = self._counts.get(game, 0)
+        plays = self._plays
+
+        def of_game() -> list[PlayedGame]:
+            every = plays if isinstance(plays, list) else plays()
+            return [play for play in every if play.game == game]
+
+        scoped = {None: slots, game: slots} if slots else {}
+        return Ratings(scoped, {None: count, game: count}, None, self._params, of_game)
+
+    def more(
+        self,
+        plays: Iterable[PlayedGame],
+        every: Callable[[], list[PlayedGame]] | None = None,
+    ) -> Ratings:
+        """These ratings after further plays, each later in play order than :attr:`last`.
+
+        Args:
+            plays: The further plays.
+            every: Reads every play up to the last of these, for :meth:`history`
+                (by default the plays so far, then these).
+
+        Raises:
+            ValueError: A play that counts comes at or before :attr:`last` (then
+                every play must be rated again from the start).
+        """
+        played = sorted(plays, key=in_play_order)
+        for play in played:
+            if play.counts and self._last is not None and in_play_order(play) <= self._last:
+                raise ValueError(f"play {play.id} comes before the last rated play")
+        slots = {
+            scope: {key: slot.copy() for key, slot in scoped.items()}
+            for scope, scoped in self._slots.items()
+        }
+        counts = dict(self._counts)
+        last = _rate(played, self._params, None, slots, counts) or self._last
+        before = self._plays
+
+        def so_far() -> list[PlayedGame]:
+            earlier = before if isinstance(before, list) else before()
+            return [*earlier, *played]
+
+        return Ratings(slots, counts, last, self._params, every or so_far)
+
+    def snapshot(self) -> tuple[list[tuple[str | None, int]], list[tuple[str | None, Snapshot]]]:
+        """Everything needed to :meth:`resume`: each scope with its rated plays (in the
+        order first rated, ``None`` for every game first), and every slot as
+        ``(scope, (key, name, mu, sigma, plays))``."""
+        scopes = [(scope, self._counts.get(scope, 0)) for scope in self._slots]
+        slots = [
+            (scope, (key, slot.name, slot.rating[0], slot.rating[1], slot.plays))
+            for scope, scoped in self._slots.items()
+            for key, slot in scoped.items()
+        ]
+        return scopes, slots
+
+    @classmethod
+    def resume(
+        cls,
+        scopes: Sequence[tuple[str | None, int]],
+        slots: Iterable[tuple[str | None, Snapshot]],
+        last: tuple[str, int] | None,
+        plays: list[PlayedGame] | Callable[[], list[PlayedGame]],
+    ) -> Ratings:
+        """The ratings written down by :meth:`snapshot`, after the plays up to ``last``.
+
+        Args:
+            scopes: Each scope and its rated plays, as :meth:`snapshot` gives them.
+            slots: Every slot, as :meth:`snapshot` gives them.
+            last: The last rated play, as ``(played_at, id)``.
+            plays: The plays rated, or a function reading them (for :meth:`history`).
+        """
+        found: dict[str | None, dict[str, _Slot]] = {None: {}}
+        counts: dict[str | None, int] = {}
+        for scope, count in scopes:
+            found.setdefault(scope, {})
+            counts[scope] = count
+        for scope, (key, name, mu, sigma, rated) in slots:
+            slot = _Slot(name, [mu, sigma])
+            slot.plays = rated
+            found.setdefault(scope, {})[key] = slot
+        kept = {scope: s for scope, s in found.items() if s}
+        return cls(kept, counts, last, model(), plays)
+
+
+Snapshot = tuple[str, str, float, float, int]
+"""One person's rating in one scope, written down: ``(key, name, mu, sigma, plays)``."""
+
+
+def in_play_order(play: PlayedGame) -> tuple[str, int]:
+    """The sort key of play order: when it was played, then its id."""
+    return play.played_at, play.id
 
 
 def _find(slots: dict[str | None, dict[str, _Slot]], person: str, game: str | None) -> _Slot | None:
@@ -287,23 +414,43 @@ def rate(plays: Iterable[PlayedGame]) -> Ratings:
     """
     played = list(plays)
     params = model()
-    slots, rated = _rate(played, params, None)
-    return Ratings(slots, rated, played, params)
+    slots: dict[str | None, dict[str, _Slot]] = {}
+    counts: dict[str | None, int] = {}
+    last = _rate(played, params, None, slots, counts)
+    return Ratings(slots, counts, last, params, played)
 
 
 def _rate(
-    plays: list[PlayedGame], params: Model, log: _Log | None
-) -> tuple[dict[str | None, dict[str, _Slot]], list[PlayedGame]]:
-    """Rate the plays: every scope's slots, and the plays rated; each step into ``log``."""
+    plays: list[PlayedGame],
+    params: Model,
+    log: _Log | None,
+    slots: dict[str | None, dict[str, _Slot]],
+    counts: dict[str | None, int],
+    rated: list[PlayedGame] | None = None,
+) -> tuple[str, int] | None:
+    """Rate the plays, in the order given, from the ratings in ``slots`` (changed in place).
+
+    Args:
+        plays: The plays, in play order; those that do not count are skipped.
+        params: The model.
+        log: Where each step is noted, for :meth:`Ratings.history`.
+        slots: Every scope's slots (``None``: every game together), by
+            person's key; empty to start from nothing. Scopes come in the order
+            first rated, ``None`` first.
+        counts: Rated plays per scope, added to.
+        rated: Where the plays rated are appended.
+
+    Returns:
+        The last play rated, as ``(played_at, id)``, or ``None`` if none was.
+    """
     start = (params.mu, params.sigma)
-    slots: dict[str | None, dict[str, _Slot]] = {None: {}}  # None: every game together
-    overall = slots[None]
-    rated: list[PlayedGame] = []
+    overall = slots.setdefault(None, {})  # None: every game together
     keys: dict[str, str] = {}  # name as written -> name_key (names repeat: work it out once)
     # Per game, name as written -> (that game's slot, the overall slot, the person's key).
     pairs: dict[str, dict[str, tuple[_Slot, _Slot, str]]] = {}
     plans: dict[tuple[int, ...], _Plan] = {}  # ranks -> their order and ties
     update = _updater(params)
+    last: tuple[str, int] | None = None
     with _collector_paused():  # nothing here makes a cycle; a collection only walks the heap
         for play in plays:
             if play.status != FINAL or play.ignored:
@@ -315,8 +462,12 @@ def _rate(
             known = pairs.get(game)
             if known is None:
                 known = pairs[game] = {}
-                slots[game] = {}
-            rated.append(play)
+                slots.setdefault(game, {})
+            if rated is not None:
+                rated.append(play)
+            last = (play.played_at, play.id)
+            counts[game] = counts.get(game, 0) + 1
+            counts[None] = counts.get(None, 0) + 1
             game_teams: list[list[list[float]]] = []
             all_teams: list[list[list[float]]] = []
             ranks: list[int] = []
@@ -357,7 +508,9 @@ def _rate(
                     log.values.extend(slot.rating)
                 log.slots.extend(touched)
                 log.ends.append(len(log.slots))
-    return {scope: s for scope, s in slots.items() if s}, rated
+    for scope in [scope for scope, scoped in slots.items() if not scoped]:
+        del slots[scope]
+    return last
 
 
 def _pair(

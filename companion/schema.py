@@ -284,4 +284,62 @@ MIGRATIONS += (
         ),
     ),
 )
+
+# Migration 7: ratings kept between calls (see companion.kept). Every change to
+# what ratings read is noted in `play_changes` by triggers, whoever makes it: a
+# play added (`added` 1), or a play removed or changed (0: its sides or people
+# changed or removed too). The kept ratings say up to which change they are
+# current; plays only added after the last rated play are rated on from there,
+# any other change rates every play again. Sides and people are inserted with
+# their play (whose insertion is noted), so their insertion is not noted.
+# (A later migration that rewrites plays notes its changes through these too.)
+_NOTE = "INSERT INTO play_changes (play_id, added) VALUES"
+MIGRATIONS += (
+    (
+        7,
+        "ratings kept between calls, and the changes to the plays since",
+        (
+            """CREATE TABLE play_changes (
+                seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                play_id INTEGER NOT NULL,
+                added INTEGER NOT NULL
+            )""",
+            f"CREATE TRIGGER play_added AFTER INSERT ON plays BEGIN {_NOTE} (NEW.id, 1); END",
+            f"CREATE TRIGGER play_removed AFTER DELETE ON plays BEGIN {_NOTE} (OLD.id, 0); END",
+            "CREATE TRIGGER play_changed AFTER UPDATE OF id, played_at, game, status, ignored "
+            f"ON plays BEGIN {_NOTE} (OLD.id, 0), (NEW.id, 0); END",
+            "CREATE TRIGGER side_changed AFTER UPDATE OF play_id, seat, name, total, rank, "
+            f"winner, scored ON play_players BEGIN {_NOTE} (OLD.play_id, 0), (NEW.play_id, 0); END",
+            "CREATE TRIGGER side_removed AFTER DELETE ON play_players "
+            f"BEGIN {_NOTE} (OLD.play_id, 0); END",
+            "CREATE TRIGGER person_changed AFTER UPDATE OF play_id, side, position, name, "
+            f"anonymous ON play_people BEGIN {_NOTE} (OLD.play_id, 0), (NEW.play_id, 0); END",
+            "CREATE TRIGGER person_removed AFTER DELETE ON play_people "
+            f"BEGIN {_NOTE} (OLD.play_id, 0); END",
+            # The kept ratings: one row of state, each scope ('' for every game
+            # together) with its rated plays, and each person's rating in it.
+            """CREATE TABLE rating_state (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                seq INTEGER NOT NULL,
+                model TEXT NOT NULL,
+                last_played_at TEXT,
+                last_id INTEGER
+            )""",
+            """CREATE TABLE rating_scopes (
+                scope TEXT PRIMARY KEY,
+                position INTEGER NOT NULL,
+                plays INTEGER NOT NULL
+            ) WITHOUT ROWID""",
+            """CREATE TABLE rating_slots (
+                scope TEXT NOT NULL,
+                key TEXT NOT NULL,
+                name TEXT NOT NULL,
+                mu REAL NOT NULL,
+                sigma REAL NOT NULL,
+                plays INTEGER NOT NULL,
+                PRIMARY KEY (scope, key)
+            ) WITHOUT ROWID""",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,239 @@
+"""Ratings kept in the history: the same numbers as rating every play again, whatever changed."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+from uuid import uuid4
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import kept, past
+from companion.history import History, Play
+from companion.ratings import Ratings, rate
+from tests.history_fixture import fill, result
+
+NAMES = ["Aki", "Ben", "Cho", "Dai", "Eri"]
+
+
+def play(day: int, game: str, order: list[str]) -> Play:
+    """A play on ``day`` (of January 2026 onwards) won in ``order``, ties for equal totals."""
+    seats = [(name, 50 - 5 * k, k + 1) for k, name in enumerate(order)]
+    return Play(
+        0,
+        str(uuid4()),
+        f"2026-{1 + day // 28:02d}-{1 + day % 28:02d}T20:00:00Z",
+        game,
+        None,
+        result(game, seats, [order[0]]),
+    )
+
+
+LOAD = past._load
+
+
+def from_scratch(history: History) -> Ratings:
+    """Every play rated from the start (read without the spy below)."""
+    return rate(LOAD(history, None, breakdowns=False))
+
+
+def same(got: Ratings, expected: Ratings) -> None:
+    """Exactly the same ratings: every scope, every number, the order games were first rated."""
+    assert got.games == expected.games
+    assert got.plays == expected.plays
+    assert got.last == expected.last
+    for scope in [None, *expected.games]:
+        assert got.table(scope) == expected.table(scope)
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[list[int] | None]:
+    """The plays each call reads: ``None`` for every play, or the ids read."""
+    calls: list[list[int] | None] = []
+    load = past._load
+
+    def spy(history: History, game: str | None, **kwargs: Any) -> Any:
+        calls.append(kwargs.get("ids"))
+        return load(history, game, **kwargs)
+
+    monkeypatch.setattr(past, "_load", spy)
+    return calls
+
+
+def test_a_saved_game_is_rated_on_from_the_kept_ratings(
+    db_path: Path, loads: list[list[int] | None]
+) -> None:
+    fill(db_path)
+    with History(db_path) as history:
+        first = past.ratings(history)
+        assert loads == [None]  # nothing kept yet: every play
+        same(past.ratings(history), first)
+        assert loads == [None]  # kept and nothing changed: no play read
+        new = history.add([play(60, "tokaido", ["Dai", "Aki"])], keep_ids=False)
+        assert new == (1, 0)
+        on = past.ratings(history)
+        assert loads == [None, [8]]  # only the game added
+        same(on, from_scratch(history))
+        assert on.rating("Dai", "tokaido") is not None
+        assert history._db.execute("SELECT count(*) FROM play_changes").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda h: h.delete(3), id="deleted"),
+        pytest.param(lambda h: h.replace(replace(h.get(2), played_at="2026-03-01")), id="moved"),
+        pytest.param(lambda h: h.replace(replace(h.get(5), ignored=True)), id="ignored"),
+        pytest.param(
+            lambda h: h.add([play(0, "shogun", ["Cho", "Ben"])], keep_ids=False), id="older game"
+        ),
+        pytest.param(
+            lambda h: h._db.execute(
+                "UPDATE play_players SET rank = 3 WHERE play_id = 1 AND seat = 0"
+            ),
+            id="rank changed by hand",
+        ),
+        pytest.param(
+            lambda h: h._db.execute("DELETE FROM play_people WHERE play_id = 4"),
+            id="people removed by hand",
+        ),
+    ],
+)
+def test_any_other_change_rates_every_play_again(
+    db_path: Path, loads: list[list[int] | None], change: Any
+) -> None:
+    fill(db_path)
+    with History(db_path) as history:
+        before = past.ratings(history)
+        change(history)
+        after = past.ratings(history)
+        assert loads[-1] is None  # every play read again (an older game is read first)
+        reads = len(loads)
+        same(after, from_scratch(history))
+        assert after.table() != before.table()
+        same(past.ratings(history), after)
+        assert len(loads) == reads
+
+
+def test_an_interim_or_ignored_game_added_changes_nothing(
+    db_path: Path, loads: list[list[int] | None]
+) -> None:
+    fill(db_path)
+    with History(db_path) as history:
+        before = past.ratings(history)
+        history.add(
+            [
+                replace(play(70, "tokaido", ["Dai", "Aki"]), ignored=True),
+                replace(play(71, "shogun", ["Dai", "Aki"]), status="interim"),
+            ],
+            keep_ids=False,
+        )
+        after = past.ratings(history)
+        assert loads == [None, [8, 9]]
+        same(after, before)
+
+
+def test_kept_ratings_changed_by_hand_are_rated_again(
+    db_path: Path, loads: list[list[int] | None]
+) -> None:
+    fill(db_path)
+    with History(db_path) as history:
+        expected = past.ratings(history)
+        history._db.execute("UPDATE rating_slots SET mu = 'a lot' WHERE key = 'aki'")
+        same(past.ratings(history), expected)
+        history._db.execute("UPDATE rating_slots SET sigma = -1.0")
+        same(past.ratings(history), expected)
+        history._db.execute("UPDATE rating_state SET model = '{}'")
+        same(past.ratings(history), expected)
+        assert loads == [None, None, None, None]
+
+
+def test_the_kept_ratings_are_not_written_while_another_process_writes(db_path: Path) -> None:
+    fill(db_path)
+    other = sqlite3.connect(db_path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with History(db_path, write=False) as history:
+            rated = past.ratings(history)  # no wait for the other writer
+            assert history._db.execute("SELECT count(*) FROM rating_state").fetchone() == (0,)
+            assert history._db.execute("PRAGMA busy_timeout").fetchone()[0] > 0
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    with History(db_path, write=False) as history:
+        same(past.ratings(history), rated)
+        assert history._db.execute("SELECT count(*) FROM rating_state").fetchone() == (1,)
+
+
+def test_kept_ratings_replaced_meanwhile_are_left_alone(db_path: Path) -> None:
+    fill(db_path)
+    with History(db_path) as history:
+        past.ratings(history)
+        state = history._db.execute("SELECT seq, last_id FROM rating_state").fetchone()
+        history.add([play(60, "tokaido", ["Dai", "Aki"])], keep_ids=False)
+        newer = past.ratings(history, keep=False)
+        # Another process kept ratings since this one read them (at "was" = 0): not replaced.
+        kept._write(history, newer, 99, 0, "{}")
+        assert history._db.execute("SELECT seq, last_id FROM rating_state").fetchone() == state
+
+
+def test_a_read_only_history_is_rated_and_left_as_it_is(db_path: Path) -> None:
+    fill(db_path)
+    before = db_path.read_bytes()
+    uri = f"{db_path.as_uri()}?mode=ro"
+    with History(db_path, write=False) as history:
+        history._db.close()
+        history._db = sqlite3.connect(uri, uri=True, isolation_level=None)
+        rated = past.ratings(history)
+    assert db_path.read_bytes() == before
+    with History(db_path) as history:
+        same(rated, from_scratch(history))
+
+
+# Operations on a history, for the property below: (kind, a number, a day, a game, an order).
+OPERATIONS = st.lists(
+    st.tuples(
+        st.sampled_from(["add", "add", "add", "later", "delete", "move", "ignore", "ask"]),
+        st.integers(0, 50),
+        st.integers(0, 120),
+        st.sampled_from(["tokaido", "shogun", "shibuya"]),
+        st.permutations(NAMES).flatmap(lambda names: st.integers(2, 5).map(lambda n: names[:n])),
+    ),
+    max_size=25,
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(operations=OPERATIONS)
+def test_kept_ratings_are_always_the_ratings_of_every_play(
+    tmp_path: Path, operations: list[tuple[str, int, int, str, list[str]]]
+) -> None:
+    db = tmp_path / f"h{len(list(tmp_path.iterdir()))}.sqlite3"
+    latest = 0
+    with History(db) as history:
+        for kind, number, day, game, order in operations:
+            ids = [row[0] for row in history._db.execute("SELECT id FROM plays ORDER BY id")]
+            if kind == "add":
+                history.add([play(day, game, order)], keep_ids=False)
+            elif kind == "later":
+                latest = max(latest, day) + 1
+                history.add([play(latest, game, order)], keep_ids=False)
+            elif kind == "ask":
+                same(past.ratings(history), from_scratch(history))
+            elif ids:
+                chosen = history.get(ids[number % len(ids)])
+                if kind == "delete":
+                    history.delete(chosen.id)
+                elif kind == "move":
+                    history.replace(replace(chosen, played_at=play(day, game, order).played_at))
+                else:
+                    history.replace(replace(chosen, ignored=not chosen.ignored))
+        same(past.ratings(history), from_scratch(history))
+        for game in ["tokaido", "shogun", "shibuya"]:
+            assert past.ratings(history, game).table(game) == from_scratch(history).table(game)
