@@ -144,7 +144,8 @@ def _kept(
         ):
             return None
         slots.append((scope or None, (key, name, mu, sigma, rated)))
-    if (last is None) != (not slots):
+    known = {scope for scope, _ in scopes}
+    if (last is None) != (not scopes) or any(scope not in known for scope, _ in slots):
         return None
     return seq, last, scopes, slots
 

@@ -221,8 +221,8 @@ class Ratings:
 
     @property
     def games(self) -> list[str]:
-        """The games with at least one rated play, in the order first rated."""
-        return [game for game in self._slots if game is not None]
+        """The games with someone rated, in the order first rated."""
+        return [game for game, slots in self._slots.items() if game is not None and slots]
 
     @property
     def plays(self) -> int:
@@ -289,7 +289,7 @@ class Ratings:
         A game's ratings depend on its own plays only, and over one game the
         ratings over every game are that game's (the same updates from the
         same start), so this is exact. Its :meth:`history` rates that game's
-        plays again.
+        plays again; it cannot go on (:meth:`more`), and has no :attr:`last`.
         """
         slots = self._slots.get(game, {})
         count = self._counts.get(game, 0)
@@ -299,8 +299,9 @@ class Ratings:
             every = plays if isinstance(plays, list) else plays()
             return [play for play in every if play.game == game]
 
-        scoped = {None: slots, game: slots} if slots else {}
-        return Ratings(scoped, {None: count, game: count}, None, self._params, of_game)
+        scoped = {None: slots, game: slots} if count else {}
+        counts = {None: count, game: count} if count else {}
+        return Ratings(scoped, counts, None, self._params, of_game)
 
     def more(
         self,
@@ -318,6 +319,8 @@ class Ratings:
             ValueError: A play that counts comes at or before :attr:`last` (then
                 every play must be rated again from the start).
         """
+        if self._counts and self._last is None:
+            raise ValueError("ratings of one game (only()) cannot go on")
         played = sorted(plays, key=in_play_order)
         for play in played:
             if play.counts and self._last is not None and in_play_order(play) <= self._last:
@@ -338,9 +341,10 @@ class Ratings:
 
     def snapshot(self) -> tuple[list[tuple[str | None, int]], list[tuple[str | None, Snapshot]]]:
         """Everything needed to :meth:`resume`: each scope with its rated plays (in the
-        order first rated, ``None`` for every game first), and every slot as
-        ``(scope, (key, name, mu, sigma, plays))``."""
-        scopes = [(scope, self._counts.get(scope, 0)) for scope in self._slots]
+        order first rated, ``None`` for every game first; a scope may have no one
+        rated, when only guests played), and every slot as ``(scope, (key, name,
+        mu, sigma, plays))``."""
+        scopes = [(scope, self._counts[scope]) for scope in self._slots if self._counts.get(scope)]
         slots = [
             (scope, (key, slot.name, slot.rating[0], slot.rating[1], slot.plays))
             for scope, scoped in self._slots.items()
@@ -373,8 +377,9 @@ class Ratings:
             slot = _Slot(name, [mu, sigma])
             slot.plays = rated
             found.setdefault(scope, {})[key] = slot
-        kept = {scope: s for scope, s in found.items() if s}
-        return cls(kept, counts, last, model(), plays)
+        if not counts:
+            found = {}
+        return cls(found, counts, last, model(), plays)
 
 
 Snapshot = tuple[str, str, float, float, int]
@@ -508,8 +513,6 @@ def _rate(
                     log.values.extend(slot.rating)
                 log.slots.extend(touched)
                 log.ends.append(len(log.slots))
-    for scope in [scope for scope, scoped in slots.items() if not scoped]:
-        del slots[scope]
     return last
 
 
