@@ -1,26 +1,26 @@
 """Ratings kept in the history between calls, so a long history is not rated again each time.
 
 Rating every play of a long history from the start takes seconds (100,000
-plays: about 5 s on a small machine), and the ratings only ever move on by the
-game just saved. So the history keeps them (migration 7): everyone's rating in
-every scope, which plays they cover, and a log of every change to the plays
-since, written by triggers whoever makes the change (see
-:mod:`companion.schema`). Asking for the ratings then:
+plays: about 5 s on a small machine), and the ratings usually move on only by
+the games saved since. So the history keeps them (migration 7): everyone's
+rating in every scope, the last play rated, how many plays that count came up
+to it, and how many changes other than additions the plays had seen (a count
+kept by triggers, whoever makes the change; see :mod:`companion.schema`).
+Asking for the ratings then:
 
-- nothing changed since they were kept: they are read back as they are;
-- only plays added, all later in play order than the last rated play (a game
-  just saved): the kept ratings are rated on by those plays alone;
-- anything else (an edit, a deletion, a play added earlier in play order, an
-  import of older games, ratings never kept, another rating model): every play
-  is rated again from the start.
+- no change counted, and as many plays that count up to the last rated play:
+  the kept ratings are rated on by the plays that count after it (none, most
+  of the time: they are read back as they are);
+- anything else (an edit, a deletion, a play added earlier in play order, such
+  as an import of older games, ratings never kept, another rating model):
+  every play is rated again from the start.
 
-The three give the same numbers, to the last bit (a float survives SQLite's
-REAL exactly, and rating on from a point repeats exactly the steps a rating
-from the start takes after it); the tests hold them equal. After the second or
-third, the new ratings are written back when the file can be written at once
-(a command that only reads writes them too, in its own short transaction,
-skipping the write when another process holds the file or the file is
-read-only: the kept ratings are only ever a shortcut).
+Both give the same numbers, to the last bit (a float survives SQLite's REAL
+exactly, and rating on from a point repeats exactly the steps a rating from the
+start takes after it); the tests hold them equal. New ratings are written back
+when the file can be written at once: a command that only reads writes them
+too, in its own short transaction, and skips the write when another process
+holds the file or the file is read-only (kept ratings are only a shortcut).
 
 Kept ratings that do not read back as ratings (a table changed by hand) are
 ignored and rated again.
@@ -32,8 +32,10 @@ import json
 import math
 import sqlite3
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
+
+from companion.schema import COUNTED
 
 if TYPE_CHECKING:
     from companion.history import History
@@ -42,13 +44,20 @@ if TYPE_CHECKING:
 
 __all__ = ["ratings"]
 
-Loader = Callable[[list[int] | None], "list[PlayedGame]"]
-"""Reads the plays that count, in play order: all of them (``None``) or those ids."""
+Loader = Callable[["tuple[str, int] | None"], "list[PlayedGame]"]
+"""Reads the plays that count, in play order: all (``None``), or those after
+``(played_at, id)`` in play order."""
 
-MAX_KEPT_CHANGES = 1_000_000
-"""Beyond this many changes since the ratings were kept, they are rated again
-from the start without reading the changes (a bound on what a damaged or
-hostile log can cost)."""
+
+@dataclass(frozen=True)
+class _Kept:
+    """Kept ratings as read back: what they were kept from, and the ratings."""
+
+    edits: int
+    counted: int
+    last: tuple[str, int] | None
+    scopes: list[tuple[str | None, int]]
+    slots: list[tuple[str | None, Snapshot]]
 
 
 def ratings(history: History, load: Loader, *, keep: bool = True) -> Ratings:
@@ -56,8 +65,8 @@ def ratings(history: History, load: Loader, *, keep: bool = True) -> Ratings:
 
     Args:
         history: The history (open for reading or writing).
-        load: Reads the plays that count, in play order (all, or those ids).
-        keep: Write the ratings back when they were worked out anew.
+        load: Reads the plays that count, in play order.
+        keep: Write the ratings back when they moved on or were rated again.
     """
     from companion.ratings import Ratings, model, rate
 
@@ -66,64 +75,74 @@ def ratings(history: History, load: Loader, *, keep: bool = True) -> Ratings:
     with history.guard("read the history"):
         began = not db.in_transaction
         if began:
-            db.execute("BEGIN")  # one snapshot: the changes and the plays agree
+            db.execute("BEGIN")  # one snapshot: the counts and the plays agree
         try:
-            seq = _current(db)
-            kept = _kept(db, params) if seq is not None else None
-            result: Ratings | None = None
-            if kept is not None:
-                kept_seq, last, scopes, slots = kept
-                result = Ratings.resume(scopes, slots, last, lambda: load(None))
-                if kept_seq == seq:
-                    return result
-                result = _rated_on(db, result, kept_seq, load)
-            if result is None:
+            edits = _edits(db)
+            kept = _kept(db, params) if edits is not None else None
+            if (
+                kept is not None
+                and kept.edits == edits
+                and _counted_through(db, kept.last) == kept.counted
+            ):
+                before = Ratings.resume(kept.scopes, kept.slots, kept.last, lambda: load(None))
+                later = load(kept.last)
+                if not later:
+                    return before
+                result = before.more(later, lambda: load(None))
+                if result.last == kept.last:
+                    return result  # only plays no one is rated in
+            else:
+                kept = None
                 result = rate(load(None))
+            counted = _counted_through(db, result.last)
         finally:
             if began and db.in_transaction:
                 db.execute("COMMIT")
-    if keep and seq is not None:
-        _write(history, result, seq, kept[0] if kept is not None else None, params)
+    if keep and edits is not None:
+        _write(history, result, edits, counted, kept, params)
     return result
 
 
-def _current(db: sqlite3.Connection) -> int | None:
-    """The last change noted; ``None`` for a history without kept ratings (an older schema)."""
+def _edits(db: sqlite3.Connection) -> int | None:
+    """The changes counted; ``None`` for a history without kept ratings (an older schema)."""
     try:
-        row = db.execute(
-            "SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'play_changes'), 0)"
-        ).fetchone()
-        db.execute("SELECT 1 FROM rating_state LIMIT 0")
+        row = db.execute("SELECT count FROM play_edits WHERE id = 1").fetchone()
     except sqlite3.OperationalError:
         return None
+    return row[0] if row is not None and type(row[0]) is int else None
+
+
+def _counted_through(db: sqlite3.Connection, last: tuple[str, int] | None) -> int:
+    """How many plays that count come at or before ``last`` in play order."""
+    if last is None:
+        return 0
+    played_at, play_id = last
+    row = db.execute(
+        f"SELECT count(*) FROM plays WHERE {COUNTED} AND (played_at, id) <= (?, ?)",
+        (played_at, play_id),
+    ).fetchone()
     return int(row[0])
 
 
-def _kept(
-    db: sqlite3.Connection, params: str
-) -> (
-    tuple[
-        int, tuple[str, int] | None, list[tuple[str | None, int]], list[tuple[str | None, Snapshot]]
-    ]
-    | None
-):
-    """The kept ratings: ``(seq, last, scopes, slots)``, or ``None`` if none (or unreadable)."""
+def _kept(db: sqlite3.Connection, params: str) -> _Kept | None:
+    """The kept ratings, or ``None`` if none were kept (or they do not read back)."""
     state = db.execute(
-        "SELECT seq, model, last_played_at, last_id FROM rating_state WHERE id = 1"
+        "SELECT edits, counted, model, last_played_at, last_id FROM rating_state WHERE id = 1"
     ).fetchone()
-    if state is None or state[1] != params or type(state[0]) is not int:
+    if state is None:
         return None
-    seq, _, played_at, play_id = state
-    if (played_at is None) != (play_id is None):
+    edits, counted, model, played_at, play_id = state
+    if model != params or type(edits) is not int or type(counted) is not int:
         return None
-    if played_at is not None and (type(played_at) is not str or type(play_id) is not int):
+    if played_at is None and play_id is None:
+        last = None
+    elif type(played_at) is str and type(play_id) is int:
+        last = (played_at, play_id)
+    else:
         return None
-    last = None if played_at is None else (played_at, play_id)
     scopes: list[tuple[str | None, int]] = []
-    for scope, _position, count in db.execute(
-        "SELECT scope, position, plays FROM rating_scopes ORDER BY position"
-    ):
-        if type(scope) is not str or type(count) is not int or count < 0:
+    for scope, count in db.execute("SELECT scope, plays FROM rating_scopes ORDER BY position"):
+        if type(scope) is not str or type(count) is not int or count <= 0:
             return None
         scopes.append((scope or None, count))
     slots: list[tuple[str | None, Snapshot]] = []
@@ -147,32 +166,23 @@ def _kept(
     known = {scope for scope, _ in scopes}
     if (last is None) != (not scopes) or any(scope not in known for scope, _ in slots):
         return None
-    return seq, last, scopes, slots
+    return _Kept(edits, counted, last, scopes, slots)
 
 
-def _rated_on(db: sqlite3.Connection, kept: Ratings, since: int, load: Loader) -> Ratings | None:
-    """The kept ratings rated on by the plays added since change ``since``; ``None``
-    when anything else changed (then every play must be rated again)."""
-    pending = db.execute(
-        "SELECT count(*), min(added) FROM play_changes WHERE seq > ?", (since,)
-    ).fetchone()
-    if pending[0] > MAX_KEPT_CHANGES or pending[1] != 1:
-        return None
-    added = [
-        row[0] for row in db.execute("SELECT play_id FROM play_changes WHERE seq > ?", (since,))
-    ]
-    try:
-        return kept.more(load(added), lambda: load(None))
-    except ValueError:  # a play added before the last rated one
-        return None
-
-
-def _write(history: History, rated: Ratings, seq: int, was: int | None, params: str) -> None:
-    """Keep ``rated`` as the ratings up to change ``seq``, if the file can be written now.
+def _write(
+    history: History,
+    rated: Ratings,
+    edits: int,
+    counted: int,
+    was: _Kept | None,
+    params: str,
+) -> None:
+    """Keep ``rated`` (as of ``edits`` changes, ``counted`` plays up to its last), if the
+    file can be written now.
 
     Skipped (silently) when the history is a copy in memory, read-only, held
-    by another process, or the kept ratings were replaced meanwhile (``was``
-    is the change they were at when read).
+    by another process, or its plays or kept ratings changed since they were
+    read (``was``: the kept ratings read, if any).
     """
     if history._in_memory:
         return
@@ -184,8 +194,11 @@ def _write(history: History, rated: Ratings, seq: int, was: int | None, params: 
     try:
         db.execute("BEGIN IMMEDIATE")
         try:
-            row = db.execute("SELECT seq FROM rating_state WHERE id = 1").fetchone()
-            if (row[0] if row else None) != was:
+            state = db.execute(
+                "SELECT edits, counted, last_played_at, last_id FROM rating_state WHERE id = 1"
+            ).fetchone()
+            then = None if was is None else (was.edits, was.counted, *(was.last or (None, None)))
+            if (state != then and was is not None) or _edits(db) != edits:
                 db.execute("ROLLBACK")
                 return
             db.execute("DELETE FROM rating_slots")
@@ -200,11 +213,10 @@ def _write(history: History, rated: Ratings, seq: int, was: int | None, params: 
                 [(scope or "", *slot) for scope, slot in slots],
             )
             db.execute(
-                "INSERT OR REPLACE INTO rating_state (id, seq, model, last_played_at, last_id) "
-                "VALUES (1, ?, ?, ?, ?)",
-                (seq, params, *(last or (None, None))),
+                "INSERT OR REPLACE INTO rating_state "
+                "(id, edits, counted, model, last_played_at, last_id) VALUES (1, ?, ?, ?, ?, ?)",
+                (edits, counted, params, *(last or (None, None))),
             )
-            db.execute("DELETE FROM play_changes WHERE seq <= ?", (seq,))
             db.execute("COMMIT")
         except BaseException:
             if db.in_transaction:

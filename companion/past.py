@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.played import FINAL, INTERIM, PlayedGame, PlayedSeat
+from companion.schema import COUNTED
 
 if TYPE_CHECKING:
     from companion.clock import Timing
@@ -143,7 +144,11 @@ def _side_people(name: str, people: People) -> tuple[tuple[str, ...], bool]:
 
 
 def _load(
-    history: History, game: str | None, *, breakdowns: bool, ids: list[int] | None = None
+    history: History,
+    game: str | None,
+    *,
+    breakdowns: bool,
+    after: tuple[str, int] | None = None,
 ) -> list[PlayedGame]:
     """Every play that counts (final, not ignored) of ``game`` (or all), in play order.
 
@@ -159,13 +164,13 @@ def _load(
     its own name; for a game's seats this is the same as deciding for the
     whole play (see the module doc).
 
-    With ``ids``, only those plays (those of them that count).
+    With ``after`` (``(played_at, id)``), only the plays after it in play order.
     """
-    condition = "status = ? AND ignored = 0" + (" AND game = ?" if game else "")
-    params: list[Any] = [FINAL, *([game] if game else [])]
-    if ids is not None:
-        condition += " AND id IN (SELECT value FROM json_each(?))"
-        params.append(json.dumps(ids))
+    condition = COUNTED + (" AND game = ?" if game else "")  # literal: the indexes are partial
+    params: list[Any] = [game] if game else []
+    if after is not None:  # the index plays_in_order finds them
+        condition = f"id IN (SELECT id FROM plays WHERE {condition} AND (played_at, id) > (?, ?))"
+        params += list(after)
     within = f" WHERE play_id IN (SELECT id FROM plays WHERE {condition})"
     result = ", result" if breakdowns else ", NULL"
     with history.guard("read the history"):
@@ -295,7 +300,9 @@ def ratings(history: History, game: str | None = None, *, keep: bool = True) -> 
     """
     from companion.kept import ratings as kept
 
-    every = kept(history, lambda ids: _load(history, None, breakdowns=False, ids=ids), keep=keep)
+    every = kept(
+        history, lambda after: _load(history, None, breakdowns=False, after=after), keep=keep
+    )
     return every.only(game) if game else every
 
 

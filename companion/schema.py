@@ -285,42 +285,43 @@ MIGRATIONS += (
     ),
 )
 
-# Migration 7: ratings kept between calls (see companion.kept). Every change to
-# what ratings read is noted in `play_changes` by triggers, whoever makes it: a
-# play added (`added` 1), or a play removed or changed (0: its sides or people
-# changed or removed too). The kept ratings say up to which change they are
-# current; plays only added after the last rated play are rated on from there,
-# any other change rates every play again. Sides and people are inserted with
-# their play (whose insertion is noted), so their insertion is not noted.
-# (A later migration that rewrites plays notes its changes through these too.)
-_NOTE = "INSERT INTO play_changes (play_id, added) VALUES"
+# Migration 7: ratings kept between calls (see companion.kept). Triggers count
+# every change to what ratings read other than a play added (`play_edits`): a
+# play removed or changed, or its sides or people, whoever makes the change.
+# Adding plays costs nothing more: the kept ratings note how many plays that
+# count come up to their last rated play, so a play added before it shows as a
+# different count there. (A later migration that rewrites plays is counted too.)
+_COUNT = "UPDATE play_edits SET count = count + 1"
 MIGRATIONS += (
     (
         7,
-        "ratings kept between calls, and the changes to the plays since",
+        "ratings kept between calls, and a count of the changes to the plays",
         (
-            """CREATE TABLE play_changes (
-                seq INTEGER PRIMARY KEY AUTOINCREMENT,
-                play_id INTEGER NOT NULL,
-                added INTEGER NOT NULL
+            """CREATE TABLE play_edits (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                count INTEGER NOT NULL
             )""",
-            f"CREATE TRIGGER play_added AFTER INSERT ON plays BEGIN {_NOTE} (NEW.id, 1); END",
-            f"CREATE TRIGGER play_removed AFTER DELETE ON plays BEGIN {_NOTE} (OLD.id, 0); END",
+            "INSERT INTO play_edits (id, count) VALUES (1, 0)",
+            f"CREATE TRIGGER play_removed AFTER DELETE ON plays BEGIN {_COUNT}; END",
             "CREATE TRIGGER play_changed AFTER UPDATE OF id, played_at, game, status, ignored "
-            f"ON plays BEGIN {_NOTE} (OLD.id, 0), (NEW.id, 0); END",
+            f"ON plays BEGIN {_COUNT}; END",
             "CREATE TRIGGER side_changed AFTER UPDATE OF play_id, seat, name, total, rank, "
-            f"winner, scored ON play_players BEGIN {_NOTE} (OLD.play_id, 0), (NEW.play_id, 0); END",
-            "CREATE TRIGGER side_removed AFTER DELETE ON play_players "
-            f"BEGIN {_NOTE} (OLD.play_id, 0); END",
+            f"winner, scored ON play_players BEGIN {_COUNT}; END",
+            f"CREATE TRIGGER side_removed AFTER DELETE ON play_players BEGIN {_COUNT}; END",
             "CREATE TRIGGER person_changed AFTER UPDATE OF play_id, side, position, name, "
-            f"anonymous ON play_people BEGIN {_NOTE} (OLD.play_id, 0), (NEW.play_id, 0); END",
-            "CREATE TRIGGER person_removed AFTER DELETE ON play_people "
-            f"BEGIN {_NOTE} (OLD.play_id, 0); END",
-            # The kept ratings: one row of state, each scope ('' for every game
-            # together) with its rated plays, and each person's rating in it.
+            f"anonymous ON play_people BEGIN {_COUNT}; END",
+            f"CREATE TRIGGER person_removed AFTER DELETE ON play_people BEGIN {_COUNT}; END",
+            # The plays that count in play order: what comes after the last
+            # rated play, and how many come up to it, are read from here.
+            f"CREATE INDEX plays_in_order ON plays (played_at, id) WHERE {COUNTED}",
+            # The kept ratings: one row of state (the changes counted and the
+            # plays that count up to the last rated one, when they were kept),
+            # each scope ('' for every game together) with its rated plays, and
+            # each person's rating in it.
             """CREATE TABLE rating_state (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
-                seq INTEGER NOT NULL,
+                edits INTEGER NOT NULL,
+                counted INTEGER NOT NULL,
                 model TEXT NOT NULL,
                 last_played_at TEXT,
                 last_id INTEGER

@@ -52,13 +52,13 @@ def same(got: Ratings, expected: Ratings, *, last: bool = True) -> None:
 
 
 @pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[list[int] | None]:
-    """The plays each call reads: ``None`` for every play, or the ids read."""
-    calls: list[list[int] | None] = []
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int] | None]:
+    """The plays each call reads: ``None`` for every play, or the play they come after."""
+    calls: list[tuple[str, int] | None] = []
     load = past._load
 
     def spy(history: History, game: str | None, **kwargs: Any) -> Any:
-        calls.append(kwargs.get("ids"))
+        calls.append(kwargs.get("after"))
         return load(history, game, **kwargs)
 
     monkeypatch.setattr(past, "_load", spy)
@@ -66,21 +66,25 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[list[int] | None]:
 
 
 def test_a_saved_game_is_rated_on_from_the_kept_ratings(
-    db_path: Path, loads: list[list[int] | None]
+    db_path: Path, loads: list[tuple[str, int] | None]
 ) -> None:
     fill(db_path)
+    seventh = ("2026-01-07T20:00:00Z", 7)  # the fixture's last play
     with History(db_path) as history:
         first = past.ratings(history)
         assert loads == [None]  # nothing kept yet: every play
+        changes = history._db.total_changes
         same(past.ratings(history), first)
-        assert loads == [None]  # kept and nothing changed: no play read
+        assert loads == [None, seventh]  # kept: only what came after the last rated play
+        assert history._db.total_changes == changes  # nothing new: nothing written
         new = history.add([play(60, "tokaido", ["Dai", "Aki"])], keep_ids=False)
         assert new == (1, 0)
         on = past.ratings(history)
-        assert loads == [None, [8]]  # only the game added
+        assert loads == [None, seventh, seventh]  # the game added, rated on from the kept
         same(on, from_scratch(history))
         assert on.rating("Dai", "tokaido") is not None
-        assert history._db.execute("SELECT count(*) FROM play_changes").fetchone() == (0,)
+        same(past.ratings(history), on)
+        assert loads[-1] == ("2026-03-05T20:00:00Z", 8)  # kept again, after the new game
 
 
 @pytest.mark.parametrize(
@@ -105,23 +109,22 @@ def test_a_saved_game_is_rated_on_from_the_kept_ratings(
     ],
 )
 def test_any_other_change_rates_every_play_again(
-    db_path: Path, loads: list[list[int] | None], change: Any
+    db_path: Path, loads: list[tuple[str, int] | None], change: Any
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
         before = past.ratings(history)
         change(history)
         after = past.ratings(history)
-        assert loads[-1] is None  # every play read again (an older game is read first)
-        reads = len(loads)
+        assert loads == [None, None]  # every play read again
         same(after, from_scratch(history))
         assert after.table() != before.table()
         same(past.ratings(history), after)
-        assert len(loads) == reads
+        assert loads[2] is not None  # kept again
 
 
 def test_an_interim_or_ignored_game_added_changes_nothing(
-    db_path: Path, loads: list[list[int] | None]
+    db_path: Path, loads: list[tuple[str, int] | None]
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -134,12 +137,12 @@ def test_an_interim_or_ignored_game_added_changes_nothing(
             keep_ids=False,
         )
         after = past.ratings(history)
-        assert loads == [None, [8, 9]]
+        assert loads == [None, ("2026-01-07T20:00:00Z", 7)]
         same(after, before)
 
 
 def test_kept_ratings_changed_by_hand_are_rated_again(
-    db_path: Path, loads: list[list[int] | None]
+    db_path: Path, loads: list[tuple[str, int] | None]
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -170,16 +173,19 @@ def test_the_kept_ratings_are_not_written_while_another_process_writes(db_path: 
         assert history._db.execute("SELECT count(*) FROM rating_state").fetchone() == (1,)
 
 
-def test_kept_ratings_replaced_meanwhile_are_left_alone(db_path: Path) -> None:
+def test_ratings_are_not_kept_when_the_plays_changed_meanwhile(db_path: Path) -> None:
     fill(db_path)
     with History(db_path) as history:
         past.ratings(history)
-        state = history._db.execute("SELECT seq, last_id FROM rating_state").fetchone()
+        state = history._db.execute("SELECT * FROM rating_state").fetchone()
+        read = kept._kept(history._db, state[3])
+        assert read is not None and read.edits == 0
         history.add([play(60, "tokaido", ["Dai", "Aki"])], keep_ids=False)
         newer = past.ratings(history, keep=False)
-        # Another process kept ratings since this one read them (at "was" = 0): not replaced.
-        kept._write(history, newer, 99, 0, "{}")
-        assert history._db.execute("SELECT seq, last_id FROM rating_state").fetchone() == state
+        history.delete(2)  # after these ratings were worked out, before they are written
+        kept._write(history, newer, 0, 8, read, state[3])
+        assert history._db.execute("SELECT * FROM rating_state").fetchone() == state
+        same(past.ratings(history), from_scratch(history))
 
 
 def test_a_read_only_history_is_rated_and_left_as_it_is(db_path: Path) -> None:
