@@ -386,7 +386,8 @@ def lengths(history: History, where: Filter | None = None) -> list[Length]:
     from companion.history import Filter
 
     condition, params = (where or Filter()).where()
-    counted = f"plays.ignored = 0 AND plays.status = '{FINAL}' AND plays.duration_min > 0"
+    # The same condition as the index plays_timed, which holds only the plays with a length.
+    counted = f"plays.duration_min > 0 AND plays.ignored = 0 AND plays.status = '{FINAL}'"
     condition = f"{condition} AND {counted}" if condition else f" WHERE {counted}"
     with history.guard("read the history"):
         rows = history._db.execute(
@@ -396,7 +397,7 @@ def lengths(history: History, where: Filter | None = None) -> list[Length]:
             "(SELECT max(n) FROM (SELECT count(*) AS n FROM play_people "
             "WHERE play_id = plays.id GROUP BY side)), "
             "(SELECT count(DISTINCT side) FROM play_people WHERE play_id = plays.id) "
-            f"FROM plays{condition}",
+            f"FROM plays INDEXED BY plays_timed{condition}",
             params,
         ).fetchall()
     sums: dict[tuple[str, int], list[int]] = {}

@@ -295,7 +295,7 @@ _COUNT = "UPDATE play_edits SET count = count + 1"
 MIGRATIONS += (
     (
         7,
-        "ratings kept between calls, and a count of the changes to the plays",
+        "ratings kept between calls, a count of the changes to the plays, two indexes",
         (
             """CREATE TABLE play_edits (
                 id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -314,6 +314,9 @@ MIGRATIONS += (
             # The plays that count in play order: what comes after the last
             # rated play, and how many come up to it, are read from here.
             f"CREATE INDEX plays_in_order ON plays (played_at, id) WHERE {COUNTED}",
+            # The plays with a length, for the average lengths in the statistics.
+            "CREATE INDEX plays_timed ON plays (game, duration_min) "
+            f"WHERE duration_min > 0 AND {COUNTED}",
             # The kept ratings: one row of state (the changes counted and the
             # plays that count up to the last rated one, when they were kept),
             # each scope ('' for every game together) with its rated plays, and

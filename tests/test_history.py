@@ -98,7 +98,7 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
     assert versions[4:] == [
         (5, "people and sides, start person, not-scored seats, ignored plays, expansions"),
         (6, "what the statistics read, kept with each play; the uuids other apps know people by"),
-        (7, "ratings kept between calls, and a count of the changes to the plays"),
+        (7, "ratings kept between calls, a count of the changes to the plays, two indexes"),
     ]
     assert versions[-1][0] == SCHEMA_VERSION
 
