@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import random
-import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,8 +40,9 @@ def side(rng: random.Random, k: int, taken: set[str]) -> tuple[str, list[Person]
 
 
 def breakdown(rng: random.Random, total: int, split: bool) -> dict[str, Any]:
+    """Points by category: several in a play scored by category, else one (or none)."""
     if not split:
-        return rng.choice([{"score": total}, {}])
+        return rng.choice([{"score": total}, {}, {rng.choice(CATEGORIES): total}])
     points: dict[str, Any] = {c: rng.randint(-1, 6) for c in rng.sample(CATEGORIES, 2)}
     if rng.randint(0, 9) == 0:
         points["bonus"] = rng.choice([True, 1.5])  # not whole points: never a category record
@@ -60,7 +61,7 @@ def generated(seed: int) -> list[Play]:
             name, mine = side(rng, k, {s["name"] for s in sides})
             people += mine
             total = None if rng.randint(0, 7) == 0 else rng.randint(0, 12)
-            points = breakdown(rng, total or 0, split and total is not None)
+            points = breakdown(rng, total or 0, split and rng.randint(0, 3) > 0)
             sides.append({"name": name, "total": total, "rank": None, "breakdown": points})
         totals = [s["total"] for s in sides if s["total"] is not None]
         for s in sides:
@@ -98,8 +99,12 @@ def replayed(history: History) -> dict[int, list[NewRecord]]:
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32))
-def test_what_a_play_set_is_what_the_replay_says(seed: int) -> None:
-    with tempfile.TemporaryDirectory() as folder, History(Path(folder) / "h.sqlite3") as history:
+def test_what_a_play_set_is_what_the_replay_says(
+    tmp_path_factory: pytest.TempPathFactory, seed: int
+) -> None:
+    """For every play of a random history, exactly the records the replay finds it set."""
+    path = tmp_path_factory.mktemp("records") / "history.sqlite3"
+    with History(path) as history:
         history.add(generated(seed), keep_ids=False)
         expected = replayed(history)
         for saved in history.plays():
