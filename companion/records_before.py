@@ -24,8 +24,11 @@ their inputs:
   (someone of the play on two wins in a row or more), and its search stops as
   soon as a run at least that long turns up;
 - the best in each category needs the breakdowns, which only the stored
-  result has: SQLite reads them (``json_each``) from the results that name one
-  of the play's categories at all, and keeps the best of each.
+  result has: the results of the game's earlier plays are searched for the
+  play's categories (as text, in batches), and SQLite reads the breakdowns of
+  those that name one (``json_each``) and keeps the best of each. This is
+  the one part that reads every earlier play of the game, and only for a
+  play scored by category.
 """
 
 from __future__ import annotations
@@ -120,7 +123,8 @@ def records_before(history: History, played: PlayedGame) -> GameRecords:
     :func:`companion.records.set_after` reads: the people who played it and
     the categories it scores in. The group's longest streak is worked out
     only when it could be beaten (otherwise it may be any run at least as
-    long as the play's); play counts are left at 0.
+    long as the play's); the game's play count is left at 0, and each
+    person's name is the one they have in ``played``.
     """
     with history.guard("read the history"):
         return _Reader(history._db, played).records()
