@@ -261,7 +261,9 @@ def records_set(history: History, play_id: int) -> list[str]:
     found = play(history, play_id)
     if found is None or not found.counts:
         return []
-    return describe(set_after(records_before(history, found), found))
+    # Personal bests in a category are not told (describe leaves them out).
+    before = records_before(history, found, personal_categories=False)
+    return describe(set_after(before, found))
 
 
 def ratings(history: History, game: str | None = None) -> Ratings:

@@ -34,6 +34,7 @@ their inputs:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -58,33 +59,49 @@ def play(history: History, play_id: int) -> PlayedGame | None:
 
 
 def _play(db: sqlite3.Connection, play_id: int) -> PlayedGame | None:
+    found = _plays(db, [play_id])
+    return found[0] if found else None
+
+
+def _plays(db: sqlite3.Connection, ids: Sequence[int]) -> list[PlayedGame]:
+    """Plays by id (in id order), each as :func:`companion.past._load` makes it."""
     from companion.past import _side_people
 
-    row = db.execute(
-        "SELECT played_at, game, result, status, ignored FROM plays WHERE id = ?", (play_id,)
-    ).fetchone()
-    if row is None:
-        return None
-    sides = db.execute(
-        "SELECT seat, name, CASE WHEN scored THEN total END, nullif(rank, 0), winner "
-        "FROM play_players WHERE play_id = ? ORDER BY seat",
-        (play_id,),
+    listed = json.dumps(list(ids))
+    within = "IN (SELECT value FROM json_each(?))"
+    rows = db.execute(
+        f"SELECT id, played_at, game, result, status, ignored FROM plays WHERE id {within} "
+        "ORDER BY id",
+        (listed,),
     ).fetchall()
-    people = db.execute(
-        "SELECT side, name, anonymous FROM play_people WHERE play_id = ? ORDER BY side, position",
-        (play_id,),
-    ).fetchall()
-    played_at, game, text, status, ignored = row
-    split: list[Any] = json.loads(text)["players"]
-    seats = []
-    for seat, name, total, rank, winner in sides:
-        members, anonymous = _side_people(name, [p for p in people if p[0] == seat])
-        points: tuple[tuple[str, int], ...] = ()
-        if seat < len(split):
-            breakdown = split[seat].get("breakdown") or {}
-            points = tuple((str(c), v) for c, v in breakdown.items() if type(v) is int)
-        seats.append(PlayedSeat(name, total, rank, bool(winner), points, members, anonymous))
-    return PlayedGame(play_id, played_at, game, tuple(seats), status, bool(ignored))
+    sides: dict[int, list[tuple[Any, ...]]] = {}
+    for play_id, *side in db.execute(
+        "SELECT play_id, seat, name, CASE WHEN scored THEN total END, nullif(rank, 0), winner "
+        f"FROM play_players WHERE play_id {within} ORDER BY play_id, seat",
+        (listed,),
+    ):
+        sides.setdefault(play_id, []).append(tuple(side))
+    people: dict[int, list[tuple[Any, ...]]] = {}
+    for play_id, *person in db.execute(
+        "SELECT play_id, side, name, anonymous FROM play_people "
+        f"WHERE play_id {within} ORDER BY play_id, side, position",
+        (listed,),
+    ):
+        people.setdefault(play_id, []).append(tuple(person))
+    plays = []
+    for play_id, played_at, game, text, status, ignored in rows:
+        split: list[Any] = json.loads(text)["players"]
+        here = people.get(play_id, [])
+        seats = []
+        for seat, name, total, rank, winner in sides.get(play_id, []):
+            members, anonymous = _side_people(name, [p for p in here if p[0] == seat])
+            points: tuple[tuple[str, int], ...] = ()
+            if seat < len(split):
+                breakdown = split[seat].get("breakdown") or {}
+                points = tuple((str(c), v) for c, v in breakdown.items() if type(v) is int)
+            seats.append(PlayedSeat(name, total, rank, bool(winner), points, members, anonymous))
+        plays.append(PlayedGame(play_id, played_at, game, tuple(seats), status, bool(ignored)))
+    return plays
 
 
 @dataclass(frozen=True)
@@ -115,27 +132,37 @@ class _Sequence:
         return length, self.wins.find(b"\1" * length) + length - 1 if length else -1
 
 
-def records_before(history: History, played: PlayedGame) -> GameRecords:
+def records_before(
+    history: History, played: PlayedGame, *, personal_categories: bool = True
+) -> GameRecords:
     """The records of ``played``'s game before it, as far as they decide what it sets.
 
     As :meth:`companion.records.RecordBook.game` would give them after every
     earlier counted play of the game, limited to what
     :func:`companion.records.set_after` reads: the people who played it and
-    the categories it scores in. The group's longest streak is worked out
-    only when it could be beaten (otherwise it may be any run at least as
-    long as the play's); the game's play count is left at 0, and each
-    person's name is the one they have in ``played``.
+    the categories it scores in. A record the play cannot beat (the group's
+    longest streak, a best in a category) may stand as any earlier value at
+    least as good as the play's; the game's play count is left at 0, and
+    each person's name is the one they have in ``played``.
+
+    Args:
+        history: The history.
+        played: The play (see :func:`play`).
+        personal_categories: Also each person's best in each category, which
+            :func:`companion.records.describe` leaves out unless asked; when
+            not, they are left empty (and the play sets none).
     """
     with history.guard("read the history"):
-        return _Reader(history._db, played).records()
+        return _Reader(history._db, played, personal_categories).records()
 
 
 class _Reader:
     """The queries of :func:`records_before` for one play."""
 
-    def __init__(self, db: sqlite3.Connection, played: PlayedGame) -> None:
+    def __init__(self, db: sqlite3.Connection, played: PlayedGame, categories: bool) -> None:
         self.db = db
         self.played = played
+        self.personal_categories = categories
         self.game = played.game
         self.before = (played.played_at, played.id)
         left_out = db.execute(f"SELECT 1 FROM plays WHERE {NOT_COUNTED} LIMIT 1").fetchone()
@@ -157,9 +184,11 @@ class _Reader:
         biggest_margin = self.biggest_margin() if won is not None else None
         streak = max((sequences[p.key].current + 1 for p in people if p.seat.winner), default=0)
         longest = self.longest_streak(streak, sequences) if streak >= 2 else None
-        split = any(len(s.breakdown) > 1 for s in scored)
-        wanted = sorted({c for s in named for c, v in s.breakdown if v > 0}) if split else []
-        groups, personal = self.categories(wanted, [p.key for p in people])
+        groups: dict[str, Mark] = {}
+        personal: dict[str, dict[str, Mark]] = {}
+        if any(len(s.breakdown) > 1 for s in scored):  # scored by category
+            mine = people if self.personal_categories else []
+            groups, personal = self.categories(named, mine, sequences)
         # Each person's.
         records = {}
         for person in people:
@@ -384,61 +413,114 @@ class _Reader:
             yield key
 
     def categories(
-        self, wanted: Sequence[str], keys: Sequence[str]
+        self, named: Sequence[PlayedSeat], people: Sequence[_Person], known: dict[str, _Sequence]
     ) -> tuple[dict[str, Mark], dict[str, dict[str, Mark]]]:
-        """The group's best in each wanted category, and each person's (``keys``)."""
-        if not wanted:
-            return {}, {}
-        mentioning = self.mentioning(wanted)
-        if not mentioning:
-            return {}, {}
-        listed = ", ".join(["?"] * len(wanted))
-        people = ", ".join(["?"] * len(keys)) or "NULL"
-        rows = self.db.execute(
-            f"""
-            WITH candidates AS MATERIALIZED (
-                SELECT id, played_at, result FROM plays WHERE id IN (SELECT value FROM json_each(?))
-            ), cells AS MATERIALIZED (
-                SELECT c.id AS play, c.played_at AS at, s.key AS seat,
-                    b.key AS category, b.value AS points
-                FROM candidates AS c, json_each(c.result, '$.players') AS s,
-                    json_each(s.value, '$.breakdown') AS b
-                WHERE typeof(b.key) = 'text' AND b.type = 'integer'
-                    AND EXISTS (SELECT 1 FROM play_players AS pp
-                        WHERE pp.play_id = c.id AND pp.seat = s.key AND pp.scored)
-            ), wanted AS MATERIALIZED (
-                SELECT * FROM cells WHERE points > 0 AND category IN ({listed})
-                    AND play IN (SELECT play FROM cells GROUP BY play, seat HAVING count(*) > 1)
-            )
-            SELECT NULL, category, points, play, at FROM (
-                SELECT *, row_number() OVER (
-                    PARTITION BY category ORDER BY points DESC, at, play) AS n
-                FROM wanted WHERE EXISTS (SELECT 1 FROM play_people AS pe
-                    WHERE pe.play_id = wanted.play AND pe.side = wanted.seat
-                    AND pe.anonymous = 0)
-            ) WHERE n = 1
-            UNION ALL
-            SELECT key, category, points, play, at FROM (
-                SELECT pe.name_key AS key, w.*, row_number() OVER (
-                    PARTITION BY pe.name_key, w.category ORDER BY w.points DESC, w.at, w.play) AS n
-                FROM wanted AS w CROSS JOIN play_people AS pe
-                    ON pe.play_id = w.play AND pe.side = w.seat AND pe.anonymous = 0
-                WHERE pe.name_key IN ({people}) AND NOT EXISTS (
-                    SELECT 1 FROM play_people AS d WHERE d.play_id = pe.play_id
-                    AND d.name_key = pe.name_key AND d.anonymous = 0 AND d.total IS NOT NULL
-                    AND (d.side < pe.side OR (d.side = pe.side AND d.position < pe.position)))
-            ) WHERE n = 1
-            """,
-            (json.dumps(mentioning), *wanted, *keys),
-        ).fetchall()
+        """The group's best in each category the play scores in, and each of its people's.
+
+        Only the earlier plays that name one of the categories can hold such a
+        record; they are read newest first, a growing batch at a time, until
+        every record of the play is met by an earlier value at least as good
+        (it can then beat none of them, and that value stands for the record).
+        Otherwise every one of them is read, and the records are exact.
+        """
+        goals: dict[tuple[str | None, str], int] = {}  # (person key or None, category) -> points
+        for seat in named:
+            for category, points in seat.breakdown:
+                if points > goals.get((None, category), 0):
+                    goals[(None, category)] = points
+        for person in people:
+            for category, points in person.seat.breakdown:
+                if points > 0:
+                    goals[(person.key, category)] = points
+        wanted = sorted({category for _, category in goals})
+        mentioning = self.mentioning(wanted) if wanted else []
+        found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]] = {}
+        # The group's records from every play, newest first, read lightly; then each
+        # person's own from their plays.
+        queues = [(sorted(mentioning, reverse=True), {goal for goal in goals if goal[0] is None})]
+        for person in people:
+            theirs = set(known[person.key].ids).intersection(mentioning)
+            mine = {goal for goal in goals if goal[0] == person.key}
+            queues.append((sorted(theirs, reverse=True), mine))
+        for k, (queue, open_goals) in enumerate(queues):
+            size = _FIRST_BATCH
+            while queue and open_goals & _unmet(goals, found):
+                batch, queue = queue[:size], queue[size:]
+                size *= 4
+                if k == 0:
+                    self.group_bests(batch, set(wanted), found)
+                    continue
+                for earlier in _plays(self.db, batch):
+                    _read_categories(earlier, people[k - 1].key, wanted, found)
         groups: dict[str, Mark] = {}
         personal: dict[str, dict[str, Mark]] = {}
-        for key, category, points, play_id, played_at in rows:
-            if key is None:
+        for (whose, category), (points, played_at, play_id, holders) in found.items():
+            if whose is None:
                 groups[category] = self.category_mark(category, points, play_id, played_at)
             else:
-                personal.setdefault(key, {})[category] = self.mark(points, key, play_id)
+                personal.setdefault(whose, {})[category] = Mark(points, holders, play_id, played_at)
         return groups, personal
+
+    def group_bests(
+        self,
+        ids: Sequence[int],
+        wanted: set[str],
+        found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+    ) -> None:
+        """Keep the group's best points in each wanted category of these plays.
+
+        As :func:`_read_categories` does for the group, reading only what it
+        needs: the scored seats, those with a named person, and the breakdowns.
+        """
+        listed = json.dumps(list(ids))
+        within = "IN (SELECT value FROM json_each(?))"
+        scored = set(
+            self.db.execute(
+                f"SELECT play_id, seat FROM play_players WHERE scored AND play_id {within}",
+                (listed,),
+            ).fetchall()
+        )
+        named = set(
+            self.db.execute(
+                "SELECT DISTINCT play_id, side FROM play_people WHERE anonymous = 0 "
+                f"AND total IS NOT NULL AND play_id {within}",
+                (listed,),
+            ).fetchall()
+        )
+        kept: dict[str, tuple[int, str, int]] = {}  # category -> (points, played_at, id)
+        for play_id, played_at, text in self.db.execute(
+            f"SELECT id, played_at, result FROM plays WHERE id {within}", (listed,)
+        ):
+            split = False
+            best: dict[str, int] = {}
+            for seat, side in enumerate(json.loads(text)["players"]):
+                if (play_id, seat) not in scored:
+                    continue
+                breakdown = side.get("breakdown") or {}
+                points = [(str(c), v) for c, v in breakdown.items() if type(v) is int]
+                split = split or len(points) > 1
+                if (play_id, seat) in named:
+                    for category, value in points:
+                        if value > best.get(category, 0) and category in wanted:
+                            best[category] = value
+            for category, value in best.items() if split else ():
+                held = kept.get(category)
+                if held is None or (value, held[1], held[2]) > (held[0], played_at, play_id):
+                    kept[category] = (value, played_at, play_id)
+        for category, (value, played_at, play_id) in kept.items():
+            _keep(found, (None, category), (value, played_at, play_id, ()))
+
+    def category_mark(self, category: str, points: int, play_id: int, played_at: str) -> Mark:
+        """The group's record in a category, held by every named seat of the play with it."""
+        found = _play(self.db, play_id)
+        seats = found.seats if found is not None else ()
+        holders = _distinct(
+            name
+            for s in seats
+            if s.total is not None and not s.anonymous and (category, points) in s.breakdown
+            for name in s.people
+        )
+        return Mark(points, holders, play_id, played_at)
 
     def mentioning(self, categories: Sequence[str]) -> list[int]:
         """The counted plays of the game before the play whose result names a category.
@@ -475,34 +557,67 @@ class _Reader:
                 )
                 for start in range(low - 1, high, _BATCH)
             )
-        found = set()
+        names = re.compile("|".join(re.escape(text) for text in sorted(texts)))
+        found = []
         for (text,) in (batch.fetchone() for batch in batches):
             # Each play is its id, \2 and its result, and \1 parts two plays (JSON
-            # text has neither); a play that names a category is taken once.
-            for name in texts if text else ():
-                at = text.find(name)
-                while at >= 0:
-                    begin = text.rfind("\1", 0, at) + 1
-                    found.add(int(text[begin : text.index("\2", begin)]))
-                    end = text.find("\1", at)
-                    at = -1 if end < 0 else text.find(name, end)
+            # text has neither); after a match the search goes on at the next play.
+            at = 0
+            while text and (match := names.search(text, at)):
+                begin = text.rfind("\1", 0, match.start()) + 1
+                found.append(int(text[begin : text.index("\2", begin)]))
+                at = text.find("\1", match.end())
+                if at < 0:
+                    break
         return sorted(found)
 
-    def category_mark(self, category: str, points: int, play_id: int, played_at: str) -> Mark:
-        """The group's record in a category, held by every named seat of the play with it."""
-        found = _play(self.db, play_id)
-        seats = found.seats if found is not None else ()
-        holders = _distinct(
-            name
-            for s in seats
-            if s.total is not None and not s.anonymous and (category, points) in s.breakdown
-            for name in s.people
-        )
-        return Mark(points, holders, play_id, played_at)
+
+def _unmet(
+    goals: dict[tuple[str | None, str], int],
+    found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+) -> set[tuple[str | None, str]]:
+    """The records of the play no earlier value is at least as good as, so far."""
+    return {goal for goal, points in goals.items() if goal not in found or found[goal][0] < points}
+
+
+def _read_categories(
+    play: PlayedGame,
+    key: str,
+    wanted: Sequence[str],
+    found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+) -> None:
+    """Keep a person's best points in each wanted category of ``play``.
+
+    As :class:`~companion.records.RecordBook` counts them: in a play scored by
+    category, the points above 0 of the person's (first) named seat; the
+    first play to reach a value holds it (plays come in any order here, so
+    the earlier one is kept).
+    """
+    scored = [s for s in play.seats if s.total is not None]
+    if not any(len(s.breakdown) > 1 for s in scored):
+        return
+    for person in _people([s for s in scored if not s.anonymous]):
+        if person.key == key:
+            for category, points in person.seat.breakdown:
+                if points > 0 and category in wanted:
+                    _keep(found, (key, category), (points, play.played_at, play.id, (person.name,)))
+
+
+def _keep(
+    found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+    goal: tuple[str | None, str],
+    value: tuple[int, str, int, tuple[str, ...]],
+) -> None:
+    """Keep ``value`` if it is higher, or as high and earlier in play order."""
+    held = found.get(goal)
+    if held is None or (value[0], held[1], held[2]) > (held[0], value[1], value[2]):
+        found[goal] = value
 
 
 _BATCH = 8192
 """Plays (by id) whose results are searched at a time: bounds the memory a search takes."""
+_FIRST_BATCH = 16
+"""Plays read first for the best in each category (each next batch is four times larger)."""
 
 
 def _people(named: Sequence[PlayedSeat]) -> list[_Person]:
