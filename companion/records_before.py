@@ -25,10 +25,13 @@ their inputs:
   soon as a run at least that long turns up;
 - the best in each category needs the breakdowns, which only the stored
   result has: the results of the game's earlier plays are searched for the
-  play's categories (as text, in batches), and SQLite reads the breakdowns of
-  those that name one (``json_each``) and keeps the best of each. This is
-  the one part that reads every earlier play of the game, and only for a
-  play scored by category.
+  play's categories (as text, in batches), and those that name one are read,
+  newest first, until each of the play's values is met by an earlier one at
+  least as good (then it beats nothing, and that value stands for the
+  record). Only a play that does set a record in a category has every one
+  of them read. This is the one part that reads every earlier play of the
+  game, and only for a play scored by category; :func:`companion.past.
+  records_set` leaves out personal bests in a category, which it never tells.
 """
 
 from __future__ import annotations
