@@ -538,7 +538,7 @@ class _Reader:
         texts = {json.dumps(c, ensure_ascii=False) for c in categories}
         texts |= {json.dumps(c) for c in categories}
         query = (
-            "SELECT group_concat(id || char(2) || result, char(1)) FROM plays "
+            "SELECT group_concat(result, char(1)), group_concat(id) FROM plays "
             f"WHERE +game = ? AND {COUNTED} AND (played_at, id) < (?, ?)"
         )
         plays = self.db.execute(
@@ -562,13 +562,16 @@ class _Reader:
             )
         names = re.compile("|".join(re.escape(text) for text in sorted(texts)))
         found = []
-        for (text,) in (batch.fetchone() for batch in batches):
-            # Each play is its id, \2 and its result, and \1 parts two plays (JSON
-            # text has neither); after a match the search goes on at the next play.
-            at = 0
+        for text, ids in (batch.fetchone() for batch in batches):
+            # The results, parted by \1 (JSON text has none), and their ids in the
+            # same order (both aggregates see the rows in one pass); after a match
+            # the search goes on at the next result.
+            numbers = ids.split(",") if ids else []
+            at = counted = play = 0
             while text and (match := names.search(text, at)):
-                begin = text.rfind("\1", 0, match.start()) + 1
-                found.append(int(text[begin : text.index("\2", begin)]))
+                play += text.count("\1", counted, match.start())
+                counted = match.start()
+                found.append(int(numbers[play]))
                 at = text.find("\1", match.end())
                 if at < 0:
                     break

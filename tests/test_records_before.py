@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -179,3 +180,39 @@ def test_a_history_where_every_record_changes_hands(db_path: Path) -> None:
                 "Aki set the group's Tokaido record in the temple ranking: 9, was 5.",
             ],
         ]
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32))
+def test_the_search_finds_every_earlier_play_that_names_a_category(
+    tmp_path_factory: pytest.TempPathFactory, seed: int
+) -> None:
+    """Searched in batches of any size, exactly the earlier counted plays of the game
+    whose stored result names one of the categories."""
+    path = tmp_path_factory.mktemp("search") / "history.sqlite3"
+    saved_batch = records_before._BATCH
+    try:
+        with History(path) as history:
+            history.add(generated(seed), keep_ids=False)
+            db = history._db
+            stored = db.execute(
+                "SELECT id, played_at, game, result FROM plays WHERE ignored = 0 "
+                "AND status = 'final'"
+            ).fetchall()
+            for saved in history.plays():
+                found = play(history, saved.id)
+                assert found is not None
+                written = {json.dumps(c, ensure_ascii=a) for c in CATEGORIES for a in (False, True)}
+                expected = sorted(
+                    i
+                    for i, at, game, text in stored
+                    if game == found.game
+                    and (at, i) < (found.played_at, found.id)
+                    and any(name in text for name in written)
+                )
+                for batch in (1, 2, 3, 8192):
+                    records_before._BATCH = batch
+                    reader = records_before._Reader(db, found, False)
+                    assert reader.mentioning(CATEGORIES) == expected
+    finally:
+        records_before._BATCH = saved_batch
