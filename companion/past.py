@@ -264,23 +264,18 @@ def records_set(history: History, play_id: int) -> list[str]:
     was 81``), against the plays of its game before it in play order.
 
     Empty for a play that does not count, and for the first play of a game
-    (nothing to beat yet).
+    (nothing to beat yet). Read without replaying the game's history (see
+    :mod:`companion.records_before`), by the rules of :mod:`companion.records`.
     """
-    from companion.records import RecordBook, describe
+    from companion.records import describe, set_after
+    from companion.records_before import play, records_before
 
-    plays = _counted(history, _game_of(history, play_id))
-    book = RecordBook()
-    for play in plays:
-        news = book.add(play)
-        if play.id == play_id:
-            return describe(news)
-    return []
-
-
-def _game_of(history: History, play_id: int) -> str | None:
-    with history.guard("read the history"):
-        row = history._db.execute("SELECT game FROM plays WHERE id = ?", (play_id,)).fetchone()
-    return None if row is None else str(row[0])
+    found = play(history, play_id)
+    if found is None or not found.counts:
+        return []
+    # Personal bests in a category are not told (describe leaves them out).
+    before = records_before(history, found, personal_categories=False)
+    return describe(set_after(before, found))
 
 
 def ratings(history: History, game: str | None = None, *, keep: bool = True) -> Ratings:

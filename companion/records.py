@@ -370,6 +370,42 @@ def records(plays: Iterable[PlayedGame]) -> dict[str, GameRecords]:
     return book.games()
 
 
+def set_after(before: GameRecords | None, play: PlayedGame) -> list[NewRecord]:
+    """What ``play`` set or equalled, given the records of its game before it.
+
+    The same as :meth:`RecordBook.add` after every earlier play of the game,
+    without them: ``before`` is what :meth:`RecordBook.game` said after the
+    last of them (``None`` before the game's first counted play). Only the
+    group's total, margin and streak, the categories ``play`` scores in and
+    the people who played it are read from ``before``, so it may leave out
+    every other person and category; its play counts are not read either.
+    """
+    book = RecordBook()
+    if before is not None:
+        people = {
+            key: _Person(
+                p.name,
+                p.plays,
+                p.wins,
+                p.current_streak,
+                p.best_total,
+                dict(p.categories),
+                p.longest_streak,
+                p.biggest_margin,
+            )
+            for key, p in before.people.items()
+        }
+        book._games[play.game] = _Game(
+            before.plays,
+            before.best_total,
+            dict(before.categories),
+            before.longest_streak,
+            before.biggest_margin,
+            people,
+        )
+    return book.add(play)
+
+
 def set_by(before: Iterable[PlayedGame], play: PlayedGame) -> list[str]:
     """The sentences for what ``play`` set, against the plays ``before`` it (in play order)."""
     book = RecordBook()

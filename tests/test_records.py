@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from companion.records import (
     RecordBook,
     describe,
     records,
+    set_after,
     set_by,
     title,
 )
@@ -361,6 +363,26 @@ def test_plays_that_do_not_count_change_nothing(plays: list[PlayedGame]) -> None
             assert n.mark.play == p.id
             assert n.previous.play != p.id
             assert n.mark.value > n.previous.value or (n.equalled and n.kind == "total")
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories())
+def test_set_after_reads_only_the_plays_people_and_categories(plays: list[PlayedGame]) -> None:
+    """What a play set is the same from the records before it, cut down to its people and
+    categories, as after every earlier play."""
+    book = RecordBook()
+    for p in plays:
+        before = book.game(p.game)
+        if before is not None:
+            keys = {name_key(n) for s in p.seats if s.total is not None for n in s.people}
+            categories = {c for s in p.seats for c, _ in s.breakdown}
+            before = replace(
+                before,
+                plays=0,
+                categories={c: m for c, m in before.categories.items() if c in categories},
+                people={k: r for k, r in before.people.items() if k in keys},
+            )
+        assert set_after(before, p) == book.add(p)
 
 
 @pytest.mark.parametrize(
