@@ -140,13 +140,15 @@ refused as quickly as bad ones."""
 
 
 class _Stop(Exception):
-    """Reading stops before the end of the file, at ``where``; ``r`` has the problems."""
+    """Reading stops before the end of the file; ``r`` has the problems.
 
-    def __init__(self, where: str, r: Reader, *, hopeless: bool) -> None:
-        super().__init__(where)
-        self.where = where
+    ``why`` says why it stopped early (``None`` when the problem says it: too many plays).
+    """
+
+    def __init__(self, r: Reader, why: str | None = None) -> None:
+        super().__init__(why)
         self.r = r
-        self.hopeless = hopeless
+        self.why = why
 
 
 def _read(doc: JsonDocument) -> Parsed:
@@ -197,14 +199,14 @@ def _read(doc: JsonDocument) -> Parsed:
         r.raise_if_problems()
     except ScoreFileError as error:
         problems = list(error.problems)
-        hopeless = stopped is not None and stopped.hopeless
-        if len(problems) > MAX_PROBLEMS or hopeless:
-            more = len(problems) - MAX_PROBLEMS
-            ending = f"... and {more} more problems"
-            if stopped is not None and hopeless:
-                ending += f"; reading stopped at {stopped.where}, too many problems to read on"
-            problems = [*problems[:MAX_PROBLEMS], Problem("$", ending)]
-            raise ScoreFileError(problems) from error
+        endings = []
+        if len(problems) > MAX_PROBLEMS:
+            endings.append(f"... and {len(problems) - MAX_PROBLEMS} more problems")
+            del problems[MAX_PROBLEMS:]
+        if stopped is not None and stopped.why:
+            endings.append(stopped.why)
+        if endings:
+            raise ScoreFileError([*problems, Problem("$", "; ".join(endings))]) from error
         raise
     return parsed
 
@@ -310,16 +312,20 @@ class _Plays:
             if doc.count_items("plays", MAX_PLAYS, begun=False) > MAX_PLAYS:
                 self._too_many(before)
             return
-        good, start = 0, self.checked
+        good, start, noted, quiet = 0, self.checked, 0, 0
         for k, item in enumerate(doc.items("plays", 1, skip=start), start=start):
             if k == MAX_PLAYS:
                 self._too_many(before)
-            if doc.problems:
+            if doc.problems:  # refused: read on only while more such problems come
+                quiet = 0 if len(doc.problems) > noted else quiet + 1
+                noted = len(doc.problems)
+                if quiet == COUNT_AFTER:
+                    raise _Stop(r, f"reading stopped at plays[{k}], the rest were not read")
                 continue
             found = len(r.problems)
             check(k, item)
             if len(r.problems) > MAX_CHECKED_PROBLEMS:
-                raise _Stop(f"plays[{k}]", r, hopeless=True)
+                raise _Stop(r, f"reading stopped at plays[{k}], too many problems to read on")
             if len(r.problems) == found:
                 good += 1
                 if good == count_after:
@@ -334,7 +340,7 @@ class _Plays:
         del self.r.problems[before:]
         self.parsed.plays.clear()
         self.r.error("plays", f"must have at most {MAX_PLAYS} entries, got more")
-        raise _Stop("plays", self.r, hopeless=False)
+        raise _Stop(self.r)
 
     def finish(self, r: Reader, data: dict[str, Any]) -> Parsed:
         """What the file holds, once the rest of it has been read and checked."""

@@ -474,6 +474,22 @@ def test_a_duplicate_key_in_one_play_is_listed_alone() -> None:
     assert problems(text) == ["plays[2].ignored: this key is given more than once"]
 
 
+def test_after_a_duplicate_key_the_plays_are_read_while_more_come() -> None:
+    """The file is refused: past 100 plays without another such problem, reading stops."""
+    data = good_backup(300)
+    head = json.dumps({key: data[key] for key in ("players", "locations", "games")})[:-1]
+    plays = [json.dumps(play) for play in data["plays"]]
+    for k in (3, 50):
+        plays[k] = plays[k][:-1] + ', "ignored": true, "ignored": false}'
+    plays[200] = plays[200][:-1] + ', "ignored": true, "ignored": false}'  # not reached
+    text = head + ', "plays": [' + ", ".join(plays) + "]} and no JSON after"
+    assert problems(text) == [
+        "plays[3].ignored: this key is given more than once",
+        "plays[50].ignored: this key is given more than once",
+        "$: reading stopped at plays[150], the rest were not read",
+    ]
+
+
 def test_a_large_file_that_is_not_an_import_is_not_read_whole() -> None:
     assert problems("[" + "1, " * 600_000 + "1]") == [
         "$: neither a companion json export nor a BG Stats export (players, games, plays)"
