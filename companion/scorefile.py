@@ -603,8 +603,14 @@ class JsonDocument:
             )
         return value
 
-    def items(self, path: str, depth: int) -> Iterator[object]:
+    def items(self, path: str, depth: int, *, skip: int = 0) -> Iterator[object]:
         """The items of the list at the current place (``depth`` is the list's), one by one.
+
+        Args:
+            path: The list's path.
+            depth: The list's depth.
+            skip: Read past this many items first, unchecked (as
+                :meth:`count_items` does): items already read.
 
         Raises:
             ScoreFileError: As :meth:`members`.
@@ -621,7 +627,10 @@ class JsonDocument:
             return
         index = 0
         while True:
-            yield self.value(index_path(path, index), depth + 1)
+            if index < skip:
+                self._skip(path)
+            else:
+                yield self.value(index_path(path, index), depth + 1)
             index += 1
             ahead = self.peek()
             if ahead == ",":
