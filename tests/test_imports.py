@@ -501,3 +501,20 @@ def test_standard_input_is_read_twice_when_needed(monkeypatch: pytest.MonkeyPatc
     text = json.dumps(good_backup(8)).encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     assert len(read_import("-").plays) == 8
+
+
+def test_the_command_imports_from_standard_input(db_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli import app
+
+    command = ["history", "import", "-", "--db", str(db_path)]
+    result = CliRunner().invoke(app, command, input=BACKUP.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Imported 5 games; 0 were already in the history.\n")
+    refused = CliRunner().invoke(app, command, input=b'{"plays": [1, 2, 3]}')
+    assert refused.exit_code == 2
+    assert refused.output == (
+        "Error: - cannot be imported (1 problem); nothing was imported:\n"
+        "  $: neither a companion json export nor a BG Stats export (players, games, plays)\n"
+    )
