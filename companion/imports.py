@@ -253,9 +253,27 @@ def _document(
             data[key] = []  # (read one by one)
             plays.read(doc, count_after=None if known else COUNT_AFTER)
             continue
-        data[key] = doc.value(key_path("$", key), 1)
+        path = key_path("$", key)
+        data[key] = _items(doc, r, key, path) if doc.peek() == "[" else doc.value(path, 1)
     doc.end()
     return data, plays
+
+
+def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
+    """A top-level list, read item by item (each is read once, in little memory).
+
+    Raises:
+        _Stop: At the first item past :data:`MAX_PLAYS` of a list the import reads
+            (players, games, locations).
+    """
+    found: list[object] = []
+    bounded = key in ("players", "games", "locations")
+    for item in doc.items(path, 1):
+        if bounded and len(found) == MAX_PLAYS:
+            r.error(path, f"must have at most {MAX_PLAYS} entries, got more")
+            raise _Stop(r)
+        found.append(item)
+    return found
 
 
 class _Plays:

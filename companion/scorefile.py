@@ -378,6 +378,7 @@ def score_text(scorer: Scorer, text: str) -> Result:
 
 _WINDOW = 1 << 20
 """How much text a :class:`JsonDocument` reads ahead (more only for a longer value)."""
+_SPACE = " \t\n\r"
 _SKIP_SPACE = re.compile(r"[ \t\n\r]*").match
 _NUMBER_GOES_ON = re.compile(r"[0-9.eE+-]*\Z").match
 """Whether the rest of a buffer may be the rest of a number (so that more text may
@@ -510,6 +511,9 @@ class JsonDocument:
 
     def peek(self) -> str:
         """The next character that is not white space (``""`` at the end)."""
+        buf, pos = self._buf, self._pos
+        if pos < len(buf) and buf[pos] not in _SPACE:  # (the usual case, at once)
+            return buf[pos]
         while True:
             self._pos = _space_end(self._buf, self._pos)
             if self._pos < len(self._buf):
@@ -579,14 +583,14 @@ class JsonDocument:
         Raises:
             ScoreFileError: As :meth:`members`.
         """
-        from scorers import ScoreFileError
-
         self._reads += 1
         self.peek()
         marked = self._marked
         try:
             value, start, end = self._scanned()
         except RecursionError:
+            from scorers import ScoreFileError
+
             raise ScoreFileError.single(
                 path, f"nested more than {self.max_depth} levels deep"
             ) from None
@@ -670,7 +674,7 @@ class JsonDocument:
             count = 1
         else:
             count = 0
-        skim, space = self._skim, " \t\n\r"
+        skim, space = self._skim, _SPACE
         while count <= limit:
             buf, pos = self._buf, self._pos
             if pos < len(buf) and buf[pos] in space:
@@ -724,12 +728,12 @@ class JsonDocument:
 
     def _skip(self, path: str) -> None:
         """Read past the value at the current place, unchecked."""
-        from scorers import ScoreFileError
-
         self.peek()
         try:
             _, _, self._pos = self._scanned(self._skim)
         except RecursionError:
+            from scorers import ScoreFileError
+
             raise ScoreFileError.single(
                 path, f"nested more than {self.max_depth} levels deep"
             ) from None

@@ -297,3 +297,33 @@ def test_a_document_is_bounded_like_read_source(tmp_path: Path) -> None:
     with pytest.raises(NotText) as zero:
         JsonDocument.open("/dev/zero", limit=100_000, max_depth=32)
     assert str(zero.value) == "/dev/zero is not a text file (it holds NUL bytes)"
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    items=st.lists(_JSON_TEXT, max_size=8),
+    space=st.sampled_from(["", " ", ",\n  "[1:], "\n\t "]),
+    size=st.integers(min_value=1, max_value=9),
+    first=st.integers(min_value=0, max_value=3),
+)
+def test_counting_items_counts_what_json_reads(
+    monkeypatch: pytest.MonkeyPatch, items: list[str], space: str, size: int, first: int
+) -> None:
+    """However the items are spaced and the text cut, the count is the list's length."""
+    monkeypatch.setattr(scorefile, "_WINDOW", 2)
+    joined = space + ("," + space).join(items) + space
+    text = '{"l": [' + joined + '], "b": 1}'
+    length = len(json.loads(text)["l"])
+    document = document_of(text, size)
+    keys = document.members()
+    assert next(keys) == "l"
+    if first and first <= length:  # some items read first, the rest counted
+        read = document.items("l", 1)
+        for _ in range(first):
+            next(read)
+        assert document.count_items("l", 100, begun=True) == length - first
+    else:
+        assert document.count_items("l", 100, begun=False) == length
+    assert list(keys) == ["b"]
