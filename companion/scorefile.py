@@ -660,7 +660,8 @@ class JsonDocument:
                 gave last (the iteration must then end: this reads the rest).
 
         Returns:
-            How many items were read past, at most ``limit + 1``.
+            How many items were read past: more than ``limit`` when there are
+            more (then the list is left part read).
         """
         if not begun:
             self._reads += 1
@@ -674,18 +675,25 @@ class JsonDocument:
             count = 1
         else:
             count = 0
-        skim, space = self._skim, _SPACE
+        skim, space, batches, tried = self._skim, _SPACE, True, ""
         while count <= limit:
             buf, pos = self._buf, self._pos
             if pos < len(buf) and buf[pos] in space:
                 pos = _space_end(buf, pos)
             if pos < len(buf) - 1 and buf[pos] == ",":
-                pos += 1
+                comma, pos = pos, pos + 1
                 if buf[pos] in space:
                     pos = _space_end(buf, pos)
+                if batches and buf is not tried:  # many items in one call, when it can be
+                    found = _batch(skim, buf, comma, pos)
+                    if isinstance(found, tuple):
+                        self._pos, count = found[0], count + found[1]
+                        continue
+                    batches = found is None  # (once a batch fails, one at a time)
+                    tried = buf  # (no place for one in this buffer: not before the next)
                 try:  # usually the next item is whole in the buffer
                     _, end = skim(buf, pos)
-                    if end < len(buf):
+                    if not _NUMBER_GOES_ON(buf, end):
                         self._pos = end
                         count += 1
                         continue
@@ -834,6 +842,46 @@ class JsonDocument:
         raise ScoreFileError.single(
             "$", f"not valid JSON: {message} (line {line}, column {column})"
         )
+
+
+_OPENING = re.compile(r'\{[ \t\n\r]*"[^"\\]{0,40}"|.', re.DOTALL)
+"""How an item opens: an object up to its first key, or its first character."""
+
+
+def _batch(
+    skim: Callable[[str, int], tuple[object, int]], text: str, comma: int, start: int
+) -> tuple[int, int] | bool | None:
+    """Read past many items of a list at once, from the item at ``start`` (after ``comma``).
+
+    The items are parsed together as a list, up to the last place in ``text``
+    that looks like the comma before ``start`` (the end of the item before it,
+    the comma, the opening of the next one). If they parse as a whole list,
+    each of them is an item, whole, and that place is a comma between two
+    items: a place inside a text or an item cannot end a list that parses.
+
+    Returns:
+        The place of that comma and how many items come before it; ``None``
+        when no such place follows; ``False`` when the items before it do not
+        parse as a list (not a comma between items, or not JSON).
+    """
+    before = comma - 1
+    while before > 0 and text[before] in _SPACE:
+        before -= 1
+    opening = _OPENING.match(text, start)
+    if before < 0 or opening is None:
+        return None
+    mark = text[before : opening.end()]
+    found = text.rfind(mark, start, len(text) - 1)
+    if found < 0:
+        return None
+    cut = found + (comma - before)
+    try:
+        items, end = skim("[" + text[start:cut] + "]", 0)
+    except (StopIteration, ValueError, RecursionError):
+        return False
+    if not isinstance(items, list) or not items or end != cut - start + 2:
+        return False
+    return cut, len(items)
 
 
 def _space_end(text: str, at: int) -> int:

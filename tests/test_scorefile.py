@@ -327,3 +327,34 @@ def test_counting_items_counts_what_json_reads(
     else:
         assert document.count_items("l", 100, begun=False) == length
     assert list(keys) == ["b"]
+
+
+PLAY = '{"uuid": "X", "seats": [{"id": 1, "score": 5}, {"id": 2, "score": 7}]}'
+
+
+@pytest.mark.parametrize(
+    "items",
+    [
+        [PLAY] * 30_000,  # counted many at a time
+        [PLAY, json.dumps({"uuid": '}, {"uuid": "'})] * 9_000,  # the same marks in texts
+        ['{"a": [{"a": 1}, {"a": 2}, {"a": 3}]}', '{"a": []}'] * 9_000,  # and in items
+        ["1", "[1, 2]", "1.5e3", '"1,1"', "null"] * 9_000,
+    ],
+)
+def test_counting_many_items_at_a_time_counts_them_all(items: list[str]) -> None:
+    for space in ("", "\n    "):
+        text = '{"l": [' + space + ("," + space).join(items) + space + '], "b": 1}'
+        document = document_of(text, 70_000)
+        assert next(document.members()) == "l"
+        assert document.count_items("l", 10**6, begun=False) == len(items)
+        assert document.peek() == ","  # right after the list
+
+
+def test_counting_items_still_finds_text_that_is_not_json() -> None:
+    for bad in ('{"uuid": "X",}', '{"uuid": "X" "a": 1}', "[1, 2,]", "NaN"):
+        text = '{"l": [' + ",".join([PLAY] * 5_000 + [bad] + [PLAY] * 5_000) + "]}"
+        document = document_of(text, 70_000)
+        next(document.members())
+        with pytest.raises(ScoreFileError) as caught:
+            document.count_items("l", 10**6, begun=False)
+        assert [str(p) for p in caught.value.problems] == parsed(text), bad
