@@ -79,8 +79,18 @@ def import_inputs(folder: Path) -> dict[str, str]:
             300_000,
             "]}",
         ),
+        "import: 20 million numbers (40 MB)": repeated(
+            '{"players": [], "games": [], "plays": [', "0", 20_000_000, "]}"
+        ),
         "import: nested 30,000 deep": ['{"plays": ', "[" * 30_000, "]" * 30_000, "}"],
         "import: 3,000 duplicate keys": repeated('{"plays": [', '{"a":1,"a":2}', 3_000, "]}"),
+        "import: 1 dup key, 300,000 plays": repeated(
+            '{"players": [{"id": 1, "name": "Aki"}], "games": [{"id": 1, "name": "Tokaido", '
+            '"bggId": 123540}], "plays": [{"a": 1, "a": 2}, ',
+            play.replace('"never"', '"2026-01-01 10:00:00"').replace('"--5"', "5"),
+            300_000,
+            "]}",
+        ),
         "import: 1 MB of garbage": ["\x00garbage" * 100_000],
     }
     return {**written(folder, "import", files), "import: /dev/zero": "/dev/zero"}

@@ -29,10 +29,10 @@ import re
 import uuid
 from collections.abc import Callable
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from companion.exports import (
     ANONYMOUS,
@@ -47,6 +47,9 @@ from companion.history import ANONYMOUS_KEY, Expansion, Person, Play, derive_peo
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
 from scorers._validate import key_path
 from scorers.names import InvalidName, clean_name, name_key
+
+if TYPE_CHECKING:
+    from companion.scorefile import JsonDocument
 
 IMPORTED_CATEGORY = "imported"
 MAX_IMPORT_BYTES = 64_000_000
@@ -102,13 +105,16 @@ def not_scored(plays: list[Play]) -> int:
 def read_import(source: str) -> Parsed:
     """Read an import file (a path, or ``-`` for standard input) with the size limit.
 
+    The file is read as it is checked, so that memory stays small (see :func:`_read`).
+
     Raises:
         InputError: The file cannot be read, is too large or is not UTF-8.
         ScoreFileError: It is not an import file, or is malformed.
     """
-    from companion.scorefile import read_source
+    from companion.scorefile import JsonDocument
 
-    return parse(read_source(source, limit=MAX_IMPORT_BYTES))
+    with JsonDocument.open(source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH) as doc:
+        return _read(doc)
 
 
 def parse(text: str) -> Parsed:
@@ -119,29 +125,249 @@ def parse(text: str) -> Parsed:
             malformed; every problem has its path (at most
             :data:`MAX_PROBLEMS` are listed, then how many more there are).
     """
-    from companion.scorefile import parse_json
+    from companion.scorefile import JsonDocument
 
-    data = parse_json(text, max_depth=MAX_IMPORT_DEPTH)
+    return _read(JsonDocument.of_text(text, max_depth=MAX_IMPORT_DEPTH))
+
+
+NEITHER = "neither a companion json export nor a BG Stats export (players, games, plays)"
+MAX_CHECKED_PROBLEMS = 1000
+"""Past this many problems a file is hopeless: reading stops there, and the answer says so."""
+COUNT_AFTER = 100
+"""After this many plays without a problem, the rest are counted before they are checked
+(then the file is read again, and checked on from there), so that too many good plays are
+refused as quickly as bad ones."""
+
+
+class _Stop(Exception):
+    """Reading stops before the end of the file; ``r`` has the problems.
+
+    ``why`` says why it stopped early (``None`` when the problem says it: too many plays).
+    """
+
+    def __init__(self, r: Reader, why: str | None = None) -> None:
+        super().__init__(why)
+        self.r = r
+        self.why = why
+
+
+def _read(doc: JsonDocument) -> Parsed:
+    """Read and check an import file as it is read.
+
+    The top-level object is read member by member, and its ``plays`` one by
+    one, each checked as it comes when what it needs is known by then
+    (``format`` and ``version`` for our export; ``players`` and ``games`` for
+    BG Stats, whose backups list their keys in alphabetical order). So a file
+    is never held whole in memory, and reading stops at the first play past
+    :data:`MAX_PLAYS` or once :data:`MAX_CHECKED_PROBLEMS` problems make the
+    file hopeless. After :data:`COUNT_AFTER` good plays, or when the plays
+    come before what they need, the rest of them are only counted (quickly,
+    unchecked), and the file is read a second time to check them (those
+    checked already are read past). Duplicate
+    keys, too deep nesting and unpaired surrogates are problems of their
+    own, listed alone (as :func:`~companion.scorefile.parse_json` does); text
+    that is not JSON is one problem.
+
+    Raises:
+        ScoreFileError: As :func:`parse`.
+    """
     r = Reader()
+    stopped: _Stop | None = None
     try:
-        if isinstance(data, dict) and data.get("format") == JSON_FORMAT:
+        try:
+            data, plays = _document(doc, r, None)
+            kind = _kind(data)
+            if kind is None:
+                raise ScoreFileError.single("$", NEITHER)
+            if isinstance(data, dict) and plays and (plays.again or plays.parsed.kind != kind):
+                doc.restart()
+                if plays.parsed.kind != kind:  # not checked yet (or not as what the file is)
+                    r, plays = Reader(), None
+                _, plays = _document(doc, r, data, plays)
+        except _Stop as stop:
+            stopped = stop
+            doc.raise_problems()
+            stop.r.raise_if_problems()  # a stop always follows a problem: this raises
+            raise AssertionError("stopped without a problem") from stop
+        assert isinstance(data, dict)  # (else it has no kind)
+        if plays:
+            parsed = plays.finish(r, data)
+        elif kind == "json":
             parsed = _parse_ours(r, data)
-        elif isinstance(data, dict) and {"players", "games", "plays"} <= data.keys():
-            parsed = _parse_bgstats(r, data)
         else:
-            raise ScoreFileError.single(
-                "$",
-                "neither a companion json export nor a BG Stats export (players, games, plays)",
-            )
+            parsed = _parse_bgstats(r, data)
         r.raise_if_problems()
     except ScoreFileError as error:
         problems = list(error.problems)
+        endings = []
         if len(problems) > MAX_PROBLEMS:
-            more = len(problems) - MAX_PROBLEMS
-            problems = [*problems[:MAX_PROBLEMS], Problem("$", f"... and {more} more problems")]
-            raise ScoreFileError(problems) from error
+            endings.append(f"... and {len(problems) - MAX_PROBLEMS} more problems")
+            del problems[MAX_PROBLEMS:]
+        if stopped is not None and stopped.why:
+            endings.append(stopped.why)
+        if endings:
+            raise ScoreFileError([*problems, Problem("$", "; ".join(endings))]) from error
         raise
     return parsed
+
+
+def _kind(data: object) -> str | None:
+    """``json`` (our export), ``bgstats`` or ``None`` (neither), by the top-level keys."""
+    if isinstance(data, dict) and data.get("format") == JSON_FORMAT:
+        return "json"
+    if isinstance(data, dict) and {"players", "games", "plays"} <= data.keys():
+        return "bgstats"
+    return None
+
+
+def _document(
+    doc: JsonDocument, r: Reader, known: dict[str, Any] | None, plays: _Plays | None = None
+) -> tuple[object, _Plays | None]:
+    """The top-level value, and its plays when they were read one by one (else ``None``).
+
+    Args:
+        doc: The document, at its beginning.
+        r: Where the plays' problems go.
+        known: The top-level values (all but the plays) when the document is
+            read a second time: its plays are then checked with them.
+        plays: When the document is read a second time, the plays as far as
+            they were checked the first time (they are checked on from there).
+
+    Raises:
+        ScoreFileError: The text is not JSON, or has duplicate keys, too deep
+            nesting or unpaired surrogates.
+        _Stop: Reading stopped early (the reason is in ``r``'s problems).
+    """
+    from companion.scorefile import MAX_FILE_BYTES, parse_json
+
+    if doc.peek() != "{":  # not an import file: only a small one is read, to say what it is
+        text = doc.rest(MAX_FILE_BYTES)
+        if text is None:
+            raise ScoreFileError.single("$", NEITHER)
+        return parse_json(text, max_depth=MAX_IMPORT_DEPTH), None
+    data: dict[str, Any] = {}
+    for key in doc.members():
+        if key == "plays" and key not in data and doc.peek() == "[":
+            if plays is None:
+                plays = _Plays.of(r, data if known is None else known, again=known is not None)
+            data[key] = []  # (read one by one)
+            plays.read(doc, count_after=None if known else COUNT_AFTER)
+            continue
+        path = key_path("$", key)
+        data[key] = _items(doc, r, key, path) if doc.peek() == "[" else doc.value(path, 1)
+    doc.end()
+    return data, plays
+
+
+def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
+    """A top-level list, read item by item (each is read once, in little memory).
+
+    Raises:
+        _Stop: At the first item past :data:`MAX_PLAYS` of a list the import reads
+            (players, games, locations).
+    """
+    found: list[object] = []
+    bounded = key in ("players", "games", "locations")
+    for item in doc.items(path, 1):
+        if bounded and len(found) == MAX_PLAYS:
+            r.error(path, f"must have at most {MAX_PLAYS} entries, got more")
+            raise _Stop(r)
+        found.append(item)
+    return found
+
+
+class _Plays:
+    """The plays of a file, read and checked one by one as they are read."""
+
+    def __init__(
+        self,
+        r: Reader,
+        parsed: Parsed,
+        check: Callable[[int, object], None] | None,
+        done: Callable[[dict[str, Any]], Parsed] | None = None,
+    ) -> None:
+        self.r = r
+        self.parsed = parsed
+        self.check = check
+        """Checks one play; ``None`` when they are only counted: the file is
+        refused already, or what they need comes after them."""
+        self.done = done
+        """Finishes a BG Stats file once the rest of it is read."""
+        self.again = False
+        """The plays were counted, not all checked: the file must be read again."""
+        self.checked = 0
+        """How many plays were checked (the first time the file was read)."""
+
+    @classmethod
+    def of(cls, r: Reader, data: dict[str, Any], *, again: bool) -> _Plays:
+        """The reader of the plays of the file begun with ``data`` (the whole file
+        but its plays when it is read ``again``)."""
+        if data.get("format") == JSON_FORMAT and ("version" in data or again):
+            ours = _OurPlays(data.get("version"))
+            return cls(ours.r, ours.parsed, ours.play if ours.valid else None)
+        if {"players", "games"} <= data.keys() and (again or data.get("format") != JSON_FORMAT):
+            bgstats = _BgStats(r, data)
+            return cls(r, bgstats.parsed, None if r.problems else bgstats.play, bgstats.finish)
+        plays = cls(r, Parsed("later"), None)
+        plays.again = True  # what the plays need is not known yet
+        return plays
+
+    def read(self, doc: JsonDocument, *, count_after: int | None) -> None:
+        """Read the plays from ``doc``, checking each.
+
+        Args:
+            doc: The document, at the plays.
+            count_after: After this many good plays, count the rest and ask
+                for the file to be read again (``None``: check them all).
+
+        Raises:
+            _Stop: At the first play past :data:`MAX_PLAYS`, or once there
+                are more than :data:`MAX_CHECKED_PROBLEMS` problems.
+        """
+        r, check = self.r, self.check
+        before = len(r.problems)
+        if check is None:
+            if doc.count_items("plays", MAX_PLAYS, begun=False) > MAX_PLAYS:
+                self._too_many(before)
+            return
+        good, start, noted, quiet = 0, self.checked, 0, 0
+        for k, item in enumerate(doc.items("plays", 1, skip=start), start=start):
+            if k == MAX_PLAYS:
+                self._too_many(before)
+            if doc.problems:  # refused: read on only while more such problems come
+                quiet = 0 if len(doc.problems) > noted else quiet + 1
+                noted = len(doc.problems)
+                if quiet == COUNT_AFTER:
+                    raise _Stop(r, f"reading stopped at plays[{k}], the rest were not read")
+                continue
+            found = len(r.problems)
+            check(k, item)
+            if len(r.problems) > MAX_CHECKED_PROBLEMS:
+                raise _Stop(r, f"reading stopped at plays[{k}], too many problems to read on")
+            if len(r.problems) == found:
+                good += 1
+                if good == count_after:
+                    if k + 1 + doc.count_items("plays", MAX_PLAYS - k - 1, begun=True) > MAX_PLAYS:
+                        self._too_many(before)
+                    self.again, self.checked = True, k + 1
+                    return
+
+    def _too_many(self, before: int) -> NoReturn:
+        """Refuse the plays: more than :data:`MAX_PLAYS` (as for a list read whole, their
+        problems are not listed)."""
+        del self.r.problems[before:]
+        self.parsed.plays.clear()
+        self.r.error("plays", f"must have at most {MAX_PLAYS} entries, got more")
+        raise _Stop(self.r)
+
+    def finish(self, r: Reader, data: dict[str, Any]) -> Parsed:
+        """What the file holds, once the rest of it has been read and checked."""
+        if self.done is not None:
+            return self.done(data)
+        found = _parse_ours(r, data)
+        r.problems += self.r.problems  # (after the whole-file problems, as when read whole)
+        found.plays, found.events = self.parsed.plays, self.parsed.events
+        return found
 
 
 # ---------------------------------------------------------------- shared checks
@@ -226,15 +452,30 @@ def _parse_ours(r: Reader, data: dict[str, Any]) -> Parsed:
     items = r.field(data, "$", "plays", lambda v, p: r.array(v, p, max_len=MAX_PLAYS)) or []
     if len(items) > MAX_PLAYS:
         return parsed
+    plays = _OurPlays(version, r, parsed)
     for k, item in enumerate(items):
-        path = f"plays[{k}]"
-        play = _read_play(r, item, path, version)
-        if play is not None:
-            parsed.plays.append(play)
-            log = _read_events(r, item, f"{path}.events")
-            if log:
-                parsed.events[play.uuid] = log
+        plays.play(k, item)
     return parsed
+
+
+class _OurPlays:
+    """Checks the plays of our export one by one."""
+
+    def __init__(self, version: object, r: Reader | None = None, parsed: Parsed | None = None):
+        self.valid = version in (1, 2) and type(version) is int
+        self.version = version if type(version) is int else 0
+        self.r = r or Reader()
+        self.parsed = parsed or Parsed("json")
+
+    def play(self, k: int, item: object) -> None:
+        """Check play ``k``; keep it when it has no problem."""
+        path = f"plays[{k}]"
+        play = _read_play(self.r, item, path, self.version)
+        if play is not None:
+            self.parsed.plays.append(play)
+            log = _read_events(self.r, item, f"{path}.events")
+            if log:
+                self.parsed.events[play.uuid] = log
 
 
 def _read_player_uuids(r: Reader, value: object, path: str) -> dict[str, str]:
@@ -609,20 +850,51 @@ class _Book:
 
 
 def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
-    parsed = Parsed("bgstats")
-    players = _bg_players(r, data["players"])
-    games = _bg_refs(r, data["games"], "games")
-    locations = _bg_refs(r, data.get("locations", []), "locations")
+    bgstats = _BgStats(r, data)
     plays = r.array(data["plays"], "plays", max_len=MAX_PLAYS)
     if r.problems or plays is None or len(plays) > MAX_PLAYS:
-        return parsed
-    ours: dict[object, str | None] = {}  # game ref -> our game id
-    book = _Book(players, games, locations)
+        return bgstats.parsed
     for k, item in enumerate(plays):
+        bgstats.play(k, item)
+    return bgstats.parsed
+
+
+class _BgStats:
+    """The players, games and locations of a BG Stats file, to check its plays one by one.
+
+    When the file lists its locations after its plays (or none), the plays'
+    places are looked up once they are known (:meth:`finish`).
+    """
+
+    def __init__(self, r: Reader, data: dict[str, Any]) -> None:
+        self.r = r
+        self.parsed = Parsed("bgstats")
+        self.players = _bg_players(r, data["players"])
+        self.games = _bg_refs(r, data["games"], "games")
+        self.places_later = "locations" not in data
+        locations = {} if self.places_later else _bg_refs(r, data["locations"], "locations")
+        self.book = _Book(self.players, self.games, locations)
+        self.ours: dict[object, str | None] = {}  # game ref -> our game id
+        self.places: list[tuple[int, object]] = []  # (index in plays, locationRefId) to look up
+
+    def finish(self, data: dict[str, Any]) -> Parsed:
+        """The plays read, with their places when the locations came after them."""
+        if not self.places_later:
+            return self.parsed
+        r, book, plays = self.r, self.book, self.parsed.plays
+        book.locations = _bg_refs(r, data.get("locations", []), "locations")
+        for index, ref in self.places:
+            if ref in book.locations:
+                plays[index] = replace(plays[index], location=book.location(r, ref) or "")
+        return self.parsed
+
+    def play(self, k: int, item: object) -> None:
+        """Check play ``k``; keep it when it has no problem and is of one of our games."""
+        r, parsed, games, ours, book = self.r, self.parsed, self.games, self.ours, self.book
         path = f"plays[{k}]"
         raw = r.obj(item, path, allow_unknown=True)
         if raw is None:
-            continue
+            return
         ref = raw.get("gameRefId")
         entry = games.get(ref) if _is_scalar(ref) else None
         if entry is None:
@@ -631,7 +903,7 @@ def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
             else:
                 other = "a game not listed in games"
                 parsed.skipped_games[other] = parsed.skipped_games.get(other, 0) + 1
-            continue
+            return
         if ref not in ours:
             ours[ref] = _our_game(entry)
         game = ours[ref]
@@ -639,11 +911,12 @@ def _parse_bgstats(r: Reader, data: dict[str, Any]) -> Parsed:
             name = entry.get("name")
             shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
             parsed.skipped_games[shown] = parsed.skipped_games.get(shown, 0) + 1
-            continue
+            return
         play = _bgstats_play(r, raw, path, game, book, parsed.notes, parsed.player_uuids)
         if play is not None:
+            if self.places_later and _is_scalar(raw.get("locationRefId")):
+                self.places.append((len(parsed.plays), raw["locationRefId"]))
             parsed.plays.append(play)
-    return parsed
 
 
 def _bg_players(r: Reader, value: object) -> dict[object, _Player]:

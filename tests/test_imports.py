@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from companion import imports
 from companion.history import Expansion, History, Person
-from companion.imports import parse, score_value
+from companion.imports import Parsed, parse, read_import, score_value
 from scorers import ScoreFileError
 
 FILES = Path(__file__).parent / "files"
@@ -368,3 +371,160 @@ def test_a_bad_name_or_place_used_by_many_plays_is_one_problem() -> None:
         "(zero width space)",
         "locations[0].name: must not contain control characters",
     ]
+
+
+# ---------------------------------------------------------------- large and hostile files
+
+
+def good_backup(count: int) -> dict[str, Any]:
+    """The backup with ``count`` copies of its first play (a Tokaido play), uuids apart."""
+    data = backup()
+    first = data["plays"][0]
+    data["plays"] = [dict(first, uuid=f"5A1C0E00-0000-4000-8000-{k:012d}") for k in range(count)]
+    return data
+
+
+def summary(parsed: Parsed) -> list[tuple[Any, ...]]:
+    return [(p.uuid, p.location, p.result, p.people, p.expansions) for p in parsed.plays]
+
+
+def test_a_hopeless_file_is_read_no_further() -> None:
+    data = good_backup(1200)
+    for play in data["plays"]:
+        play["playDate"] = "never"  # one problem each
+    text = json.dumps(data)[:-3] + "not JSON"  # never reached
+    found = problems(text)
+    assert len(found) == 101
+    assert found[0] == "plays[0].playDate: must be a real date such as 2026-11-30 20:15:00"
+    assert found[-1] == (
+        "$: ... and 901 more problems; reading stopped at plays[1000], too many problems to read on"
+    )
+
+
+def test_too_many_good_plays_are_counted_before_they_are_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(imports, "MAX_PLAYS", 20)
+    monkeypatch.setattr(imports, "COUNT_AFTER", 5)
+    checked: list[str] = []
+    real = imports._bgstats_play
+
+    def counted(r: Any, raw: dict[str, Any], path: str, *args: Any) -> Any:
+        checked.append(path)
+        return real(r, raw, path, *args)
+
+    monkeypatch.setattr(imports, "_bgstats_play", counted)
+    assert problems(good_backup(21)) == ["plays: must have at most 20 entries, got more"]
+    assert checked == [f"plays[{k}]" for k in range(5)]
+
+    checked.clear()
+    parsed = parse(json.dumps(good_backup(20)))  # counted, then read again and checked on
+    assert checked == [f"plays[{k}]" for k in range(20)]  # each once
+    monkeypatch.setattr(imports, "COUNT_AFTER", 10**9)
+    assert summary(parsed) == summary(parse(json.dumps(good_backup(20))))
+    assert len(parsed.plays) == 20 and parsed.notes == parse(json.dumps(good_backup(20))).notes
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        ["plays", "players", "games", "locations"],  # what the plays need comes after them
+        ["players", "games", "plays", "locations"],  # the places are looked up at the end
+        ["plays", "locations", "games", "players"],
+    ],
+)
+def test_the_order_of_the_keys_does_not_matter(
+    monkeypatch: pytest.MonkeyPatch, order: list[str]
+) -> None:
+    monkeypatch.setattr(imports, "COUNT_AFTER", 2)
+    data = backup()
+    expected = parse(json.dumps(data))
+    reordered = {key: data[key] for key in order}
+    found = parse(json.dumps(reordered))
+    assert summary(found) == summary(expected)
+    assert (found.skipped_games, found.notes) == (expected.skipped_games, expected.notes)
+    assert [p.location for p in found.plays] == [
+        "Game cafe",
+        "Aki's place",
+        "Aki's place",
+        "Game cafe",
+        "Aki's place",
+    ]
+
+
+def test_a_list_of_players_is_read_no_further_than_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(imports, "MAX_PLAYS", 5)
+    data = backup()
+    data["players"] = [dict(data["players"][0], id=k) for k in range(6)]
+    text = json.dumps(data).replace('"plays": [', '"plays": [not JSON')  # never reached
+    assert problems(text) == ["players: must have at most 5 entries, got more"]
+
+
+def test_our_export_is_counted_and_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imports, "COUNT_AFTER", 2)
+    data = ours()
+    first = data["plays"][0]
+    data["plays"] = [
+        dict(first, id=k + 1, uuid=f"2b1a4c4e-0000-4000-8000-{k:012d}") for k in range(5)
+    ]
+    assert [p.id for p in parse(json.dumps(data)).plays] == [1, 2, 3, 4, 5]
+    monkeypatch.setattr(imports, "MAX_PLAYS", 4)
+    assert problems(data) == ["plays: must have at most 4 entries, got more"]
+
+
+def test_a_duplicate_key_in_one_play_is_listed_alone() -> None:
+    data = backup()
+    head = json.dumps({key: data[key] for key in ("players", "locations", "games")})[:-1]
+    plays = [json.dumps(play) for play in data["plays"]]
+    plays[2] = plays[2][:-1] + ', "ignored": true, "ignored": false}'
+    plays[4] = plays[4].replace('"playDate": "', '"playDate": "never', 1)  # (not listed)
+    text = head + ', "plays": [' + ", ".join(plays) + "]}"
+    assert problems(text) == ["plays[2].ignored: this key is given more than once"]
+
+
+def test_after_a_duplicate_key_the_plays_are_read_while_more_come() -> None:
+    """The file is refused: past 100 plays without another such problem, reading stops."""
+    data = good_backup(300)
+    head = json.dumps({key: data[key] for key in ("players", "locations", "games")})[:-1]
+    plays = [json.dumps(play) for play in data["plays"]]
+    for k in (3, 50):
+        plays[k] = plays[k][:-1] + ', "ignored": true, "ignored": false}'
+    plays[200] = plays[200][:-1] + ', "ignored": true, "ignored": false}'  # not reached
+    text = head + ', "plays": [' + ", ".join(plays) + "]} and no JSON after"
+    assert problems(text) == [
+        "plays[3].ignored: this key is given more than once",
+        "plays[50].ignored: this key is given more than once",
+        "$: reading stopped at plays[150], the rest were not read",
+    ]
+
+
+def test_a_large_file_that_is_not_an_import_is_not_read_whole() -> None:
+    assert problems("[" + "1, " * 600_000 + "1]") == [
+        "$: neither a companion json export nor a BG Stats export (players, games, plays)"
+    ]
+
+
+def test_standard_input_is_read_twice_when_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(imports, "COUNT_AFTER", 3)
+    text = json.dumps(good_backup(8)).encode()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    assert len(read_import("-").plays) == 8
+
+
+def test_the_command_imports_from_standard_input(db_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli import app
+
+    command = ["history", "import", "-", "--db", str(db_path)]
+    result = CliRunner().invoke(app, command, input=BACKUP.read_bytes())
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("Imported 5 games; 0 were already in the history.\n")
+    refused = CliRunner().invoke(app, command, input=b'{"plays": [1, 2, 3]}')
+    assert refused.exit_code == 2
+    assert refused.output == (
+        "Error: - cannot be imported (1 problem); nothing was imported:\n"
+        "  $: neither a companion json export nor a BG Stats export (players, games, plays)\n"
+    )
