@@ -91,6 +91,9 @@ def import_inputs(folder: Path) -> dict[str, str]:
             300_000,
             "]}",
         ),
+        "import: 300,000 players": repeated(
+            '{"players": [', '{"id": 1, "name": "Aki"}', 300_000, '], "games": [], "plays": []}'
+        ),
         "import: 1 MB of garbage": ["\x00garbage" * 100_000],
     }
     return {**written(folder, "import", files), "import: /dev/zero": "/dev/zero"}

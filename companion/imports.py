@@ -57,6 +57,9 @@ MAX_IMPORT_BYTES = 64_000_000
 MAX_IMPORT_DEPTH = 64
 """BG Stats nests score sheets about 10 levels deep; our own export less."""
 MAX_PLAYS = 250_000
+MAX_LISTED = 20_000
+"""At most this many players, games or places in a BG Stats file (a real backup
+has tens to a few thousand; 300,000 players would cost seconds and 100+ MB)."""
 MAX_SEATS = 30
 MAX_SCORE = 1_000_000_000
 MAX_DURATION = 100_000
@@ -263,14 +266,14 @@ def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
     """A top-level list, read item by item (each is read once, in little memory).
 
     Raises:
-        _Stop: At the first item past :data:`MAX_PLAYS` of a list the import reads
+        _Stop: At the first item past :data:`MAX_LISTED` of a list the import reads
             (players, games, locations).
     """
     found: list[object] = []
     bounded = key in ("players", "games", "locations")
     for item in doc.items(path, 1):
-        if bounded and len(found) == MAX_PLAYS:
-            r.error(path, f"must have at most {MAX_PLAYS} entries, got more")
+        if bounded and len(found) == MAX_LISTED:
+            r.error(path, f"must have at most {MAX_LISTED} entries, got more")
             raise _Stop(r)
         found.append(item)
     return found

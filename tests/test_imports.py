@@ -455,11 +455,18 @@ def test_the_order_of_the_keys_does_not_matter(
 def test_a_list_of_players_is_read_no_further_than_its_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(imports, "MAX_PLAYS", 5)
+    monkeypatch.setattr(imports, "MAX_LISTED", 5)
     data = backup()
     data["players"] = [dict(data["players"][0], id=k) for k in range(6)]
     text = json.dumps(data).replace('"plays": [', '"plays": [not JSON')  # never reached
     assert problems(text) == ["players: must have at most 5 entries, got more"]
+
+
+def test_players_games_and_places_are_limited_apart_from_plays() -> None:
+    assert imports.MAX_LISTED == 20_000 < imports.MAX_PLAYS
+    data = backup()
+    data["games"] = [dict(data["games"][0], id=k) for k in range(20_001)]
+    assert problems(data) == ["games: must have at most 20000 entries, got more"]
 
 
 def test_our_export_is_counted_and_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
