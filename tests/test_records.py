@@ -66,7 +66,8 @@ HISTORY = [
     # 3: interim and ignored plays count for nothing.
     play(3, "tokaido", tokaido("Aki", 99, 10, won=True), tokaido("Ben", 1, 0), status=INTERIM),
     play(4, "tokaido", tokaido("Aki", 99, 10, won=True), tokaido("Ben", 1, 0), ignored=True),
-    # 5: "BEN" is Ben; Cho joins; a seat that was not scored; Ben wins again.
+    # 5: "BEN" is Ben; Cho joins; Aki's seat was not scored (a play and a loss for Aki,
+    # no score); Ben wins again.
     play(
         5,
         "tokaido",
@@ -121,7 +122,7 @@ def test_personal_records_by_hand() -> None:
     people = records(HISTORY)["tokaido"].people
     assert sorted(people) == ["aki", "ben", "cho"]  # the guest holds nothing
     aki, ben, cho = people["aki"], people["ben"], people["cho"]
-    assert (aki.name, aki.plays, aki.wins, aki.current_streak) == ("Aki", 3, 1, 0)
+    assert (aki.name, aki.plays, aki.wins, aki.current_streak) == ("Aki", 4, 1, 0)
     assert (ben.name, ben.plays, ben.wins, ben.current_streak) == ("Ben", 4, 3, 3)
     assert (cho.plays, cho.wins, cho.current_streak) == (1, 0, 0)
     assert aki.best_total is not None and (aki.best_total.value, aki.best_total.play) == (85, 6)
@@ -261,6 +262,9 @@ NAMES = ("Aki", "aki", "Ben", "Cho", "Dai")
 def histories(draw: st.DrawFn) -> list[PlayedGame]:
     """Up to 40 plays of two games: not-scored seats, guests, interim and ignored plays.
 
+    Some plays are BG Stats' blank scores: no seat scored, with a winner marked
+    (or none), or a seat not scored marked winner beside scored ones.
+
     Built from one drawn seed: far quicker than drawing each number on its own,
     which keeps these tests to a second or two.
     """
@@ -268,16 +272,22 @@ def histories(draw: st.DrawFn) -> list[PlayedGame]:
     plays = []
     for n in range(rng.randint(0, 40)):
         seats = []
+        blank = rng.randint(0, 5) == 0  # no seat scored
         for name in rng.sample(NAMES, rng.randint(2, 4)):
-            if rng.randint(0, 9) == 0:
-                seats.append(seat(name, None))
+            if blank or rng.randint(0, 9) == 0:
+                seats.append(seat(name, None, a=rng.randint(0, 3)))  # a breakdown, no total
                 continue
             a, b = rng.randint(0, 12), rng.randint(0, 12)
             seats.append(seat(name, a + b, a=a, b=b, anonymous=rng.randint(0, 9) == 0))
         top = max((s.total for s in seats if s.total is not None), default=None)
+        won = [s.total is not None and s.total == top for s in seats]
+        if blank or rng.randint(0, 9) == 0:  # marked by hand: one seat, or none
+            won = [False] * len(seats)
+            if rng.randint(0, 4) > 0:
+                won[rng.randrange(len(seats))] = True
         seats = [
-            PlayedSeat(s.name, s.total, s.rank, s.total == top, s.breakdown, (), s.anonymous)
-            for s in seats
+            PlayedSeat(s.name, s.total, s.rank, w, s.breakdown, (), s.anonymous)
+            for s, w in zip(seats, won, strict=True)
         ]
         status = INTERIM if rng.randint(0, 9) == 0 else "final"
         game = rng.choice(["tokaido", "kamakura"])
@@ -286,7 +296,8 @@ def histories(draw: st.DrawFn) -> list[PlayedGame]:
 
 
 def reference(plays: list[PlayedGame], game: str) -> dict[str, Any]:
-    """The records the slow, obvious way (one person per key and play)."""
+    """The records the slow, obvious way (one person per key and play, their first seat,
+    scored or not; totals from scored seats only)."""
     rows: list[tuple[str, PlayedSeat]] = []
     for p in plays:
         if not p.counts or p.game != game:
@@ -294,7 +305,7 @@ def reference(plays: list[PlayedGame], game: str) -> dict[str, Any]:
         seen = set()
         for s in p.seats:
             key = name_key(s.name)
-            if s.total is not None and not s.anonymous and key not in seen:
+            if not s.anonymous and key not in seen:
                 seen.add(key)
                 rows.append((key, s))
     best = max(
@@ -315,10 +326,11 @@ def reference(plays: list[PlayedGame], game: str) -> dict[str, Any]:
             run = run + 1 if s.winner else 0
             longest = max(longest, run)
         people[key] = {
-            "best": max(s.total or 0 for s in mine),
+            "best": max((s.total for s in mine if s.total is not None), default=None),
             "plays": len(mine),
             "wins": sum(s.winner for s in mine),
             "longest": longest,
+            "current": run,
         }
     return {"best": best, "people": people}
 
@@ -331,11 +343,9 @@ def test_records_agree_with_the_obvious_computation(plays: list[PlayedGame]) -> 
         expected = reference(plays, game)
         got = games.get(game)
         if got is None:
-            assert not any(
-                p.counts and p.game == game and any(s.total is not None for s in p.seats)
-                for p in plays
-            )
+            assert not any(p.counts and p.game == game for p in plays)
             continue
+        assert got.plays == sum(p.counts and p.game == game for p in plays)
         assert (got.best_total.value if got.best_total else None) == expected["best"]
         assert {
             key: {
@@ -343,6 +353,7 @@ def test_records_agree_with_the_obvious_computation(plays: list[PlayedGame]) -> 
                 "plays": p.plays,
                 "wins": p.wins,
                 "longest": p.longest_streak.value if p.longest_streak else 0,
+                "current": p.current_streak,
             }
             for key, p in got.people.items()
         } == expected["people"]
@@ -374,7 +385,7 @@ def test_set_after_reads_only_the_plays_people_and_categories(plays: list[Played
     for p in plays:
         before = book.game(p.game)
         if before is not None:
-            keys = {name_key(n) for s in p.seats if s.total is not None for n in s.people}
+            keys = {name_key(n) for s in p.seats if not s.anonymous for n in s.people}
             categories = {c for s in p.seats for c, _ in s.breakdown}
             before = replace(
                 before,
