@@ -16,6 +16,7 @@ from companion.history import History, Person, Play
 from companion.records import CATEGORY, PERSONAL, NewRecord, RecordBook, describe, set_after
 from companion.records_before import play
 from companion.records_before import records_before as before
+from scorers.names import name_key
 
 # Two names of one person, a name that JSON may escape, and guests.
 NAMES = ("Aki", "aki", "Ben", "Cho", "Émi")
@@ -135,15 +136,16 @@ def sides(
 
 
 def run(rng: random.Random) -> list[Play]:
-    """Three to five plays of one game in a row, one person winning each: the middle
-    ones with no seat scored, or with only the winner's seat not scored."""
+    """Three to five plays of one game in a row, one person winning each: the second
+    with no seat scored, any other middle one with no seat or only the winner's not
+    scored."""
     game = rng.choice(["tokaido", "kamakura", "shibuya"])
     who = rng.choice(NAMES)
     day = rng.randint(1, 6)
     plays = []
     length = rng.randint(3, 5)
     for k in range(length):
-        blank = 0 < k < length - 1 and rng.randint(0, 2) > 0
+        blank = k == 1 or (0 < k < length - 1 and rng.randint(0, 1) > 0)
         result, people = sides(rng, game, (who,), blank, who, first_blank=0 < k < length - 1)
         plays.append(
             Play(
@@ -199,6 +201,34 @@ def test_what_a_play_set_is_what_the_replay_says(
                 assert past.records_set(history, saved.id) == describe(news)
     finally:
         records_before._BATCH, records_before._FIRST_BATCH = saved_batches
+
+
+def test_the_random_histories_hold_streaks_through_plays_with_no_score(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """What the property above must meet: plays with no seat scored and a winner marked,
+    and someone winning the plays of a game before and after one of them."""
+    through = 0
+    for seed in range(12):
+        path = tmp_path_factory.mktemp("runs") / "history.sqlite3"
+        with History(path) as history:
+            history.add(generated(seed), keep_ids=False)
+            counted = past._counted(history, None)
+        results: dict[tuple[str, str], list[tuple[bool, bool]]] = {}  # -> [(won, no score)]
+        for p in counted:
+            blank = all(s.total is None for s in p.seats)
+            first: dict[str, bool] = {}  # a person's first seat in the play counts
+            for s in p.seats:
+                for name in s.people if not s.anonymous else ():
+                    first.setdefault(name_key(name), s.winner)
+            for key, won in first.items():
+                results.setdefault((p.game, key), []).append((won, blank))
+        through += any(
+            mine[k - 1][0] and mine[k] == (True, True) and mine[k + 1][0]
+            for mine in results.values()
+            for k in range(1, len(mine) - 1)
+        )
+    assert through >= 6, through
 
 
 def test_a_history_where_every_record_changes_hands(db_path: Path) -> None:
