@@ -5,7 +5,9 @@ Computed from a sequence of :class:`~companion.played.PlayedGame` in play order
 left out. People are identified by :func:`scorers.names.name_key`; a side of a
 team game credits each of its members with the side's result. Anonymous seats
 take part in the game (a winner's margin over them counts) but hold no record.
-A person written in two seats of one play counts once, with their first seat.
+A person written in two seats of one play counts once, with their first seat
+(scored or not); the statistics count them in each seat (entry and imports
+refuse such a play).
 
 Plays and wins count as :mod:`companion.stats` counts them: every play that
 counts is a play for every person in it, scored or not (a blank score in BG
@@ -201,9 +203,9 @@ class RecordBook:
         Plays that do not count (interim, ignored) change nothing. Every
         other play counts for the plays, wins and streaks of everyone in it;
         only its scored seats count for totals, categories and margins. The
-        group's records come first, then personal
-        ones, each in the order total, margin, streak, categories. A person
-        who set a group record is not told the same as a personal best.
+        group's records come first, then personal ones, each in the order
+        total, margin, streak, categories. A person who set a group record is
+        not told the same as a personal best.
         """
         if play.status != FINAL or play.ignored:
             return []
