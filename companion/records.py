@@ -2,21 +2,33 @@
 
 Computed from a sequence of :class:`~companion.played.PlayedGame` in play order
 (oldest first). Plays that do not count (interim scorings, ignored plays) are
-left out, and so are seats that were not scored. People are identified by
-:func:`scorers.names.name_key`; a side of a team game credits each of its
-members with the side's result. Anonymous seats take part in the game (a
-winner's margin over them counts) but hold no record.
+left out. People are identified by :func:`scorers.names.name_key`; a side of a
+team game credits each of its members with the side's result. Anonymous seats
+take part in the game (a winner's margin over them counts) but hold no record.
+A person written in two seats of one play counts once, with their first seat
+(scored or not); the statistics count them in each seat (entry and imports
+refuse such a play).
+
+Plays and wins count as :mod:`companion.stats` counts them: every play that
+counts is a play for every person in it, scored or not (a blank score in BG
+Stats), and a seat that was not scored still wins when it is marked winner; any
+other seat is a loss, which ends a streak. A play with no score at all is a
+play like any other: a win for the seats marked winner, a loss for the rest (for
+everyone when none is marked). Scores come from scored seats only: a seat that
+was not scored sets no total, category or margin, and nothing is ever counted
+as 0 points for want of a score.
 
 The records of one game:
-    highest total: the best total of any seat.
+    highest total: the best total of any scored seat.
     best in each category: the most points in one category, for games whose
         breakdown has more than one category (Shibuya's only category is its
         total), and only above 0.
     longest win streak: wins in a row in that game, counting only the plays
-        the person took part in; a shared win is a win.
+        the person took part in, scored or not; a shared win is a win.
     biggest winning margin: a sole winner's total minus the best total of a
-        seat that did not win; wins on a tie-break (margin 0) and shared wins
-        set none.
+        scored seat that did not win; wins on a tie-break (margin 0) and shared
+        wins set none (a seat not scored that was marked winner shares the
+        win), nor does a win with no scored seat to beat.
 
 The first to reach a value holds the record; a later equal value *equals* it.
 Each person has the same records for themselves (personal bests).
@@ -91,10 +103,10 @@ class PersonRecords:
 
     Attributes:
         name: The person's name as most recently written.
-        plays: Scored plays of the game.
+        plays: Counted plays of the game, scored or not.
         wins: Of those, the ones they won (shared wins included).
         current_streak: Wins in a row up to their latest play.
-        best_total: Their highest total.
+        best_total: Their highest total (``None`` when never scored).
         categories: Their best points per category (above 0).
         longest_streak: Their longest run of wins.
         biggest_margin: Their biggest winning margin (above 0).
@@ -116,8 +128,8 @@ class GameRecords:
 
     Attributes:
         game: The game id.
-        plays: Counted plays.
-        best_total: The highest total.
+        plays: Counted plays, scored or not.
+        best_total: The highest total (``None`` when no named seat was scored).
         categories: The best points per category (above 0).
         longest_streak: The longest run of wins by one person.
         biggest_margin: The biggest winning margin (above 0).
@@ -188,37 +200,39 @@ class RecordBook:
     def add(self, play: PlayedGame) -> list[NewRecord]:
         """Add one play and return the records it set or equalled.
 
-        Plays that do not count (interim, ignored) and seats that were not
-        scored change nothing. The group's records come first, then personal
-        ones, each in the order total, margin, streak, categories. A person
-        who set a group record is not told the same as a personal best.
+        Plays that do not count (interim, ignored) change nothing. Every
+        other play counts for the plays, wins and streaks of everyone in it;
+        only its scored seats count for totals, categories and margins. The
+        group's records come first, then personal ones, each in the order
+        total, margin, streak, categories. A person who set a group record is
+        not told the same as a personal best.
         """
         if play.status != FINAL or play.ignored:
-            return []
-        scored = [s for s in play.seats if s.total is not None]
-        if not scored:
             return []
         state = self._games.get(play.game)
         if state is None:
             state = self._games[play.game] = _Game()
         state.plays += 1
+        scored = [s for s in play.seats if s.total is not None]
         named = [s for s in scored if not s.anonymous]
-        won = _margin(scored)
+        won = _margin(play.seats)
         margin = won[1] if won is not None and not won[0].anonymous and won[1] > 0 else 0
         split = any(len(s.breakdown) > 1 for s in scored)
         ident, when, game = play.id, play.played_at, play.game
 
-        # Who played: plays, wins and the streak each is on now.
+        # Who played, scored or not: plays, wins and the streak each is on now.
         people: list[tuple[PlayedSeat, str, _Person]] = []
         seen: list[str] = []
         keys = self._keys
-        for seat in named:
+        for seat in play.seats:
+            if seat.anonymous:
+                continue
             for name in seat.members or (seat.name,):
                 key = keys.get(name)
                 if key is None:
                     key = keys[name] = name_key(name)
                 if key in seen:
-                    continue  # one person in two seats of one play counts once
+                    continue  # one person in two seats of one play counts once: the first
                 seen.append(key)
                 me = state.people.get(key)
                 if me is None:
@@ -276,9 +290,9 @@ class RecordBook:
         told = {(n.kind, n.category): n.mark.holders for n in group if not n.equalled}
         personal: list[NewRecord] = []
         for seat, name, me in people:
-            total = seat.total or 0
+            total = seat.total
             old = me.best_total
-            if old is None or total > old.value:
+            if total is not None and (old is None or total > old.value):
                 new = me.best_total = Mark(total, (name,), ident, when)
                 if old is not None and name not in told.get((TOTAL, None), ()):
                     personal.append(NewRecord(TOTAL, PERSONAL, game, None, new, old))
@@ -294,7 +308,7 @@ class RecordBook:
                 fresh = name not in told.get((STREAK, None), ())
                 if old is not None and me.streak >= 2 and fresh:
                     personal.append(NewRecord(STREAK, PERSONAL, game, None, new, old))
-            if split:
+            if split and total is not None:
                 mine = me.categories
                 for category, points in seat.breakdown:
                     if points <= 0:
@@ -326,15 +340,19 @@ def _holders(seats: Iterable[PlayedSeat]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for seat in seats for name in seat.members or (seat.name,)))
 
 
-def _margin(scored: Sequence[PlayedSeat]) -> tuple[PlayedSeat, int] | None:
-    """The sole winner and their margin over the best seat that did not win."""
-    winners = [s for s in scored if s.winner]
-    if len(winners) != 1:
+def _margin(seats: Sequence[PlayedSeat]) -> tuple[PlayedSeat, int] | None:
+    """The sole winner and their margin over the best scored seat that did not win.
+
+    ``None`` unless exactly one seat won (a seat not scored that won shares the
+    win), it was scored, and some seat that did not win was scored.
+    """
+    winners = [s for s in seats if s.winner]
+    if len(winners) != 1 or winners[0].total is None:
         return None
-    others = [s.total or 0 for s in scored if not s.winner]
+    others = [s.total for s in seats if not s.winner and s.total is not None]
     if not others:
         return None
-    return winners[0], (winners[0].total or 0) - max(others)
+    return winners[0], winners[0].total - max(others)
 
 
 def _snapshot(game: str, state: _Game) -> GameRecords:

@@ -10,14 +10,15 @@ the rules live in :mod:`companion.records` alone; here is only where to find
 their inputs:
 
 - the plays that count before it: final, not ignored, of the same game,
-  earlier in play order (``played_at``, then id), with at least one scored
-  seat (the statistics columns of migration 6: ``plays.top_score``,
-  ``margin``; each person's ``play_people`` row with its game, time, side's
-  result and total, which is ``NULL`` for a seat not scored);
+  earlier in play order (``played_at``, then id), scored or not (the
+  statistics columns of migration 6: ``plays.top_score``, ``margin``; each
+  person's ``play_people`` row with its game, time, side's result and total,
+  which is ``NULL`` for a seat not scored);
 - a person's plays of a game are their rows there, one per play (the first of
-  their seats, when a name is written twice in one play), read in play order
-  from the ``play_people_stats`` index: their wins in a row, best total and
-  longest run come from that sequence;
+  their seats, scored or not, when a name is written twice in one play), read
+  in play order from the ``play_people_stats`` index: their plays, wins and
+  wins in a row come from that sequence, blank seats included; their best
+  total from its scored rows;
 - the highest total and the biggest margin come from the ``plays_counted``
   index, best value first, checking only the plays that could hold them;
 - the group's longest streak is looked for only when the play could beat it
@@ -122,7 +123,7 @@ class _Sequence:
 
     ids: tuple[int, ...]
     wins: bytes  # 1 for a win, 0 otherwise
-    totals: tuple[int, ...]
+    totals: tuple[int | None, ...]  # None for a seat not scored
 
     @property
     def current(self) -> int:
@@ -179,9 +180,9 @@ class _Reader:
     def records(self) -> GameRecords:
         scored = [s for s in self.played.seats if s.total is not None]
         named = [s for s in scored if not s.anonymous]
-        people = _people(named)
+        people = _people([s for s in self.played.seats if not s.anonymous])
         sequences = {p.key: self.sequence(p.key) for p in people}
-        won = _sole_winner(scored)
+        won = _sole_winner(self.played.seats)
         # Group records.
         best_total = self.best_total() if named else None
         biggest_margin = self.biggest_margin() if won is not None else None
@@ -217,7 +218,7 @@ class _Reader:
         """A person's counted plays of the game before the play."""
         rows = self.db.execute(
             "SELECT play_id, winner, total FROM play_people WHERE name_key = ? AND game = ? "
-            "AND anonymous = 0 AND total IS NOT NULL AND (played_at, play_id) < (?, ?)"
+            "AND anonymous = 0 AND (played_at, play_id) < (?, ?)"
             f"{self.counted} ORDER BY played_at, play_id",
             (key, self.game, *self.before),
         ).fetchall()
@@ -243,7 +244,7 @@ class _Reader:
         """``columns`` of a person's first row in a play (seat order, then position)."""
         found: tuple[Any, ...] = self.db.execute(
             f"SELECT {columns} FROM play_people WHERE play_id = ? AND name_key = ? "
-            "AND anonymous = 0 AND total IS NOT NULL ORDER BY side, position LIMIT 1",
+            "AND anonymous = 0 ORDER BY side, position LIMIT 1",
             (play_id, key),
         ).fetchone()
         return found
@@ -254,9 +255,10 @@ class _Reader:
         return Mark(value, (name,), play_id, played_at)
 
     def person_best(self, key: str, seq: _Sequence) -> Mark | None:
-        if not seq.totals:
+        """Their highest total (the first play that reached it); ``None`` when never scored."""
+        best = max((t for t in seq.totals if t is not None), default=None)
+        if best is None:
             return None
-        best = max(seq.totals)
         return self.mark(best, key, seq.ids[seq.totals.index(best)])
 
     def person_longest(self, key: str, seq: _Sequence) -> Mark | None:
@@ -312,13 +314,13 @@ class _Reader:
         return None if row is None else row[0]
 
     def winners(self, play_id: int) -> list[int]:
-        """The scored seats that won a play."""
+        """The seats that won a play, scored or not (a blank seat that won shares the win)."""
         found = self._winners.get(play_id)
         if found is None:
             found = self._winners[play_id] = [
                 r[0]
                 for r in self.db.execute(
-                    "SELECT seat FROM play_players WHERE play_id = ? AND scored AND winner",
+                    "SELECT seat FROM play_players WHERE play_id = ? AND winner",
                     (play_id,),
                 )
             ]
@@ -392,7 +394,7 @@ class _Reader:
         first = min(ends.values(), key=lambda play_id: (when[play_id], play_id))
         holders = self.db.execute(
             "SELECT name_key, name FROM play_people WHERE play_id = ? AND anonymous = 0 "
-            "AND total IS NOT NULL ORDER BY side, position",
+            "ORDER BY side, position",
             (first,),
         ).fetchall()
         named: dict[str, str] = {}
@@ -432,6 +434,8 @@ class _Reader:
                 if points > goals.get((None, category), 0):
                     goals[(None, category)] = points
         for person in people:
+            if person.seat.total is None:
+                continue  # a seat not scored sets no category
             for category, points in person.seat.breakdown:
                 if points > 0:
                     goals[(person.key, category)] = points
@@ -602,8 +606,8 @@ def _read_categories(
     scored = [s for s in play.seats if s.total is not None]
     if not any(len(s.breakdown) > 1 for s in scored):
         return
-    for person in _people([s for s in scored if not s.anonymous]):
-        if person.key == key:
+    for person in _people([s for s in play.seats if not s.anonymous]):
+        if person.key == key and person.seat.total is not None:
             for category, points in person.seat.breakdown:
                 if points > 0 and category in wanted:
                     _keep(found, (key, category), (points, play.played_at, play.id, (person.name,)))
@@ -627,7 +631,8 @@ _FIRST_BATCH = 16
 
 
 def _people(named: Sequence[PlayedSeat]) -> list[_Person]:
-    """The people of the named seats, each once (their first seat), as records count them."""
+    """The people of the named seats, each once (their first seat, scored or not), as records
+    count them."""
     people: list[_Person] = []
     seen: set[str] = set()
     for seat in named:
@@ -639,13 +644,19 @@ def _people(named: Sequence[PlayedSeat]) -> list[_Person]:
     return people
 
 
-def _sole_winner(scored: Sequence[PlayedSeat]) -> PlayedSeat | None:
-    """The seat of a sole named winner ahead on points: the only one that can set a margin."""
-    winners = [s for s in scored if s.winner]
-    others = [s.total or 0 for s in scored if not s.winner]
+def _sole_winner(seats: Sequence[PlayedSeat]) -> PlayedSeat | None:
+    """The seat of a sole named winner ahead on points: the only one that can set a margin.
+
+    As :mod:`companion.records` has it: the only seat that won (a seat not
+    scored that won shares the win), scored, above the best scored seat that
+    did not win.
+    """
+    winners = [s for s in seats if s.winner]
+    others = [s.total for s in seats if not s.winner and s.total is not None]
     if len(winners) != 1 or not others or winners[0].anonymous:
         return None
-    return winners[0] if (winners[0].total or 0) > max(others) else None
+    total = winners[0].total
+    return winners[0] if total is not None and total > max(others) else None
 
 
 def _distinct(names: Iterator[str] | Any) -> tuple[str, ...]:

@@ -33,7 +33,16 @@ def _set_in(mark: Mark) -> str:
     return f"#{mark.play}, {mark.played_at[:10]}"
 
 
-def _group_rows(records: GameRecords, *, categories: bool) -> list[tuple[str, Mark]]:
+NO_SCORE = "no score yet"
+"""Held by, for the highest total of a game whose plays were never scored (blank scores)."""
+
+
+def _group_rows(records: GameRecords, *, categories: bool) -> list[tuple[str, Mark | None]]:
+    """The group's records that are held; the highest total always, ``None`` if never scored.
+
+    A game whose plays all have blank scores still has plays (and may have a
+    streak), so it keeps a line saying it has no score yet.
+    """
     rows: list[tuple[str, Mark | None]] = [
         ("Highest total", records.best_total),
         ("Biggest winning margin", records.biggest_margin),
@@ -41,7 +50,14 @@ def _group_rows(records: GameRecords, *, categories: bool) -> list[tuple[str, Ma
     ]
     if categories:
         rows.extend((f"Most in {label(records.game, c)}", m) for c, m in records.categories.items())
-    return [(name, mark) for name, mark in rows if mark is not None]
+    return [(name, mark) for k, (name, mark) in enumerate(rows) if mark is not None or k == 0]
+
+
+def _cells(mark: Mark | None) -> tuple[str, str | Text, str]:
+    """Value, holders and where it was set; a dash and "no score yet" for no mark."""
+    if mark is None:
+        return "-", NO_SCORE, ""
+    return str(mark.value), plain(mark.who), _set_in(mark)
 
 
 def records_tables(found: Mapping[str, GameRecords], game: str | None) -> RenderableType:
@@ -55,7 +71,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
         records = found[game]
         group = _table("Record", "Value", "Held by", "Set in")
         for name, mark in _group_rows(records, categories=True):
-            group.add_row(plain(name), str(mark.value), plain(mark.who), _set_in(mark))
+            group.add_row(plain(name), *_cells(mark))
         people = _table("Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak")
         for person in _people(records):
             people.add_row(
@@ -76,13 +92,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
     table = _table("Game", "Record", "Value", "Held by", "Set in")
     for gid in in_game_order(found):
         for k, (name, mark) in enumerate(_group_rows(found[gid], categories=False)):
-            table.add_row(
-                plain(title(gid)) if k == 0 else "",
-                name,
-                str(mark.value),
-                plain(mark.who),
-                _set_in(mark),
-            )
+            table.add_row(plain(title(gid)) if k == 0 else "", name, *_cells(mark))
     return Group(Text("The group's records", HEADING), table)
 
 

@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import doctest
+import json
 import random
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
 import companion.played
 import companion.records
+from companion import past
+from companion.cli import app
+from companion.history import History
 from companion.played import INTERIM, PlayedGame, PlayedSeat, from_result
 from companion.records import (
+    GameRecords,
     Mark,
+    PersonRecords,
     RecordBook,
     describe,
     records,
@@ -23,7 +31,11 @@ from companion.records import (
     set_by,
     title,
 )
+from companion.stats import compute
 from scorers.names import name_key
+
+FILES = Path(__file__).parent / "files"
+runner = CliRunner()
 
 
 def seat(
@@ -66,7 +78,8 @@ HISTORY = [
     # 3: interim and ignored plays count for nothing.
     play(3, "tokaido", tokaido("Aki", 99, 10, won=True), tokaido("Ben", 1, 0), status=INTERIM),
     play(4, "tokaido", tokaido("Aki", 99, 10, won=True), tokaido("Ben", 1, 0), ignored=True),
-    # 5: "BEN" is Ben; Cho joins; a seat that was not scored; Ben wins again.
+    # 5: "BEN" is Ben; Cho joins; Aki's seat was not scored (a play and a loss for Aki,
+    # no score); Ben wins again.
     play(
         5,
         "tokaido",
@@ -121,7 +134,7 @@ def test_personal_records_by_hand() -> None:
     people = records(HISTORY)["tokaido"].people
     assert sorted(people) == ["aki", "ben", "cho"]  # the guest holds nothing
     aki, ben, cho = people["aki"], people["ben"], people["cho"]
-    assert (aki.name, aki.plays, aki.wins, aki.current_streak) == ("Aki", 3, 1, 0)
+    assert (aki.name, aki.plays, aki.wins, aki.current_streak) == ("Aki", 4, 1, 0)
     assert (ben.name, ben.plays, ben.wins, ben.current_streak) == ("Ben", 4, 3, 3)
     assert (cho.plays, cho.wins, cho.current_streak) == (1, 0, 0)
     assert aki.best_total is not None and (aki.best_total.value, aki.best_total.play) == (85, 6)
@@ -261,6 +274,9 @@ NAMES = ("Aki", "aki", "Ben", "Cho", "Dai")
 def histories(draw: st.DrawFn) -> list[PlayedGame]:
     """Up to 40 plays of two games: not-scored seats, guests, interim and ignored plays.
 
+    Some plays are BG Stats' blank scores: no seat scored, with a winner marked
+    (or none), or a seat not scored marked winner beside scored ones.
+
     Built from one drawn seed: far quicker than drawing each number on its own,
     which keeps these tests to a second or two.
     """
@@ -268,16 +284,22 @@ def histories(draw: st.DrawFn) -> list[PlayedGame]:
     plays = []
     for n in range(rng.randint(0, 40)):
         seats = []
+        blank = rng.randint(0, 5) == 0  # no seat scored
         for name in rng.sample(NAMES, rng.randint(2, 4)):
-            if rng.randint(0, 9) == 0:
-                seats.append(seat(name, None))
+            if blank or rng.randint(0, 9) == 0:
+                seats.append(seat(name, None, a=rng.randint(0, 3)))  # a breakdown, no total
                 continue
             a, b = rng.randint(0, 12), rng.randint(0, 12)
             seats.append(seat(name, a + b, a=a, b=b, anonymous=rng.randint(0, 9) == 0))
         top = max((s.total for s in seats if s.total is not None), default=None)
+        won = [s.total is not None and s.total == top for s in seats]
+        if blank or rng.randint(0, 9) == 0:  # marked by hand: one seat, or none
+            won = [False] * len(seats)
+            if rng.randint(0, 4) > 0:
+                won[rng.randrange(len(seats))] = True
         seats = [
-            PlayedSeat(s.name, s.total, s.rank, s.total == top, s.breakdown, (), s.anonymous)
-            for s in seats
+            PlayedSeat(s.name, s.total, s.rank, w, s.breakdown, (), s.anonymous)
+            for s, w in zip(seats, won, strict=True)
         ]
         status = INTERIM if rng.randint(0, 9) == 0 else "final"
         game = rng.choice(["tokaido", "kamakura"])
@@ -286,7 +308,8 @@ def histories(draw: st.DrawFn) -> list[PlayedGame]:
 
 
 def reference(plays: list[PlayedGame], game: str) -> dict[str, Any]:
-    """The records the slow, obvious way (one person per key and play)."""
+    """The records the slow, obvious way (one person per key and play, their first seat,
+    scored or not; totals from scored seats only)."""
     rows: list[tuple[str, PlayedSeat]] = []
     for p in plays:
         if not p.counts or p.game != game:
@@ -294,7 +317,7 @@ def reference(plays: list[PlayedGame], game: str) -> dict[str, Any]:
         seen = set()
         for s in p.seats:
             key = name_key(s.name)
-            if s.total is not None and not s.anonymous and key not in seen:
+            if not s.anonymous and key not in seen:
                 seen.add(key)
                 rows.append((key, s))
     best = max(
@@ -315,10 +338,11 @@ def reference(plays: list[PlayedGame], game: str) -> dict[str, Any]:
             run = run + 1 if s.winner else 0
             longest = max(longest, run)
         people[key] = {
-            "best": max(s.total or 0 for s in mine),
+            "best": max((s.total for s in mine if s.total is not None), default=None),
             "plays": len(mine),
             "wins": sum(s.winner for s in mine),
             "longest": longest,
+            "current": run,
         }
     return {"best": best, "people": people}
 
@@ -331,11 +355,9 @@ def test_records_agree_with_the_obvious_computation(plays: list[PlayedGame]) -> 
         expected = reference(plays, game)
         got = games.get(game)
         if got is None:
-            assert not any(
-                p.counts and p.game == game and any(s.total is not None for s in p.seats)
-                for p in plays
-            )
+            assert not any(p.counts and p.game == game for p in plays)
             continue
+        assert got.plays == sum(p.counts and p.game == game for p in plays)
         assert (got.best_total.value if got.best_total else None) == expected["best"]
         assert {
             key: {
@@ -343,6 +365,7 @@ def test_records_agree_with_the_obvious_computation(plays: list[PlayedGame]) -> 
                 "plays": p.plays,
                 "wins": p.wins,
                 "longest": p.longest_streak.value if p.longest_streak else 0,
+                "current": p.current_streak,
             }
             for key, p in got.people.items()
         } == expected["people"]
@@ -374,7 +397,7 @@ def test_set_after_reads_only_the_plays_people_and_categories(plays: list[Played
     for p in plays:
         before = book.game(p.game)
         if before is not None:
-            keys = {name_key(n) for s in p.seats if s.total is not None for n in s.people}
+            keys = {name_key(n) for s in p.seats if not s.anonymous for n in s.people}
             categories = {c for s in p.seats for c, _ in s.breakdown}
             before = replace(
                 before,
@@ -392,3 +415,322 @@ def test_set_after_reads_only_the_plays_people_and_categories(plays: list[Played
 def test_from_result_refuses_what_is_not_a_result(doc: dict[str, Any]) -> None:
     with pytest.raises(ValueError, match="not a result document"):
         from_result(1, "2025-06-01", doc)
+
+
+# --- blank scores (BG Stats): plays and wins as the statistics count them ----------
+
+
+def test_a_streak_runs_through_wins_with_blank_scores() -> None:
+    """A win with no score at all, and a win where only the winner's score is blank."""
+    plays = [
+        play(1, "tokaido", seat("Aki", 70, won=True), seat("Ben", 60)),
+        play(2, "tokaido", seat("Aki", None, won=True), seat("Ben", None)),
+        play(3, "tokaido", seat("Aki", None, won=True), seat("Ben", 50), seat("Cho", 45)),
+        play(4, "tokaido", seat("Aki", 65, won=True), seat("Ben", 64)),
+    ]
+    book = RecordBook()
+    assert [describe(book.add(p)) for p in plays] == [
+        [],
+        ["Aki has won 2 Tokaido games in a row, the group's longest streak (was 1)."],
+        # A blank winner sets no margin, and Ben's 50 is no best.
+        ["Aki has won 3 Tokaido games in a row, the group's longest streak (was 2)."],
+        [
+            "Aki has won 4 Tokaido games in a row, the group's longest streak (was 3).",
+            "Ben's best Tokaido: 64, was 60.",
+        ],
+    ]
+    tokaido = book.game("tokaido")
+    assert tokaido is not None
+    assert tokaido.plays == 4
+    assert tokaido.longest_streak == Mark(4, ("Aki",), 4, "2025-06-04T20:00:00Z")
+    assert tokaido.best_total == Mark(70, ("Aki",), 1, "2025-06-01T20:00:00Z")
+    assert tokaido.biggest_margin == Mark(10, ("Aki",), 1, "2025-06-01T20:00:00Z")
+    aki, ben = tokaido.people["aki"], tokaido.people["ben"]
+    assert (aki.plays, aki.wins, aki.current_streak) == (4, 4, 4)
+    assert aki.best_total == Mark(70, ("Aki",), 1, "2025-06-01T20:00:00Z")  # no blank is 0
+    assert (ben.plays, ben.wins, ben.current_streak) == (4, 0, 0)
+
+
+def test_a_blank_score_that_did_not_win_ends_a_streak() -> None:
+    plays = [
+        play(1, "shogun", seat("Aki", 30, won=True), seat("Ben", 20)),
+        play(2, "shogun", seat("Aki", 31, won=True), seat("Ben", 21)),
+        # Aki's score left blank, Ben ticked winner: a loss for Aki, and no margin for Ben
+        # (nobody scored lost to him).
+        play(3, "shogun", seat("Aki", None), seat("Ben", 25, won=True)),
+        play(4, "shogun", seat("Aki", None), seat("Ben", None, won=True)),  # nobody scored
+        play(5, "shogun", seat("Aki", 40, won=True), seat("Ben", 10)),
+    ]
+    book = RecordBook()
+    assert [describe(book.add(p)) for p in plays] == [
+        [],
+        [
+            "Aki set the group's Shogun record: 31, was 30.",
+            "Aki has won 2 Shogun games in a row, the group's longest streak (was 1).",
+            "Ben's best Shogun: 21, was 20.",
+        ],
+        ["Ben's best Shogun: 25, was 21."],
+        ["Ben has won 2 Shogun games in a row, their longest streak (was 1)."],
+        [
+            "Aki set the group's Shogun record: 40, was 31.",
+            "Aki won by 30, the group's biggest Shogun margin (was 10).",
+        ],
+    ]
+    shogun = book.game("shogun")
+    assert shogun is not None
+    assert shogun.longest_streak == Mark(2, ("Aki",), 2, "2025-06-02T20:00:00Z")  # Ben equals it
+    aki, ben = shogun.people["aki"], shogun.people["ben"]
+    assert (aki.plays, aki.wins, aki.current_streak) == (5, 3, 1)
+    assert aki.longest_streak == Mark(2, ("Aki",), 2, "2025-06-02T20:00:00Z")
+    assert (ben.plays, ben.wins, ben.current_streak) == (5, 2, 0)
+    assert ben.longest_streak == Mark(2, ("Ben",), 4, "2025-06-04T20:00:00Z")
+    assert ben.biggest_margin is None  # won twice, never over a scored seat
+
+
+def test_a_play_with_no_scores_at_all() -> None:
+    """A play, and a loss for everyone in it when no winner is marked; no score from it."""
+    book = RecordBook()
+    guest = seat("Guest", None, anonymous=True)
+    assert book.add(play(1, "kamakura", seat("Aki", None), seat("Ben", None), guest)) == []
+    assert book.game("kamakura") == GameRecords(
+        "kamakura",
+        1,
+        None,
+        {},
+        None,
+        None,
+        {
+            "aki": PersonRecords("Aki", 1, 0, 0, None, {}, None, None),
+            "ben": PersonRecords("Ben", 1, 0, 0, None, {}, None, None),
+        },
+    )
+    # Ben ticked winner, still no score: a win, a streak of 1, and no total of 0.
+    assert book.add(play(2, "kamakura", seat("Aki", None), seat("Ben", None, won=True))) == []
+    kamakura = book.game("kamakura")
+    assert kamakura is not None and kamakura.best_total is None
+    assert kamakura.longest_streak == Mark(1, ("Ben",), 2, "2025-06-02T20:00:00Z")
+    ben = kamakura.people["ben"]
+    assert (ben.plays, ben.wins, ben.current_streak, ben.best_total) == (2, 1, 1, None)
+    # The first scores: nothing beaten (nothing to beat), and Ben's streak goes on.
+    news = book.add(play(3, "kamakura", seat("Aki", 12), seat("Ben", 14, won=True)))
+    assert describe(news) == [
+        "Ben has won 2 Kamakura Collection games in a row, the group's longest streak (was 1)."
+    ]
+    kamakura = book.game("kamakura")
+    assert kamakura is not None and kamakura.plays == 3
+    assert kamakura.best_total == Mark(14, ("Ben",), 3, "2025-06-03T20:00:00Z")
+    assert kamakura.biggest_margin == Mark(2, ("Ben",), 3, "2025-06-03T20:00:00Z")
+    aki = kamakura.people["aki"]
+    assert (aki.plays, aki.wins) == (3, 0)
+    assert aki.best_total == Mark(12, ("Aki",), 3, "2025-06-03T20:00:00Z")
+
+
+def test_a_blank_score_sets_no_total_category_or_margin() -> None:
+    book = RecordBook()
+    book.add(play(1, "tokaido", tokaido("Aki", 50, 5, won=True), tokaido("Ben", 40, 2)))
+    # Aki's blank (with a breakdown left in it) is no best, and no 0 either.
+    blank = seat("Aki", None, journey=90, temple=9)
+    assert describe(book.add(play(2, "tokaido", blank, tokaido("Ben", 30, 1, won=True)))) == []
+    # A win shared with a seat not scored is no sole win: no margin.
+    shared = (seat("Aki", None, won=True), tokaido("Ben", 80, 8, won=True), tokaido("Cho", 10, 0))
+    news = describe(book.add(play(3, "tokaido", *shared)), categories=True)
+    assert news == [
+        "Ben set the group's Tokaido record: 88, was 55 by Aki.",
+        "Ben has won 2 Tokaido games in a row, the group's longest streak (was 1 by Aki).",
+        "Ben set the group's Tokaido record in the journey: 80, was 50 by Aki.",
+        "Ben set the group's Tokaido record in the temple ranking: 8, was 5 by Aki.",
+    ]
+    tokaido_records = book.game("tokaido")
+    assert tokaido_records is not None
+    assert tokaido_records.biggest_margin == Mark(13, ("Aki",), 1, "2025-06-01T20:00:00Z")
+    aki = tokaido_records.people["aki"]
+    assert aki.best_total == Mark(55, ("Aki",), 1, "2025-06-01T20:00:00Z")
+    assert {c: m.value for c, m in aki.categories.items()} == {"journey": 50, "temple": 5}
+    assert (aki.plays, aki.wins, aki.current_streak) == (3, 2, 1)  # the shared win is a win
+
+
+def test_one_person_in_two_seats_counts_once_with_the_first_even_if_blank() -> None:
+    """As before, a person written twice in one play counts once, with their first seat,
+    scored or not: here a blank loss, though their second seat won with 40."""
+    book = RecordBook()
+    book.add(play(1, "shogun", seat("Aki", None), seat("aki", 40, won=True), seat("Ben", 30)))
+    shogun = book.game("shogun")
+    assert shogun is not None
+    aki = shogun.people["aki"]
+    assert (aki.name, aki.plays, aki.wins, aki.current_streak) == ("Aki", 1, 0, 0)
+    assert aki.best_total is None and aki.biggest_margin is None
+    assert shogun.best_total == Mark(40, ("aki",), 1, "2025-06-01T20:00:00Z")  # the group's
+
+
+def seat_rows(plays: list[PlayedGame], game: str) -> list[tuple[Any, ...]]:
+    """The rows :meth:`History.seat_rows` gives the statistics, for one game's plays."""
+    return [
+        (p.id, p.game, k, s.name, s.total, s.rank, s.winner, name_key(n), n, s.anonymous)
+        for p in plays
+        if p.counts and p.game == game
+        for k, s in enumerate(p.seats)
+        for n in s.people
+    ]
+
+
+@settings(max_examples=100, deadline=None)
+@given(histories())
+def test_plays_wins_and_streaks_are_those_of_the_statistics(plays: list[PlayedGame]) -> None:
+    """Each person's plays, wins, current streak and best total in a game are what
+    ``history stats --game`` says. (One name per person here: the statistics count a
+    person written in two seats of one play twice, records once.)"""
+    plays = [
+        replace(p, seats=tuple(replace(s, name="Eve") if s.name == "aki" else s for s in p.seats))
+        for p in plays
+    ]
+    for game, found in records(plays).items():
+        stats = compute(seat_rows(plays, game))
+        assert [g.plays for g in stats.games] == [found.plays]
+        assert {
+            name_key(p.name): (p.name, p.plays, p.wins, p.streak, p.games[game].best)
+            for p in stats.players
+        } == {
+            key: (r.name, r.plays, r.wins, r.current_streak, r.best_total and r.best_total.value)
+            for key, r in found.people.items()
+        }
+
+
+def test_history_records_agrees_with_history_stats_on_a_bg_stats_backup(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """The BG Stats backup, with blank-score Tokaido plays added as BG Stats writes them
+    (``"score": ""``, the winner ticked): Aki's streak of 4 runs through two of them."""
+    backup = json.loads((FILES / "bgstats-backup.bgsplay").read_text())
+    model = backup["plays"][0]  # Tokaido: Aki won; Ben; Cho's score blank
+
+    def tokaido(day: int, *scores: tuple[int, str, bool]) -> dict[str, Any]:
+        entries = [
+            {**model["playerScores"][0], "playerRefId": who, "score": score, "winner": won}
+            for who, score, won in scores
+        ]
+        date = f"2026-10-{day} 20:00:00"
+        uuid = f"5A1C0E00-0000-4000-8000-0000000001{day}"
+        return {**model, "uuid": uuid, "playDate": date, "entryDate": date, "playerScores": entries}
+
+    aki, ben, cho, dai = 1, 2, 3, 4
+    backup["plays"] += [
+        tokaido(10, (aki, "", True), (ben, "", False), (cho, "", False)),  # no score, Aki ticked
+        tokaido(11, (aki, "", True), (ben, "50", False), (dai, "45", False)),
+        tokaido(12, (aki, "70", True), (ben, "60", False)),
+        tokaido(13, (cho, "", False), (dai, "", False)),  # no score, no winner: both lose
+    ]
+    source = tmp_path / "blank-scores.bgsplay"
+    source.write_text(json.dumps(backup))
+    imported = runner.invoke(app, ["history", "import", str(source)])
+    assert imported.exit_code == 0, imported.output
+    assert imported.stdout.startswith("Imported 9 games;")
+
+    stats = runner.invoke(app, ["history", "stats", "--game", "tokaido", "--json"])
+    shown = runner.invoke(app, ["history", "records", "tokaido", "--json"])
+    assert stats.exit_code == shown.exit_code == 0, stats.output + shown.output
+    by_stats = {
+        p["name"]: (p["plays"], p["wins"], p["current_streak"], p["games"]["tokaido"]["best_score"])
+        for p in json.loads(stats.stdout)["players"]
+    }
+    [found] = json.loads(shown.stdout)["games"]
+    by_records = {
+        p["name"]: (
+            p["plays"],
+            p["wins"],
+            p["current_streak"],
+            (p["best_total"] or {}).get("value"),
+        )
+        for p in found["people"]
+    }
+    assert (
+        by_records
+        == by_stats
+        == {
+            "Aki": (4, 4, 4, 80),
+            "Ben": (4, 0, 0, 60),
+            "Cho": (4, 0, 0, 61),
+            "Dai": (3, 0, 0, 64),
+        }
+    )
+    assert found["plays"] == 6  # 2 from the backup (its ignored one stays out) and 4 added
+    assert found["longest_streak"]["value"] == 4 and found["longest_streak"]["holders"] == ["Aki"]
+    table = runner.invoke(app, ["history", "records"]).stdout
+    assert (
+        " Tokaido   Highest total               80   Aki           #1, 2026-10-03\n"
+        "           Biggest winning margin      22   Aki           #1, 2026-10-03\n"
+        "           Longest win streak           4   Aki           #8, 2026-10-12\n"
+    ) in table
+    # What the save of the last Aki win said, read without replaying the history.
+    with History(db_path) as history:
+        last_win = [p.id for p in history.plays() if p.played_at.startswith("2026-10-12")]
+        assert past.records_set(history, last_win[0]) == [
+            "Aki has won 4 Tokaido games in a row, the group's longest streak (was 3).",
+            "Ben's best Tokaido: 60, was 58.",
+        ]
+
+
+def test_a_game_never_scored_has_a_line_in_every_records_table(db_path: Path) -> None:
+    """Kamakura played twice with blank scores (Ben ticked winner): its plays and Ben's
+    streak are shown, and its highest total says there is no score yet."""
+    from companion.history import Play
+    from companion.widgets.history import records_html
+
+    def stored(day: int, game: str, winner: str, *seats: tuple[str, int | None]) -> Play:
+        players = [
+            {"name": n, "total": t, "rank": None if t is None else 1, "breakdown": {}}
+            for n, t in seats
+        ]
+        result = {"game": game, "players": players, "winners": [winner], "tiebreak": None}
+        return Play(0, f"u{day}", f"2026-03-0{day}T20:00:00Z", game, None, result)
+
+    blank = (("Aki", None), ("Ben", None))
+    with History(db_path) as history:
+        history.add(
+            [
+                stored(1, "kamakura", "Ben", *blank),
+                stored(2, "kamakura", "Ben", *blank),
+                stored(3, "tokaido", "Aki", ("Aki", 50), ("Ben", 40)),
+            ],
+            keep_ids=False,
+        )
+        found = past.records(history)
+    every = runner.invoke(app, ["history", "records"])
+    one = runner.invoke(app, ["history", "records", "kamakura"])
+    shown = runner.invoke(app, ["history", "records", "kamakura", "--json"])
+    assert every.exit_code == one.exit_code == shown.exit_code == 0
+    assert (
+        " Kamakura            Highest total            -   no score yet\n"
+        " Collection\n"
+        "                     Longest win streak       2   Ben            #2, 2026-03-02\n"
+    ) in every.stdout
+    assert one.stdout == (
+        "Kamakura Collection records (2 games)\n"
+        " Record               Value   Held by        Set in\n"
+        "────────────────────────────────────────────────────────────\n"
+        " Highest total            -   no score yet\n"
+        " Longest win streak       2   Ben            #2, 2026-03-02\n"
+        "\n"
+        "Personal bests\n"
+        " Player   Games   Wins   Best total   Biggest win   Longest streak\n"
+        "───────────────────────────────────────────────────────────────────\n"
+        " Aki          2      0            -             -                -\n"
+        " Ben          2      2            -             -                2\n"
+    )
+    [kamakura] = json.loads(shown.stdout)["games"]
+    assert (kamakura["plays"], kamakura["highest_total"], kamakura["biggest_margin"]) == (
+        2,
+        None,
+        None,
+    )
+    assert [(p["name"], p["plays"], p["wins"], p["best_total"]) for p in kamakura["people"]] == [
+        ("Aki", 2, 0, None),
+        ("Ben", 2, 2, None),
+    ]
+    assert (
+        "<tr><td>Kamakura Collection</td><td>Highest total</td><td>-</td><td>no score yet</td>"
+        "<td></td></tr><tr><td></td><td>Longest win streak</td><td>2</td><td>Ben</td>"
+        "<td>#2, 2026-03-02</td></tr>"
+    ) in records_html(found, None, None)
+    page = records_html(found, "kamakura", None)
+    assert "<tr><td>Highest total</td><td>-</td><td>no score yet</td><td></td></tr>" in page
+    assert "<tr><td>Ben</td><td>2</td><td>2</td><td>-</td><td>-</td><td>2</td></tr>" in page

@@ -16,6 +16,7 @@ from companion.history import History, Person, Play
 from companion.records import CATEGORY, PERSONAL, NewRecord, RecordBook, describe, set_after
 from companion.records_before import play
 from companion.records_before import records_before as before
+from scorers.names import name_key
 
 # Two names of one person, a name that JSON may escape, and guests.
 NAMES = ("Aki", "aki", "Ben", "Cho", "Émi")
@@ -54,28 +55,18 @@ def breakdown(rng: random.Random, total: int, split: bool) -> dict[str, Any]:
 
 
 def generated(seed: int) -> list[Play]:
-    """Up to 25 plays of three games, saved out of play order, as an import would add them."""
+    """Up to 25 plays of three games, saved out of play order, as an import would add them.
+
+    Blank scores as BG Stats has them: seats not scored, some marked winner,
+    and plays with no seat scored (a winner marked, or none). Most histories
+    also hold a run of wins by one person through plays with no score (see
+    :func:`run`).
+    """
     rng = random.Random(seed)
     plays = []
     for n in range(rng.randint(1, 25)):
-        sides: list[dict[str, Any]] = []
-        people: list[Person] = []
-        split = rng.randint(0, 2) > 0
-        for k in range(rng.randint(2, 4)):
-            name, mine = side(rng, k, {s["name"] for s in sides})
-            people += mine
-            total = None if rng.randint(0, 7) == 0 else rng.randint(0, 12)
-            points = breakdown(rng, total or 0, split and rng.randint(0, 3) > 0)
-            sides.append({"name": name, "total": total, "rank": None, "breakdown": points})
-        totals = [s["total"] for s in sides if s["total"] is not None]
-        for s in sides:
-            if s["total"] is not None:
-                s["rank"] = 1 + sum(t > s["total"] for t in totals)
-        winners = [s["name"] for s in sides if s["rank"] == 1]
-        if rng.randint(0, 9) == 0:
-            winners = rng.choice([[], [sides[0]["name"]]])  # none marked, or a blank seat won
         game = rng.choice(["tokaido", "kamakura", "shibuya"])
-        result = {"game": game, "players": sides, "winners": winners, "tiebreak": None}
+        result, people = sides(rng, game, (), rng.randint(0, 5) == 0)  # 1 in 6: no score
         plays.append(
             Play(
                 0,
@@ -84,9 +75,87 @@ def generated(seed: int) -> list[Play]:
                 game,
                 None,
                 result,
-                people=tuple(people),
+                people=people,
                 ignored=rng.randint(0, 9) == 0,
                 status="interim" if rng.randint(0, 9) == 0 else "final",
+            )
+        )
+    if rng.randint(0, 3) > 0:
+        at = rng.randint(0, len(plays))
+        plays[at:at] = run(rng)
+    return plays
+
+
+def sides(
+    rng: random.Random,
+    game: str,
+    first: tuple[str, ...],
+    blank: bool,
+    won: str | None = None,
+    *,
+    first_blank: bool = False,
+) -> tuple[dict[str, Any], tuple[Person, ...]]:
+    """A play's result and its people: random sides after the players ``first``.
+
+    Args:
+        rng: The random numbers.
+        game: The game id.
+        first: Players of their own in the first seats.
+        blank: No seat is scored.
+        won: The one side marked winner whatever the scores; by default the
+            best scored sides, or now and then one side (or none) by hand.
+        first_blank: The first seat is not scored.
+    """
+    entries: list[dict[str, Any]] = []
+    people: list[Person] = []
+    split = rng.randint(0, 2) > 0
+    for k in range(max(len(first) + 1, rng.randint(2, 4))):
+        if k < len(first):
+            name, mine = first[k], [Person(first[k], k)]
+        else:
+            name, mine = side(rng, k, {s["name"] for s in entries} | set(first))
+        people += mine
+        total = None if blank or rng.randint(0, 7) == 0 else rng.randint(0, 12)
+        if k == 0 and first_blank:
+            total = None
+        points = breakdown(rng, total or 0, split and rng.randint(0, 3) > 0)
+        entries.append({"name": name, "total": total, "rank": None, "breakdown": points})
+    totals = [s["total"] for s in entries if s["total"] is not None]
+    for s in entries:
+        if s["total"] is not None:
+            s["rank"] = 1 + sum(t > s["total"] for t in totals)
+    winners = [s["name"] for s in entries if s["rank"] == 1]
+    if blank or rng.randint(0, 9) == 0:  # marked by hand: none, or one side, scored or not
+        winners = rng.choice([[], *([s["name"]] for s in entries)])
+    elif rng.randint(0, 9) == 0:  # the best and a side not scored share the win
+        winners += [s["name"] for s in entries if s["total"] is None][:1]
+    if won is not None:
+        winners = [won]
+    result = {"game": game, "players": entries, "winners": winners, "tiebreak": None}
+    return result, tuple(people)
+
+
+def run(rng: random.Random) -> list[Play]:
+    """Three to five plays of one game in a row, one person winning each: the second
+    with no seat scored, any other middle one with no seat or only the winner's not
+    scored."""
+    game = rng.choice(["tokaido", "kamakura", "shibuya"])
+    who = rng.choice(NAMES)
+    day = rng.randint(1, 6)
+    plays = []
+    length = rng.randint(3, 5)
+    for k in range(length):
+        blank = k == 1 or (0 < k < length - 1 and rng.randint(0, 1) > 0)
+        result, people = sides(rng, game, (who,), blank, who, first_blank=0 < k < length - 1)
+        plays.append(
+            Play(
+                0,
+                f"run-{k}",
+                f"2026-01-0{day}T21:00:0{k}Z",  # a time of its own: nothing comes between
+                game,
+                None,
+                result,
+                people=people,
             )
         )
     return plays
@@ -132,6 +201,34 @@ def test_what_a_play_set_is_what_the_replay_says(
                 assert past.records_set(history, saved.id) == describe(news)
     finally:
         records_before._BATCH, records_before._FIRST_BATCH = saved_batches
+
+
+def test_the_random_histories_hold_streaks_through_plays_with_no_score(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """What the property above must meet: plays with no seat scored and a winner marked,
+    and someone winning the plays of a game before and after one of them."""
+    through = 0
+    for seed in range(12):
+        path = tmp_path_factory.mktemp("runs") / "history.sqlite3"
+        with History(path) as history:
+            history.add(generated(seed), keep_ids=False)
+            counted = past._counted(history, None)
+        results: dict[tuple[str, str], list[tuple[bool, bool]]] = {}  # -> [(won, no score)]
+        for p in counted:
+            blank = all(s.total is None for s in p.seats)
+            first: dict[str, bool] = {}  # a person's first seat in the play counts
+            for s in p.seats:
+                for name in s.people if not s.anonymous else ():
+                    first.setdefault(name_key(name), s.winner)
+            for key, won in first.items():
+                results.setdefault((p.game, key), []).append((won, blank))
+        through += any(
+            mine[k - 1][0] and mine[k] == (True, True) and mine[k + 1][0]
+            for mine in results.values()
+            for k in range(1, len(mine) - 1)
+        )
+    assert through >= 6, through
 
 
 def test_a_history_where_every_record_changes_hands(db_path: Path) -> None:

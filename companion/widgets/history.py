@@ -564,7 +564,9 @@ def _set_in(mark: Mark) -> str:
     return f"#{mark.play}, {mark.played_at[:10]}"
 
 
-def _group_rows(found: GameRecords, *, categories: bool) -> list[tuple[str, Mark]]:
+def _group_rows(found: GameRecords, *, categories: bool) -> list[list[str]]:
+    """Record, value, holders, where set: the highest total always (a dash and "no score
+    yet" for a game whose plays all have blank scores), the others when held."""
     from companion.explain import label
 
     rows: list[tuple[str, Mark | None]] = [
@@ -574,7 +576,13 @@ def _group_rows(found: GameRecords, *, categories: bool) -> list[tuple[str, Mark
     ]
     if categories:
         rows.extend((f"Most in {label(found.game, c)}", m) for c, m in found.categories.items())
-    return [(name, mark) for name, mark in rows if mark is not None]
+    return [
+        [name, "-", "no score yet", ""]
+        if mark is None
+        else [name, str(mark.value), mark.who, _set_in(mark)]
+        for k, (name, mark) in enumerate(rows)
+        if mark is not None or k == 0
+    ]
 
 
 def records_html(found: dict[str, GameRecords], game: str | None, player: str | None) -> str:
@@ -593,18 +601,15 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
         return f"<p>No records yet ({NOT_COUNTED}).</p>"
     if game is None:
         rows = [
-            [title(gid) if k == 0 else "", name, str(mark.value), mark.who, _set_in(mark)]
+            [title(gid) if k == 0 else "", *row]
             for gid in in_game_order(found)
-            for k, (name, mark) in enumerate(_group_rows(found[gid], categories=False))
+            for k, row in enumerate(_group_rows(found[gid], categories=False))
         ]
         return table(["Game", "Record", "Value", "Held by", "Set in"], rows) + (
             "<p class='small'>Choose a game above for each category and the personal bests.</p>"
         )
     records = found[game]
-    group = [
-        [name, str(mark.value), mark.who, _set_in(mark)]
-        for name, mark in _group_rows(records, categories=True)
-    ]
+    group = _group_rows(records, categories=True)
     people = sorted(
         records.people.values(),
         key=lambda p: (-(p.best_total.value if p.best_total else -(10**9)), name_key(p.name)),
