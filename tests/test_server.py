@@ -235,3 +235,14 @@ def test_the_page_loads_no_mathjax() -> None:
     assert "window.MathJax" in stand_in and "http" not in stand_in
     prefixed = server.page_config({}, base_url="/companion/")
     assert prefixed["fullMathjaxUrl"] == "/companion/voila/templates/companion/static/no-math.js"
+
+
+def test_every_file_of_the_page_template_ships_in_the_package() -> None:
+    import tomllib
+
+    root = Path(server.__file__).parent
+    pyproject = tomllib.loads((root.parent.parent / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["companion.widgets"]
+    shipped = {path for pattern in patterns for path in root.glob(pattern) if path.is_file()}
+    files = {path for path in (root / "jupyter").rglob("*") if path.is_file()}
+    assert files and files <= shipped, sorted(str(p.relative_to(root)) for p in files - shipped)
