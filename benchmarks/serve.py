@@ -7,7 +7,15 @@ seconds from the request to the moment the first name field accepts typing
 
 - *first visit*: a fresh browser profile (nothing cached);
 - *again*: the same page opened once more in that profile (scripts come
-  from the browser's cache, as on a tablet that has shown the page before).
+  from the browser's cache).
+
+Both use Playwright's usual browser contexts, which are private ("incognito")
+profiles: there chromium never keeps V8's compiled code, and a first visit
+costs it about a second more CPU than in a normal profile. A tablet on the
+table uses a normal profile, so the same page is also opened three times in
+a fresh normal (persistent) profile: its *first visit*, and its *third visit*,
+the first one where chromium compiles nothing it compiled before (it keeps
+the compiled code of a script from its second load on).
 
 Beside each wall time it gives the CPU seconds that chromium and the server
 (with its kernels) spent on the load: the machine is shared, so wall times
@@ -18,7 +26,12 @@ Then it loads a page 10 times more and reports the resident memory of the
 server and of its kernels, and how many kernels are alive once the reloaded
 pages have been freed.
 
-Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall]``
+``--waterfall`` lists a first visit's requests; ``--trace`` records a
+chromium trace of one more first visit and sums where the page's main thread
+spent its time (compiling and running scripts, style and layout) and each
+chromium thread's busy time.
+
+Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall] [--trace]``
 """
 
 from __future__ import annotations
@@ -170,6 +183,38 @@ def visits(
     return first, again
 
 
+def profile_visits(
+    playwright: Any,
+    folder: Path,
+    url: str,
+    ready: Callable[[Any], None],
+    server: subprocess.Popen[bytes],
+    pool: int,
+    runs: int,
+) -> tuple[list[Load], list[Load]]:
+    """First and third visits in ``runs`` fresh normal (persistent) browser profiles."""
+    first: list[Load] = []
+    third: list[Load] = []
+    for run in range(runs):
+        context = playwright.chromium.launch_persistent_context(
+            str(folder / f"profile-{run}"),
+            executable_path="/usr/bin/chromium",
+            args=ARGS,
+            viewport={"width": 1280, "height": 800},
+        )
+        chromium = browser_pid()
+        loads = []
+        for _ in range(3):
+            settle(server, pool)
+            page = context.new_page()
+            loads.append(load(page, url, ready, server.pid, chromium))
+            page.close()
+        context.close()
+        first.append(loads[0])
+        third.append(loads[2])
+    return first, third
+
+
 def browser_pid() -> int:
     """The chromium that Playwright started (the child of its driver, below this process)."""
     for pid in descendants(os.getpid()):
@@ -212,6 +257,81 @@ def trivial_server(folder: Path, env: dict[str, str]) -> tuple[subprocess.Popen[
     return server, f"http://127.0.0.1:{port}/voila/render/trivial.ipynb"
 
 
+MAIN_THREAD_EVENTS = {
+    "EvaluateScript": "running scripts as they arrive (compiling included)",
+    "RunMicrotasks": "promise callbacks (module set-up, widgets; compiling included)",
+    "V8.CompileCode": "compiling functions on first call (lazy compilation)",
+    "V8.ParseFunction": "parsing functions on first call",
+    "ParseHTML": "parsing the page",
+    "UpdateLayoutTree": "style",
+    "Layout": "layout",
+    "Paint": "paint",
+    "V8.GC_SCAVENGER": "garbage collection (young)",
+}
+
+
+def traced_visit(browser: Any, url: str, ready: Callable[[Any], None], path: Path) -> list[str]:
+    """One first visit under chromium's tracing; where the time went, as lines."""
+    import json
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    browser.start_tracing(
+        page=page,
+        path=str(path),
+        categories=[
+            "toplevel",
+            "devtools.timeline",
+            "disabled-by-default-devtools.timeline",
+            "v8",
+            "v8.execute",
+            "disabled-by-default-v8.compile",
+        ],
+    )
+    start = time.perf_counter()
+    page.goto(url, wait_until="commit")
+    ready(page)
+    wall = time.perf_counter() - start
+    browser.stop_tracing()
+    context.close()
+    events = json.loads(path.read_text())["traceEvents"]
+    threads = {
+        (e["pid"], e["tid"]): e["args"]["name"]
+        for e in events
+        if e.get("ph") == "M" and e.get("name") == "thread_name"
+    }
+    busy: dict[str, float] = {}
+    per_name: dict[str, float] = {}
+    main_counts: dict[tuple[int, int], int] = {}
+    for e in events:
+        key = (e.get("pid"), e.get("tid"))
+        if e.get("ph") == "X" and threads.get(key) == "CrRendererMain":
+            main_counts[key] = main_counts.get(key, 0) + 1
+    main = max(main_counts, key=lambda k: main_counts[k])
+    main_busy = 0.0
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        key = (e["pid"], e["tid"])
+        seconds = e.get("dur", 0) / 1e6
+        if e["name"] == "RunTask" and (key[0] == main[0] or threads.get(key) != "CrRendererMain"):
+            name = threads.get(key, "?")  # the page's renderer and chromium's other processes
+            busy[name] = busy.get(name, 0) + seconds
+        if key == main and e["name"] == "RunTask":
+            main_busy += seconds
+        if key == main and e["name"] in MAIN_THREAD_EVENTS:
+            per_name[e["name"]] = per_name.get(e["name"], 0) + seconds
+    lines = [f"traced first visit: usable after {wall:.2f} s (tracing slows it a little)"]
+    lines.append(f"  the page's main thread was busy {main_busy:.2f} s, of which:")
+    for name, what in MAIN_THREAD_EVENTS.items():
+        lines.append(f"    {per_name.get(name, 0):5.2f} s {name}: {what}")
+    others = sorted(busy.items(), key=lambda item: -item[1])
+    lines.append(
+        "  busy per chromium thread: " + ", ".join(f"{n} {v:.2f} s" for n, v in others[:8])
+    )
+    return lines
+
+
 def summary(name: str, loads: list[Load]) -> str:
     walls = [x.wall for x in loads]
     return (
@@ -229,8 +349,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--waterfall", action="store_true", help="print a first visit's requests")
+    parser.add_argument("--trace", action="store_true", help="where a first visit's time goes")
     args = parser.parse_args()
     compile_project()
+    load_before = os.getloadavg()
     port = free_port()
     pages = len(list((ROOT / "companion" / "notebooks").glob("*.ipynb")))
     with tempfile.TemporaryDirectory() as folder:
@@ -258,6 +380,15 @@ def main() -> int:
                     pages,
                     args.runs,
                 )
+                traced: list[str] = []
+                if args.trace:
+                    settle(server, pages)
+                    traced = traced_visit(
+                        browser,
+                        url,
+                        lambda page: page.fill(".name-0 input", "x", timeout=120_000),
+                        Path(folder) / "trace.json",
+                    )
                 page = browser.new_page()
                 for _ in range(10):
                     page.goto(url, wait_until="commit")
@@ -279,6 +410,15 @@ def main() -> int:
                     args.runs,
                 )
                 browser.close()
+                profile_first, profile_third = profile_visits(
+                    playwright,
+                    Path(folder),
+                    url,
+                    lambda page: page.fill(".name-0 input", "x", timeout=120_000),
+                    server,
+                    pages,
+                    args.runs,
+                )
         finally:
             for process in (server, floor_server):
                 if process is not None:
@@ -286,10 +426,20 @@ def main() -> int:
                     process.wait(timeout=60)
     if args.waterfall:
         print("\n".join(first[0].waterfall))
+    if traced:
+        print("\n".join(traced))
     median = statistics.median(x.wall for x in first)
+    load_after = os.getloadavg()
+    print(
+        f"load average (1 min) at the start {load_before[0]:.2f}, at the end "
+        f"{load_after[0]:.2f}: timings are only comparable at similar loads"
+    )
     print(f"Tokaido page usable (target < {TARGET} s):")
     print("  " + summary("first visit", first))
     print("  " + summary("again", again))
+    print("  in a normal browser profile (as on a tablet):")
+    print("    " + summary("first visit", profile_first))
+    print("    " + summary("third visit", profile_third))
     print("a preheated one-widget Voila page at the same time:")
     print("  " + summary("first visit", floor_first))
     print("  " + summary("again", floor_again))

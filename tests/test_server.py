@@ -17,6 +17,11 @@ from companion.widgets import server
 class Kernel:
     kernel_id: str
     last_activity: float
+    alive: bool = True
+    provisioner: Any = None
+
+    async def is_alive(self) -> bool:
+        return self.alive
 
 
 class FakeManager:
@@ -27,8 +32,10 @@ class FakeManager:
         self._kernel_connections: dict[str, int] = {}
         self._pools: dict[str, list[asyncio.Future[Any]]] = {}
         self.filled: list[str | None] = []
+        self.refill = False  # fill_if_needed puts a kernel that is starting in the pool
         self.shut: list[str] = []
-        self.log = type("Log", (), {"info": staticmethod(lambda *a: None)})()
+        quiet = staticmethod(lambda *a: None)
+        self.log = type("Log", (), {"info": quiet, "warning": quiet})()
         self.clock = 0.0
 
     def list_kernel_ids(self) -> list[str]:
@@ -43,12 +50,18 @@ class FakeManager:
         self.kernels[kernel_id] = Kernel(kernel_id, self.clock)
         return kernel_id
 
-    async def shutdown_kernel(self, kernel_id: str) -> None:
+    async def shutdown_kernel(self, kernel_id: str, now: bool = False) -> None:
         del self.kernels[kernel_id]
         self.shut.append(kernel_id)
 
     def fill_if_needed(self, delay: float | None = None, notebook_name: str | None = None) -> None:
         self.filled.append(notebook_name)
+        if self.refill and notebook_name is not None:
+
+            async def starting() -> dict[str, str]:
+                return {"kernel_id": await self.start_kernel()}
+
+            self._pools.setdefault(notebook_name, []).append(asyncio.ensure_future(starting()))
 
     async def get_rendered_notebook(self, notebook_name: str) -> str:
         task = self._pools[notebook_name].pop(0)
@@ -106,12 +119,75 @@ def test_only_ready_pool_kernels_are_handed_out(monkeypatch: pytest.MonkeyPatch)
         pending: asyncio.Future[Any] = loop.create_future()
         failed: asyncio.Future[Any] = loop.create_future()
         failed.set_exception(RuntimeError("the kernel died"))
-        kernels._pools["kamakura.ipynb"] = [pending, failed, done("k9")]
+        ready = await kernels.start_kernel()
+        kernels._pools["kamakura.ipynb"] = [pending, failed, done(ready)]
         assert kernels.get_pool_size("kamakura.ipynb") == 1
         assert kernels._pools["kamakura.ipynb"] == [pending, kernels._pools["kamakura.ipynb"][1]]
-        assert await kernels.get_rendered_notebook("kamakura.ipynb") == "k9"
+        assert await kernels.get_rendered_notebook("kamakura.ipynb") == ready
         assert kernels._pools["kamakura.ipynb"] == [pending]
         pending.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_a_pooled_kernel_that_died_is_not_handed_out(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 5)
+        dead, living = await kernels.start_kernel(), await kernels.start_kernel()
+        kernels.get_kernel(dead).alive = False
+        kernels._pools["tokaido.ipynb"] = [done(dead), done(living)]
+        assert await kernels.get_rendered_notebook("tokaido.ipynb") == living
+        assert kernels.shut == [dead]  # and it no longer counts toward the cap
+        assert kernels._pools["tokaido.ipynb"] == []
+        assert kernels.filled == []
+
+    asyncio.run(scenario())
+
+
+def test_a_pooled_kernel_that_was_restarted_is_not_handed_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 5)
+        restarted, kept = await kernels.start_kernel(), await kernels.start_kernel()
+        for number, kernel_id in enumerate((restarted, kept)):
+            kernels.get_kernel(kernel_id).provisioner = SimpleNamespace(pid=100 + number)
+        kernels._pools["kamakura.ipynb"] = [done(restarted), done(kept)]
+        kernels.fill_if_needed(notebook_name="kamakura.ipynb")  # watches the pool
+        await asyncio.sleep(0)  # the done callbacks run
+        # Jupyter restarted the kernel that died: alive, in a new process that ran nothing.
+        kernels.get_kernel(restarted).provisioner.pid = 200
+        assert await kernels.get_rendered_notebook("kamakura.ipynb") == kept
+        assert kernels.shut == [restarted]
+
+    asyncio.run(scenario())
+
+
+def test_when_every_pooled_kernel_died_the_page_gets_a_new_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 2)
+        first = await kernels.start_kernel()
+        dead = await kernels.start_kernel()
+        kernels._kernel_connections[first] = 1  # an open page
+        kernels.get_kernel(dead).alive = False
+        kernels._pools["shogun.ipynb"] = [done(dead)]
+        kernels.refill = True
+        new = await kernels.get_rendered_notebook("shogun.ipynb")
+        assert kernels.shut == [dead]
+        assert kernels.filled == ["shogun.ipynb"]
+        assert set(kernels.list_kernel_ids()) == {first, new}
+        # No room left for a new kernel: the page is told to wait, not given a dead one.
+        kernels._kernel_connections[new] = 1
+        kernels.get_kernel(new).alive = False
+        kernels._pools["shogun.ipynb"] = [done(new)]
+        kernels.refill = False
+        with pytest.raises(web.HTTPError) as refused:
+            await kernels.get_rendered_notebook("shogun.ipynb")
+        assert refused.value.status_code == 503
 
     asyncio.run(scenario())
 
@@ -159,3 +235,14 @@ def test_the_page_loads_no_mathjax() -> None:
     assert "window.MathJax" in stand_in and "http" not in stand_in
     prefixed = server.page_config({}, base_url="/companion/")
     assert prefixed["fullMathjaxUrl"] == "/companion/voila/templates/companion/static/no-math.js"
+
+
+def test_every_file_of_the_page_template_ships_in_the_package() -> None:
+    import tomllib
+
+    root = Path(server.__file__).parent
+    pyproject = tomllib.loads((root.parent.parent / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["package-data"]["companion.widgets"]
+    shipped = {path for pattern in patterns for path in root.glob(pattern) if path.is_file()}
+    files = {path for path in (root / "jupyter").rglob("*") if path.is_file()}
+    assert files and files <= shipped, sorted(str(p.relative_to(root)) for p in files - shipped)

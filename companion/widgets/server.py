@@ -10,7 +10,9 @@ Voilà itself, with one change: the kernel manager never holds more than
   "503: too many pages are open" instead of a new kernel.
 - The pool is refilled only while there is room under the cap, and a
   preheated kernel is handed out only when it is ready (a page never waits on
-  a pool that cannot fill).
+  a pool that cannot fill) and still alive in the process that ran its
+  notebook (one that died or was restarted while it waited is shut down, and
+  the page gets a new kernel).
 
 Closed and reloaded pages free their kernels in two ways: the page's own
 ``beforeunload`` request, and the culling of kernels that no page is
@@ -22,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+from contextlib import suppress
 from typing import Any
 
 MAX_KERNELS_VARIABLE = "COMPANION_MAX_KERNELS"
@@ -102,6 +105,25 @@ def capped(manager_class: type[Any]) -> type[Any]:
                 )
                 return
             super().fill_if_needed(delay, notebook_name, **kwargs)
+            for pool in getattr(self, "_pools", {}).values():
+                for task in pool:
+                    task.add_done_callback(self._note_process)
+
+        def _process(self, kernel_id: str) -> Any:
+            """The id of the kernel's process (None when it cannot be known)."""
+            with suppress(Exception):
+                return self.get_kernel(kernel_id).provisioner.pid
+            return None
+
+        def _note_process(self, task: asyncio.Future[Any]) -> None:
+            """Remember the process a pooled kernel started in and ran its notebook."""
+            if not task.cancelled() and task.exception() is None:
+                kernel_id = task.result()["kernel_id"]
+                started: dict[str, Any] = self.__dict__.setdefault("_started_as", {})
+                started.setdefault(kernel_id, self._process(kernel_id))
+                running = set(self.list_kernel_ids())
+                for gone in [k for k in started if k not in running]:
+                    del started[gone]
 
         def get_pool_size(self, notebook_name: str) -> int:
             pool = getattr(self, "_pools", {}).get(notebook_name, [])
@@ -110,13 +132,51 @@ def capped(manager_class: type[Any]) -> type[Any]:
             pool[:] = [t for t in pool if not t.done() or t in ready]
             return len(ready)
 
+        async def _alive(self, kernel_id: str) -> bool:
+            """True while the kernel's first process runs.
+
+            False when it is gone, cannot say, or was restarted: Jupyter restarts a
+            kernel that died, but the new process has not run the page's notebook.
+            """
+            from jupyter_core.utils import ensure_async
+
+            started = self.__dict__.get("_started_as", {}).get(kernel_id)
+            try:
+                kernel = self.get_kernel(kernel_id)
+                running = bool(await ensure_async(kernel.is_alive()))
+            except Exception:  # a kernel that cannot answer is not handed out
+                return False
+            return running and (started is None or self._process(kernel_id) == started)
+
         async def get_rendered_notebook(self, notebook_name: str, *args: Any, **kwargs: Any) -> Any:
-            pool = self._pools.get(notebook_name, [])
+            from tornado import web
+
+            pool = self._pools.setdefault(notebook_name, [])
             ready = [t for t in pool if t.done()]
-            # Hand out a ready kernel first (the pool keeps its pending ones).
             for task in ready:
                 pool.remove(task)
-            pool[:0] = ready
+            # Hand out a ready kernel first (the pool keeps its pending ones), and
+            # only a living one: a pooled kernel can die while it waits (killed,
+            # out of memory), and its page would never work.
+            living = []
+            for task in ready:
+                if task.cancelled() or task.exception() is not None:
+                    continue
+                kernel_id = task.result()["kernel_id"]
+                if await self._alive(kernel_id):
+                    living.append(task)
+                    continue
+                self.log.warning("Pooled kernel %s died or restarted: not used", kernel_id)
+                with suppress(Exception):
+                    await self.shutdown_kernel(kernel_id, now=True)
+            pool[:0] = living
+            if not pool:
+                # The page waits for a new kernel rather than failing.
+                self.fill_if_needed(delay=0, notebook_name=notebook_name)
+                if not pool:
+                    raise web.HTTPError(
+                        503, "no kernel is free for this page: wait a minute and reload"
+                    )
             return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
 
     return CappedKernelManager
