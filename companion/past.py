@@ -2,10 +2,13 @@
 
 A thin layer between :class:`companion.history.History` and the pure engines
 (:mod:`companion.explain`, :mod:`companion.records`, :mod:`companion.ratings`,
-:mod:`companion.clock`). Records and ratings are worked out again from the
-history as it is every time they are asked for, with the plays in play order
-(``played_at``, then id), so an edit, a deletion or an import shows at once.
-Interim scorings and plays marked ignored count for neither.
+:mod:`companion.clock`). Records and ratings follow the plays in play order
+(``played_at``, then id), and an edit, a deletion or an import shows at once:
+records are read from the history as it is each time they are asked for
+(:mod:`companion.records_before` for what one play set), ratings are kept in
+the history and rated on, or rated again after any other change
+(:mod:`companion.kept`). Interim scorings and plays marked ignored count for
+neither.
 
 How a play becomes a :class:`~companion.played.PlayedGame`:
     Each side of the result is a seat. In a team game (a side whose people are
