@@ -31,7 +31,10 @@ def test_the_wheel_ships_the_notebooks_and_the_page_template() -> None:
     root = Path(__file__).resolve().parent.parent
     data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
     assert data["package-data"]["companion.notebooks"] == ["*.ipynb"]
-    assert data["package-data"]["companion.widgets"] == ["jupyter/voila/templates/*/*"]
+    assert data["package-data"]["companion.widgets"] == [
+        "jupyter/voila/templates/*/*",
+        "jupyter/voila/templates/*/static/*",
+    ]
     assert not (root / "notebooks").exists()
 
 
