@@ -35,7 +35,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.played import FINAL, INTERIM, PlayedGame, PlayedSeat
+from companion.played import FINAL, INTERIM, PlayedGame, PlayedSeat, in_play_order
 from companion.schema import COUNTED
 
 if TYPE_CHECKING:
@@ -235,12 +235,8 @@ def _load(
                 )
             seats.append(made_seat)
         games.append(PlayedGame(play_id, played_at, game_id, tuple(seats)))
-    games.sort(key=_in_play_order)
+    games.sort(key=in_play_order)
     return games
-
-
-def _in_play_order(play: PlayedGame) -> tuple[str, int]:
-    return play.played_at, play.id
 
 
 def _skip(people: list[Any], p: int, play_id: int, seat: int) -> int:

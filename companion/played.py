@@ -92,6 +92,11 @@ class PlayedGame:
         return self.status == FINAL and not self.ignored
 
 
+def in_play_order(play: PlayedGame) -> tuple[str, int]:
+    """The sort key of play order: when it was played, then its id."""
+    return play.played_at, play.id
+
+
 def from_result(
     play_id: int,
     played_at: str,

@@ -62,7 +62,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from companion.played import FINAL, PlayedGame
+from companion.played import FINAL, PlayedGame, in_play_order
 from scorers.names import name_key
 
 MU = 25.0
@@ -384,11 +384,6 @@ class Ratings:
 
 Snapshot = tuple[str, str, float, float, int]
 """One person's rating in one scope, written down: ``(key, name, mu, sigma, plays)``."""
-
-
-def in_play_order(play: PlayedGame) -> tuple[str, int]:
-    """The sort key of play order: when it was played, then its id."""
-    return play.played_at, play.id
 
 
 def _find(slots: dict[str | None, dict[str, _Slot]], person: str, game: str | None) -> _Slot | None:
