@@ -29,7 +29,8 @@ def _table(*headings: str) -> Table:
     return table
 
 
-def _set_in(mark: Mark) -> str:
+def set_in(mark: Mark) -> str:
+    """Where a record was set: ``#12, 2026-01-04``."""
     return f"#{mark.play}, {mark.played_at[:10]}"
 
 
@@ -37,7 +38,7 @@ NO_SCORE = "no score yet"
 """Held by, for the highest total of a game whose plays were never scored (blank scores)."""
 
 
-def _group_rows(records: GameRecords, *, categories: bool) -> list[tuple[str, Mark | None]]:
+def group_rows(records: GameRecords, *, categories: bool) -> list[tuple[str, Mark | None]]:
     """The group's records that are held; the highest total always, ``None`` if never scored.
 
     A game whose plays all have blank scores still has plays (and may have a
@@ -57,7 +58,7 @@ def _cells(mark: Mark | None) -> tuple[str, str | Text, str]:
     """Value, holders and where it was set; a dash and "no score yet" for no mark."""
     if mark is None:
         return "-", NO_SCORE, ""
-    return str(mark.value), plain(mark.who), _set_in(mark)
+    return str(mark.value), plain(mark.who), set_in(mark)
 
 
 def records_tables(found: Mapping[str, GameRecords], game: str | None) -> RenderableType:
@@ -70,7 +71,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
     if game is not None:
         records = found[game]
         group = _table("Record", "Value", "Held by", "Set in")
-        for name, mark in _group_rows(records, categories=True):
+        for name, mark in group_rows(records, categories=True):
             group.add_row(plain(name), *_cells(mark))
         people = _table("Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak")
         for person in _people(records):
@@ -91,7 +92,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
         )
     table = _table("Game", "Record", "Value", "Held by", "Set in")
     for gid in in_game_order(found):
-        for k, (name, mark) in enumerate(_group_rows(found[gid], categories=False)):
+        for k, (name, mark) in enumerate(group_rows(found[gid], categories=False)):
             table.add_row(plain(title(gid)) if k == 0 else "", name, *_cells(mark))
     return Group(Text("The group's records", HEADING), table)
 

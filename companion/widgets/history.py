@@ -560,28 +560,15 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
     )
 
 
-def _set_in(mark: Mark) -> str:
-    return f"#{mark.play}, {mark.played_at[:10]}"
-
-
 def _group_rows(found: GameRecords, *, categories: bool) -> list[list[str]]:
-    """Record, value, holders, where set: the highest total always (a dash and "no score
-    yet" for a game whose plays all have blank scores), the others when held."""
-    from companion.explain import label
+    """Record, value, holders, where set, as the terminal's records table has them."""
+    from companion.standings_render import NO_SCORE, group_rows, set_in
 
-    rows: list[tuple[str, Mark | None]] = [
-        ("Highest total", found.best_total),
-        ("Biggest winning margin", found.biggest_margin),
-        ("Longest win streak", found.longest_streak),
-    ]
-    if categories:
-        rows.extend((f"Most in {label(found.game, c)}", m) for c, m in found.categories.items())
     return [
-        [name, "-", "no score yet", ""]
+        [name, "-", NO_SCORE, ""]
         if mark is None
-        else [name, str(mark.value), mark.who, _set_in(mark)]
-        for k, (name, mark) in enumerate(rows)
-        if mark is not None or k == 0
+        else [name, str(mark.value), mark.who, set_in(mark)]
+        for name, mark in group_rows(found, categories=categories)
     ]
 
 
