@@ -110,9 +110,19 @@ def kernels(pid: int) -> list[int]:
 
 
 def settle(server: subprocess.Popen[bytes], count: int, limit: float = 180) -> None:
-    """Wait until ``count`` kernels run and the server has been idle for 2 s (pool filled)."""
+    """Wait until exactly ``count`` kernels run (the pool refilled, the kernels of
+    closed pages freed) and the server has been idle for 2 s.
+
+    A negative ``count`` waits for at least ``-count`` kernels (a server that
+    may keep the kernels of closed pages).
+    """
     deadline = time.monotonic() + limit
-    while len(kernels(server.pid)) < count and time.monotonic() < deadline:
+
+    def waiting() -> bool:
+        running = len(kernels(server.pid))
+        return running < -count if count < 0 else running != count
+
+    while waiting() and time.monotonic() < deadline:
         time.sleep(0.5)
     quiet = 0
     while quiet < 4 and time.monotonic() < deadline:
@@ -178,7 +188,7 @@ def visits(
             settle(server, pool)
             page = context.new_page()
             results.append(load(page, url, ready, server.pid, chromium))
-            page.close()
+            page.close(run_before_unload=True)  # as a tab closed: frees its kernel
         context.close()
     return first, again
 
@@ -208,7 +218,7 @@ def profile_visits(
             settle(server, pool)
             page = context.new_page()
             loads.append(load(page, url, ready, server.pid, chromium))
-            page.close()
+            page.close(run_before_unload=True)  # as a tab closed: frees its kernel
         context.close()
         first.append(loads[0])
         third.append(loads[2])
@@ -396,7 +406,7 @@ def main() -> int:
                 server_mb = sum(rss_mb(p) for p in tree(server.pid) if p not in kernels(server.pid))
                 kernel_mb = sum(rss_mb(p) for p in kernels(server.pid))
                 loaded = len(kernels(server.pid))
-                page.close()
+                page.close(run_before_unload=True)  # as a tab closed: frees its kernel
                 time.sleep(45)
                 settled = len(kernels(server.pid))
                 settled_mb = sum(rss_mb(p) for p in kernels(server.pid))
@@ -406,7 +416,7 @@ def main() -> int:
                     floor_url,
                     lambda page: page.fill(".widget-text input", "x", timeout=120_000),
                     floor_server,
-                    1,
+                    -1,
                     args.runs,
                 )
                 browser.close()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import sqlite3
@@ -187,6 +188,9 @@ def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> 
     page.set_viewport_size({"width": width, "height": height})
     page.requests = []
     page.on("request", lambda request: page.requests.append(request.url))
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
     page.goto(server.url(name), wait_until="commit")
     page.wait_for_selector(".companion", timeout=90_000)
     return page
@@ -337,6 +341,7 @@ def test_a_whole_game_at_the_table(server: Server, browser: Any, game: str) -> N
         assert server.plays(game) == 1  # the double tap saved one game
         outside = [u for u in page.requests if not u.startswith(f"http://127.0.0.1:{server.port}")]
         assert outside == [] or all(u.startswith(("data:", "blob:")) for u in outside)
+        assert page.errors == []
     finally:
         page.close()
 
@@ -373,6 +378,39 @@ def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
         page.wait_for_selector("text=Game in progress brought back", timeout=90_000)
         assert page.input_value(".name-2 input") == "Gus"
         assert page.input_value(".c-players-2-track input") == "17"
+    finally:
+        page.close()
+
+
+@pytest.mark.timeout(240, method="signal")
+def test_a_dropped_connection_comes_back(server: Server, browser: Any) -> None:
+    """A tablet that lost the network for a moment: the page reconnects to its
+    kernel, and what was typed meanwhile arrives."""
+    page = browser.new_page()
+    routes: list[Any] = []
+
+    def through(route: Any) -> None:
+        route.connect_to_server()
+        routes.append(route)
+
+    page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), through)
+    page.goto(server.url("shibuya"), wait_until="commit")
+    try:
+        page.wait_for_selector(".name-0 input", timeout=90_000)
+        fill(page, ".name-0 input", "Ivy")
+        page.wait_for_selector(".head >> text=Ivy")
+        routes[-1].close()
+        page.wait_for_selector(".companion-trouble >> text=reconnecting")
+        fill(page, ".name-1 input", "Jon")  # while the page is disconnected
+        deadline = time.monotonic() + 30
+        while len(routes) < 2:  # Playwright runs the route handler while the page waits
+            assert time.monotonic() < deadline, "the page did not reconnect"
+            page.wait_for_timeout(200)
+        page.wait_for_selector(".companion-trouble", state="detached")
+        page.wait_for_selector(".head >> text=Jon")  # the kernel got the name
+        wait_for(lambda: "Jon" in server.draft("shibuya"), "the name typed offline was not kept")
+        fill(page, ".name-0 input", "Kai")  # and the page goes on as before
+        page.wait_for_selector(".head >> text=Kai")
     finally:
         page.close()
 

@@ -226,17 +226,6 @@ def test_a_closing_page_may_free_its_kernel_from_the_same_origin(
     assert refused == [no_origin]  # without an Origin, the XSRF cookie is still required
 
 
-def test_the_page_loads_no_mathjax() -> None:
-    config = server.page_config({"fullMathjaxUrl": "https://cdn.example/mathjax.js"}, base_url="/")
-    assert config["fullMathjaxUrl"] == "/voila/templates/companion/static/no-math.js"
-    assert config["mathjaxConfig"] == "none"
-    served = server.__file__.replace("server.py", "jupyter/voila/templates/companion/static")
-    stand_in = (Path(served) / "no-math.js").read_text()
-    assert "window.MathJax" in stand_in and "http" not in stand_in
-    prefixed = server.page_config({}, base_url="/companion/")
-    assert prefixed["fullMathjaxUrl"] == "/companion/voila/templates/companion/static/no-math.js"
-
-
 def test_every_file_of_the_page_template_ships_in_the_package() -> None:
     import tomllib
 

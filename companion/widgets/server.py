@@ -209,13 +209,6 @@ def same_origin_shutdown() -> None:
     VoilaShutdownKernelHandler.check_xsrf_cookie = check
 
 
-def page_config(config: dict[str, Any], *, base_url: str, **_: Any) -> dict[str, Any]:
-    """The page's settings: no MathJax (a stand-in that typesets nothing is loaded instead)."""
-    config["fullMathjaxUrl"] = f"{base_url.rstrip('/')}/voila/templates/companion/static/no-math.js"
-    config["mathjaxConfig"] = "none"
-    return config
-
-
 def main() -> None:
     """Start Voilà with the capped kernel manager."""
     import voila.app
@@ -229,7 +222,6 @@ def main() -> None:
 
     voila.app.voila_kernel_manager_factory = factory
     config = Config()
-    config.VoilaConfiguration.page_config_hook = page_config
     config.VoilaConfiguration.extension_denylist = ["jupyterlab_pygments"]
     sys.exit(voila.app.Voila.launch_instance(config=config))
 

@@ -1,0 +1,43 @@
+// Builds the page bundle: `npm ci && npm run build` in this folder.
+//
+// Writes page.js and page.css into the page template's static folder. Both
+// start with a fingerprint of what they were built from (this script, the
+// package files and src/); tests/test_frontend.py checks it, so a change here
+// that was not built fails the suite.
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
+import { build } from "esbuild";
+
+const OUT = "../companion/widgets/jupyter/voila/templates/companion/static";
+
+function fingerprint() {
+  const files = ["build.mjs", "package.json", "package-lock.json"];
+  for (const name of readdirSync("src").sort()) {
+    files.push(`src/${name}`);
+  }
+  const hash = createHash("sha256");
+  for (const name of files) {
+    hash.update(`${name}\0`);
+    hash.update(readFileSync(name));
+    hash.update("\0");
+  }
+  return hash.digest("hex");
+}
+
+const banner = `/* The companion's page, built by frontend/build.mjs from ${fingerprint()} */`;
+
+await build({
+  entryPoints: ["src/page.js"],
+  bundle: true,
+  minify: true,
+  format: "iife",
+  target: "es2019",
+  outdir: OUT,
+  // sanitize-html and its parsers (about 250 KB) only serve HTML in widget
+  // descriptions, which the companion never uses (see src/no-sanitize.js).
+  alias: { "sanitize-html": "./src/no-sanitize.js" },
+  loader: { ".svg": "dataurl", ".woff": "dataurl", ".woff2": "dataurl" },
+  legalComments: "eof",
+  banner: { js: banner, css: banner },
+  logLevel: "info",
+});

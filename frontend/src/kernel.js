@@ -1,0 +1,270 @@
+// A connection to one Jupyter kernel over the server's websocket, with just what
+// the widgets need: comms (open, message, close), replies on the shell channel
+// and the kernel's busy/idle status for each message sent.
+
+function uuid() {
+  if (window.crypto && window.crypto.randomUUID) {
+    return window.crypto.randomUUID().replace(/-/g, "");
+  }
+  let id = "";
+  for (let i = 0; i < 32; i++) {
+    id += Math.floor(Math.random() * 16).toString(16);
+  }
+  return id;
+}
+
+// Jupyter's websocket framing for messages with binary buffers: a count, the
+// offset of each part, the message as JSON, then the buffers.
+function pack(msg, buffers) {
+  const json = new TextEncoder().encode(JSON.stringify(msg));
+  const parts = [json, ...buffers.map((b) => new Uint8Array(b.buffer || b, b.byteOffset || 0, b.byteLength))];
+  const header = 4 * (parts.length + 1);
+  const total = header + parts.reduce((n, p) => n + p.byteLength, 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, parts.length);
+  let offset = header;
+  parts.forEach((part, i) => {
+    view.setUint32(4 * (i + 1), offset);
+    out.set(part, offset);
+    offset += part.byteLength;
+  });
+  return out.buffer;
+}
+
+function unpack(data) {
+  const view = new DataView(data);
+  const count = view.getUint32(0);
+  const offsets = [];
+  for (let i = 1; i <= count; i++) {
+    offsets.push(view.getUint32(4 * i));
+  }
+  offsets.push(data.byteLength);
+  const msg = JSON.parse(new TextDecoder().decode(data.slice(offsets[0], offsets[1])));
+  msg.buffers = [];
+  for (let i = 1; i < count; i++) {
+    msg.buffers.push(new DataView(data.slice(offsets[i], offsets[i + 1])));
+  }
+  return msg;
+}
+
+export class Comm {
+  constructor(kernel, commId, targetName) {
+    this.kernel = kernel;
+    this.comm_id = commId;
+    this.target_name = targetName;
+    this._onMsg = null;
+    this._onClose = null;
+  }
+
+  open(data, callbacks, metadata, buffers) {
+    const content = { comm_id: this.comm_id, target_name: this.target_name, data: data || {} };
+    return this.kernel.send("comm_open", content, { callbacks, metadata, buffers });
+  }
+
+  send(data, callbacks, metadata, buffers) {
+    return this.kernel.send("comm_msg", { comm_id: this.comm_id, data: data || {} }, { callbacks, metadata, buffers });
+  }
+
+  close(data, callbacks, metadata, buffers) {
+    this.kernel.comms.delete(this.comm_id);
+    return this.kernel.send("comm_close", { comm_id: this.comm_id, data: data || {} }, { callbacks, metadata, buffers });
+  }
+
+  on_msg(callback) {
+    this._onMsg = callback;
+  }
+
+  on_close(callback) {
+    this._onClose = callback;
+  }
+}
+
+export class Kernel {
+  /**
+   * @param {string} baseUrl the server's base URL ("/")
+   * @param {string} kernelId the kernel the page was rendered with
+   * @param {(comm: Comm, msg: object) => void} onCommOpen called for comms the kernel opens
+   */
+  constructor(baseUrl, kernelId, onCommOpen) {
+    this.session = uuid();
+    this.comms = new Map();
+    this.pending = new Map();
+    this.queue = [];
+    this.onCommOpen = onCommOpen;
+    this.onConnection = () => {};
+    this.retries = 0;
+    const url = new URL(`${baseUrl}api/kernels/${encodeURIComponent(kernelId)}/channels`, window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.searchParams.set("session_id", this.session);
+    this.url = url.href;
+    this.ready = new Promise((resolve, reject) => {
+      this._connect(resolve, reject);
+    });
+  }
+
+  // Opens the websocket. A connection that drops (a tablet put to sleep, a
+  // network blip) is opened again; what was sent meanwhile waits in a queue.
+  _connect(resolve, reject) {
+    const socket = new WebSocket(this.url);
+    socket.binaryType = "arraybuffer";
+    let opened = false;
+    socket.onopen = () => {
+      opened = true;
+      this.retries = 0;
+      const waiting = this.queue;
+      this.queue = [];
+      waiting.forEach(({ frame, entry }) => this._write(frame, entry));
+      if (resolve) {
+        resolve();
+      } else {
+        this.onConnection(true);
+      }
+    };
+    socket.onmessage = (event) => {
+      const msg = typeof event.data === "string" ? JSON.parse(event.data) : unpack(event.data);
+      this._receive(msg);
+    };
+    socket.onclose = () => {
+      this._lost(socket);
+      if (!opened && resolve) {
+        reject(new Error("the page could not reach its kernel"));
+        return;
+      }
+      if (opened) {
+        this.onConnection(false);
+      }
+      this.retries += 1;
+      const wait = Math.min(10000, 500 * 2 ** Math.min(this.retries, 5));
+      setTimeout(() => this._connect(null, null), wait);
+    };
+    this.socket = socket;
+  }
+
+  _write(frame, entry) {
+    if (this.socket.readyState === WebSocket.OPEN) {
+      this.socket.send(frame);
+      if (entry) {
+        entry.socket = this.socket;
+      }
+    } else {
+      this.queue.push({ frame, entry });
+    }
+  }
+
+  // The answers to messages sent on a connection that dropped will not come:
+  // each is told the kernel is idle (a widget waits for that before it sends
+  // its next change), and a reply still awaited gets an empty one.
+  _lost(socket) {
+    for (const [msgId, entry] of this.pending) {
+      if (entry.socket !== socket) {
+        continue;
+      }
+      this.pending.delete(msgId);
+      const parent_header = { msg_id: msgId };
+      const { iopub, shell } = entry.callbacks;
+      if (!entry.idle && iopub && iopub.status) {
+        iopub.status({ header: { msg_type: "status" }, parent_header, content: { execution_state: "idle" } });
+      }
+      if (!entry.replied && shell && shell.reply) {
+        shell.reply({ header: { msg_type: "lost" }, parent_header, content: {} });
+      }
+    }
+  }
+
+  createComm(targetName, commId) {
+    const comm = new Comm(this, commId || uuid(), targetName);
+    this.comms.set(comm.comm_id, comm);
+    return comm;
+  }
+
+  /** Sends a shell message; returns its id. */
+  send(msgType, content, { callbacks, metadata, buffers } = {}) {
+    const msgId = uuid();
+    const msg = {
+      header: { msg_id: msgId, msg_type: msgType, username: "", session: this.session, date: new Date().toISOString(), version: "5.3" },
+      parent_header: {},
+      metadata: metadata || {},
+      content,
+      channel: "shell",
+    };
+    let entry = null;
+    if (callbacks) {
+      entry = { callbacks, idle: false, replied: false, socket: null };
+      this.pending.set(msgId, entry);
+    }
+    if (buffers && buffers.length) {
+      msg.buffers = [];
+      this._write(pack(msg, buffers), entry);
+    } else {
+      this._write(JSON.stringify(msg), entry);
+    }
+    return msgId;
+  }
+
+  /** Asks the kernel for its comms of one target. */
+  commInfo(targetName) {
+    return new Promise((resolve) => {
+      this.send("comm_info_request", { target_name: targetName }, {
+        callbacks: { shell: { reply: (msg) => resolve(msg.content.comms || {}) } },
+      });
+    });
+  }
+
+  // A message's callbacks are dropped once the kernel is idle after it and its
+  // reply (when one is awaited) came back: the two arrive on separate channels.
+  _done(msgId, entry, what) {
+    entry[what] = true;
+    const shell = entry.callbacks.shell;
+    if (entry.idle && (entry.replied || !(shell && shell.reply))) {
+      this.pending.delete(msgId);
+    }
+  }
+
+  _receive(msg) {
+    const type = msg.header && msg.header.msg_type;
+    const parent = msg.parent_header && msg.parent_header.msg_id;
+    const entry = parent ? this.pending.get(parent) : undefined;
+    const callbacks = entry ? entry.callbacks : {};
+    if (msg.channel === "shell") {
+      if (entry) {
+        if (callbacks.shell && callbacks.shell.reply) {
+          callbacks.shell.reply(msg);
+        }
+        this._done(parent, entry, "replied");
+      }
+      return;
+    }
+    if (msg.channel !== "iopub") {
+      return;
+    }
+    if (type === "comm_open") {
+      const comm = this.createComm(msg.content.target_name, msg.content.comm_id);
+      this.onCommOpen(comm, msg);
+    } else if (type === "comm_msg") {
+      const comm = this.comms.get(msg.content.comm_id);
+      if (comm && comm._onMsg) {
+        comm._onMsg(msg);
+      }
+    } else if (type === "comm_close") {
+      const comm = this.comms.get(msg.content.comm_id);
+      this.comms.delete(msg.content.comm_id);
+      if (comm && comm._onClose) {
+        comm._onClose(msg);
+      }
+    }
+    const iopub = callbacks.iopub || {};
+    if (type === "status") {
+      if (iopub.status) {
+        iopub.status(msg);
+      }
+      if (entry && msg.content.execution_state === "idle") {
+        this._done(parent, entry, "idle");
+      }
+    } else if (type === "clear_output" && iopub.clear_output) {
+      iopub.clear_output(msg);
+    } else if (["display_data", "execute_result", "stream", "error"].includes(type) && iopub.output) {
+      iopub.output(msg);
+    }
+  }
+}
