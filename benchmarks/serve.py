@@ -109,18 +109,27 @@ def kernels(pid: int) -> list[int]:
     return found
 
 
-def settle(server: subprocess.Popen[bytes], count: int, limit: float = 180) -> None:
-    """Wait until exactly ``count`` kernels run (the pool refilled, the kernels of
-    closed pages freed) and the server has been idle for 2 s.
+def settle(
+    server: subprocess.Popen[bytes],
+    count: int,
+    used: set[int] | None = None,
+    limit: float = 180,
+) -> set[int]:
+    """Wait until the pool is ready again and the server has been idle for 2 s.
 
+    Ready: exactly ``count`` kernels run and, when ``used`` (the kernels that
+    ran before the last page was opened) is given, one of them was replaced,
+    that is the kernel of the closed page was freed and a new one preheated.
     A negative ``count`` waits for at least ``-count`` kernels (a server that
-    may keep the kernels of closed pages).
+    may keep the kernels of closed pages). Returns the kernels running then.
     """
     deadline = time.monotonic() + limit
 
     def waiting() -> bool:
-        running = len(kernels(server.pid))
-        return running < -count if count < 0 else running != count
+        running = set(kernels(server.pid))
+        if count < 0:
+            return len(running) < -count
+        return len(running) != count or (used is not None and running <= used)
 
     while waiting() and time.monotonic() < deadline:
         time.sleep(0.5)
@@ -129,6 +138,7 @@ def settle(server: subprocess.Popen[bytes], count: int, limit: float = 180) -> N
         before = cpu_seconds(tree(server.pid))
         time.sleep(0.5)
         quiet = quiet + 1 if cpu_seconds(tree(server.pid)) - before < 0.03 else 0
+    return set(kernels(server.pid))
 
 
 @dataclass
@@ -182,10 +192,11 @@ def visits(
     chromium = browser_pid()
     first: list[Load] = []
     again: list[Load] = []
+    used: set[int] | None = None
     for _ in range(runs):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
         for results in (first, again):
-            settle(server, pool)
+            used = settle(server, pool, used)
             page = context.new_page()
             results.append(load(page, url, ready, server.pid, chromium))
             page.close(run_before_unload=True)  # as a tab closed: frees its kernel
@@ -205,6 +216,7 @@ def profile_visits(
     """First and third visits in ``runs`` fresh normal (persistent) browser profiles."""
     first: list[Load] = []
     third: list[Load] = []
+    used: set[int] | None = None
     for run in range(runs):
         context = playwright.chromium.launch_persistent_context(
             str(folder / f"profile-{run}"),
@@ -215,7 +227,7 @@ def profile_visits(
         chromium = browser_pid()
         loads = []
         for _ in range(3):
-            settle(server, pool)
+            used = settle(server, pool, used)
             page = context.new_page()
             loads.append(load(page, url, ready, server.pid, chromium))
             page.close(run_before_unload=True)  # as a tab closed: frees its kernel

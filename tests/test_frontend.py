@@ -68,10 +68,60 @@ def test_the_page_loads_its_own_scripts_and_nothing_from_outside() -> None:
     static = "{{ resources.base_url }}voila/templates/companion/static/"
     assert scripts == [static + "page.js"]
     assert styles == [static + "page.css"]
-    assert "http" not in template
+    assert not re.search(r"https?://", template)
     assert "main_js" not in template and "voila_setup_labextensions" not in template
     bundle = (STATIC / "page.js").read_text(encoding="utf-8")
     for outside in ("cdn.jsdelivr", "unpkg.com", "cdnjs", "fonts.googleapis"):
         assert outside not in bundle
     css = (STATIC / "page.css").read_text(encoding="utf-8")
     assert not re.search(r"url\((?!data:)", css), "page.css refers to a file it does not hold"
+
+
+def bundled_widgets() -> set[tuple[str, str]]:
+    """(module, class) of every widget class the bundle can show (frontend/src/manager.js)."""
+    source = (FRONTEND / "src" / "manager.js").read_text(encoding="utf-8")
+    table = source[source.index("const MODULES = {") :]
+    found = set()
+    for module in ("@jupyter-widgets/base", "@jupyter-widgets/controls"):
+        names = re.search(rf'"{re.escape(module)}": \{{([^}}]*)\}}', table)
+        assert names, module
+        found |= {(module, name) for name in re.findall(r"\w+", names.group(1))}
+    return found
+
+
+def made_widgets(before: set[str]) -> set[tuple[str, str]]:
+    """(module, class) of the models and views of every widget made since ``before``."""
+    from ipywidgets.widgets.widget import _instances
+
+    needed = set()
+    for model_id, widget in list(_instances.items()):
+        if model_id in before:
+            continue
+        needed.add((widget._model_module, widget._model_name))
+        if widget._view_name is not None:
+            needed.add((widget._view_module, widget._view_name))
+    return needed
+
+
+def test_the_bundle_shows_every_widget_the_pages_make() -> None:
+    import ipywidgets
+    from ipywidgets.widgets.widget import _instances
+
+    from companion.widgets import GamePage, HistoryPage
+    from scorers import SCORERS
+
+    before = set(_instances)
+    for game in SCORERS:
+        GamePage(game)
+    HistoryPage()
+    # Every widget class the page code names, made once (with its style and layout),
+    # so that one made only later (a row added to a list) is covered too.
+    used = set()
+    for path in (ROOT / "companion" / "widgets").glob("*.py"):
+        used |= set(re.findall(r"\bw\.([A-Z]\w*)\(", path.read_text(encoding="utf-8")))
+    assert {"Text", "Dropdown", "Button", "HTML", "VBox"} <= used
+    for name in sorted(used):
+        getattr(ipywidgets, name)()
+    needed = made_widgets(before)
+    assert ("@jupyter-widgets/controls", "ComboboxModel") in needed
+    assert needed - bundled_widgets() == set()

@@ -1,12 +1,71 @@
 // The widget manager: the models live in the kernel, this page only shows them.
-import * as base from "@jupyter-widgets/base";
-import * as controls from "@jupyter-widgets/controls";
+// Only the widgets the companion's pages use are bundled (tests/test_frontend.py
+// checks every widget the pages make is here): the other controls would add
+// about 80 KB of script to compile on every first visit.
+import { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
+import {
+  BoundedIntTextModel,
+  BoxModel,
+  BoxView,
+  ButtonModel,
+  ButtonStyleModel,
+  ButtonView,
+  CheckboxModel,
+  CheckboxStyleModel,
+  CheckboxView,
+  ComboboxModel,
+  ComboboxView,
+  DescriptionStyleModel,
+  DropdownModel,
+  DropdownView,
+  GridBoxModel,
+  GridBoxView,
+  HBoxModel,
+  HBoxView,
+  HTMLModel,
+  HTMLStyleModel,
+  HTMLView,
+  IntTextView,
+  TextModel,
+  TextStyleModel,
+  TextView,
+  VBoxModel,
+  VBoxView,
+} from "@jupyter-widgets/controls";
 import { ManagerBase } from "@jupyter-widgets/base-manager";
 import { Widget } from "@lumino/widgets";
 
 const MODULES = {
-  "@jupyter-widgets/base": base,
-  "@jupyter-widgets/controls": controls,
+  "@jupyter-widgets/base": { LayoutModel, LayoutView, StyleView },
+  "@jupyter-widgets/controls": {
+    BoundedIntTextModel,
+    BoxModel,
+    BoxView,
+    ButtonModel,
+    ButtonStyleModel,
+    ButtonView,
+    CheckboxModel,
+    CheckboxStyleModel,
+    CheckboxView,
+    ComboboxModel,
+    ComboboxView,
+    DescriptionStyleModel,
+    DropdownModel,
+    DropdownView,
+    GridBoxModel,
+    GridBoxView,
+    HBoxModel,
+    HBoxView,
+    HTMLModel,
+    HTMLStyleModel,
+    HTMLView,
+    IntTextView,
+    TextModel,
+    TextStyleModel,
+    TextView,
+    VBoxModel,
+    VBoxView,
+  },
 };
 
 export class WidgetManager extends ManagerBase {
@@ -17,7 +76,7 @@ export class WidgetManager extends ManagerBase {
 
   async loadClass(className, moduleName, moduleVersion) {
     const module = MODULES[moduleName];
-    if (module && module[className]) {
+    if (module && Object.prototype.hasOwnProperty.call(module, className)) {
       return module[className];
     }
     throw new Error(`The page cannot show ${moduleName} ${className} (${moduleVersion})`);
