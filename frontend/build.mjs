@@ -2,13 +2,15 @@
 //
 // Writes page.js and page.css into the page template's static folder. Both
 // start with a fingerprint of what they were built from (this script, the
-// package files and src/); tests/test_frontend.py checks it, so a change here
-// that was not built fails the suite.
+// package files and src/), and the template asks for them with the start of
+// it (?v=...); tests/test_frontend.py checks both, so a change here that was
+// not built fails the suite.
 import { createHash } from "node:crypto";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
-const OUT = "../companion/widgets/jupyter/voila/templates/companion/static";
+const TEMPLATE = "../companion/widgets/jupyter/voila/templates/companion";
+const OUT = `${TEMPLATE}/static`;
 
 function fingerprint() {
   const files = ["build.mjs", "package.json", "package-lock.json"];
@@ -24,7 +26,8 @@ function fingerprint() {
   return hash.digest("hex");
 }
 
-const banner = `/* The companion's page, built by frontend/build.mjs from ${fingerprint()} */`;
+const built = fingerprint();
+const banner = `/* The companion's page, built by frontend/build.mjs from ${built} */`;
 
 await build({
   entryPoints: ["src/page.js"],
@@ -41,3 +44,13 @@ await build({
   banner: { js: banner, css: banner },
   logLevel: "info",
 });
+
+// The template asks for page.js?v=... and page.css?v=...: a browser that kept
+// the old files (a tablet) fetches the new ones after an upgrade.
+const page = `${TEMPLATE}/index.html.j2`;
+const template = readFileSync(page, "utf8");
+const versioned = template.replace(/(page\.(?:js|css)\?v=)[0-9a-f]*/g, `$1${built.slice(0, 16)}`);
+if (versioned === template && !template.includes(`?v=${built.slice(0, 16)}`)) {
+  throw new Error(`${page} has no page.js?v= to update`);
+}
+writeFileSync(page, versioned);

@@ -384,13 +384,20 @@ def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
 
 @pytest.mark.timeout(240, method="signal")
 def test_a_dropped_connection_comes_back(server: Server, browser: Any) -> None:
-    """A tablet that lost the network for a moment: the page reconnects to its
-    kernel, and what was typed meanwhile arrives."""
+    """A tablet whose connection died without a word: what was typed into it is
+    sent again once the page has reconnected; meanwhile nothing can be tapped."""
     page = browser.new_page()
     routes: list[Any] = []
+    state = {"dead": False, "refused": 0}
 
     def through(route: Any) -> None:
-        route.connect_to_server()
+        if state["dead"]:  # the network is still down
+            state["refused"] += 1
+            route.close()
+            return
+        upstream = route.connect_to_server()
+        route.on_message(lambda message: None if state["dead"] else upstream.send(message))
+        upstream.on_message(lambda message: route.send(message))
         routes.append(route)
 
     page.route_web_socket(re.compile(r".*/api/kernels/.*/channels.*"), through)
@@ -399,16 +406,24 @@ def test_a_dropped_connection_comes_back(server: Server, browser: Any) -> None:
         page.wait_for_selector(".name-0 input", timeout=90_000)
         fill(page, ".name-0 input", "Ivy")
         page.wait_for_selector(".head >> text=Ivy")
-        routes[-1].close()
+        state["dead"] = True  # from here on, what the page sends is lost
+        fill(page, ".name-1 input", "Jon")
+        routes[-1].close()  # the browser finally notices
         page.wait_for_selector(".companion-trouble >> text=reconnecting")
-        fill(page, ".name-1 input", "Jon")  # while the page is disconnected
+        assert page.evaluate("document.getElementById('rendered_cells').inert")
         deadline = time.monotonic() + 30
-        while len(routes) < 2:  # Playwright runs the route handler while the page waits
+        while state["refused"] == 0:  # Playwright runs the route handler while the page waits
+            assert time.monotonic() < deadline, "the page did not try to reconnect"
+            page.wait_for_timeout(200)
+        state["dead"] = False
+        while len(routes) < 2:
             assert time.monotonic() < deadline, "the page did not reconnect"
             page.wait_for_timeout(200)
         page.wait_for_selector(".companion-trouble", state="detached")
-        page.wait_for_selector(".head >> text=Jon")  # the kernel got the name
-        wait_for(lambda: "Jon" in server.draft("shibuya"), "the name typed offline was not kept")
+        page.wait_for_selector(".head >> text=Jon")  # the kernel got the lost name
+        assert page.input_value(".name-1 input") == "Jon"
+        wait_for(lambda: "Jon" in server.draft("shibuya"), "the lost name was not kept")
+        assert not page.evaluate("document.getElementById('rendered_cells').inert")
         fill(page, ".name-0 input", "Kai")  # and the page goes on as before
         page.wait_for_selector(".head >> text=Kai")
     finally:

@@ -66,8 +66,9 @@ def test_the_page_loads_its_own_scripts_and_nothing_from_outside() -> None:
     scripts = re.findall(r'<script src="([^"]+)"', template)
     styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', template)
     static = "{{ resources.base_url }}voila/templates/companion/static/"
-    assert scripts == [static + "page.js"]
-    assert styles == [static + "page.css"]
+    version = fingerprint()[:16]  # so that a browser that kept the old files fetches the new
+    assert scripts == [f"{static}page.js?v={version}"]
+    assert styles == [f"{static}page.css?v={version}"]
     assert not re.search(r"https?://", template)
     assert "main_js" not in template and "voila_setup_labextensions" not in template
     bundle = (STATIC / "page.js").read_text(encoding="utf-8")

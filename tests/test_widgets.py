@@ -820,3 +820,20 @@ def test_the_place_is_offered_kept_in_the_draft_and_saved(db_path: Path) -> None
     )
     page.form.new_button.click()
     assert page.place.value == "  <i>Bar</i>   Kobe "  # the same table, the next game
+
+
+def test_every_css_class_is_one_word() -> None:
+    """A browser refuses a class with a space in it ("list site-coins") and the
+    widget shows an error instead of its class."""
+    from ipywidgets.widgets.widget import _instances
+
+    from scorers import SCORERS
+
+    for game in SCORERS:
+        GamePage(game)
+    HistoryPage()
+    classes = {
+        name for widget in list(_instances.values()) for name in getattr(widget, "_dom_classes", ())
+    }
+    assert "list" in classes
+    assert [name for name in classes if not name or any(c.isspace() for c in name)] == []

@@ -143,8 +143,8 @@ class Cell:
         self.widget.add_class("cell")
         if path:
             self.widget.add_class(css_name(path))
-        if css:
-            self.widget.add_class(css)
+        for name in css.split():  # one class at a time: a browser refuses "a b"
+            self.widget.add_class(name)
         self.defaults = self.raw()
 
     def raw(self) -> Any:

@@ -93,6 +93,7 @@ export class Kernel {
     this.queue = [];
     this.onCommOpen = onCommOpen;
     this.onConnection = () => {};
+    this.onKernelLost = () => {};
     this.retries = 0;
     const url = new URL(`${baseUrl}api/kernels/${encodeURIComponent(kernelId)}/channels`, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -101,6 +102,7 @@ export class Kernel {
     this.ready = new Promise((resolve, reject) => {
       this._connect(resolve, reject);
     });
+    this._keepAlive();
   }
 
   // Opens the websocket. A connection that drops (a tablet put to sleep, a
@@ -152,12 +154,20 @@ export class Kernel {
     }
   }
 
-  // The answers to messages sent on a connection that dropped will not come:
-  // each is told the kernel is idle (a widget waits for that before it sends
-  // its next change), and a reply still awaited gets an empty one.
+  // The answers to messages sent on a connection that dropped will not come.
+  // A widget's new values (an "update") are sent again on the next connection:
+  // a connection can die without a word (a tablet asleep), and setting a value
+  // twice does no harm. Anything else (a button's click) is not repeated: each
+  // is told the kernel is idle (a widget waits for that before it sends its
+  // next change), and a reply still awaited gets an empty one.
   _lost(socket) {
     for (const [msgId, entry] of this.pending) {
       if (entry.socket !== socket) {
+        continue;
+      }
+      entry.socket = null;
+      if (entry.update && !entry.idle) {
+        this.queue.push({ frame: entry.frame, entry });
         continue;
       }
       this.pending.delete(msgId);
@@ -170,6 +180,25 @@ export class Kernel {
         shell.reply({ header: { msg_type: "lost" }, parent_header, content: {} });
       }
     }
+  }
+
+  // Every 15 s while the page is shown, asks the kernel for its info: a
+  // connection that gets no answer within 15 s is dead without having said so
+  // (a tablet woke up, the Wi-Fi changed) and is closed, so that a new one is opened.
+  _keepAlive() {
+    setInterval(() => {
+      const socket = this.socket;
+      if (document.visibilityState !== "visible" || socket.readyState !== WebSocket.OPEN) {
+        return;
+      }
+      let answered = false;
+      this.send("kernel_info_request", {}, { callbacks: { shell: { reply: () => { answered = true; } } } });
+      setTimeout(() => {
+        if (!answered && this.socket === socket && socket.readyState === WebSocket.OPEN) {
+          socket.close();
+        }
+      }, 15000);
+    }, 15000);
   }
 
   createComm(targetName, commId) {
@@ -189,16 +218,13 @@ export class Kernel {
       channel: "shell",
     };
     let entry = null;
+    const frame = buffers && buffers.length ? pack({ ...msg, buffers: [] }, buffers) : JSON.stringify(msg);
     if (callbacks) {
-      entry = { callbacks, idle: false, replied: false, socket: null };
+      const update = msgType === "comm_msg" && content.data && content.data.method === "update";
+      entry = { callbacks, idle: false, replied: false, socket: null, frame, update };
       this.pending.set(msgId, entry);
     }
-    if (buffers && buffers.length) {
-      msg.buffers = [];
-      this._write(pack(msg, buffers), entry);
-    } else {
-      this._write(JSON.stringify(msg), entry);
-    }
+    this._write(frame, entry);
     return msgId;
   }
 
@@ -254,6 +280,11 @@ export class Kernel {
       }
     }
     const iopub = callbacks.iopub || {};
+    if (type === "status" && ["restarting", "dead"].includes(msg.content.execution_state)) {
+      // A kernel that restarted holds none of the page's widgets.
+      this.onKernelLost();
+      return;
+    }
     if (type === "status") {
       if (iopub.status) {
         iopub.status(msg);

@@ -84,13 +84,27 @@ async function main() {
     }
   });
   manager = new WidgetManager(kernel);
+  const cells = document.getElementById("rendered_cells");
   kernel.onConnection = (connected) => {
     if (!connected) {
+      // Nothing can be tapped meanwhile: a tap would be sent late, perhaps twice.
+      cells.inert = true;
       trouble("Connection lost: reconnecting… (the game in progress is kept)");
       return;
     }
     // Back again: read every widget once more, in case a change went by meanwhile.
-    manager.load().then(() => trouble(null), () => trouble("The page lost its kernel: reload it (the game in progress is kept)."));
+    manager.load().then(
+      () => {
+        cells.inert = false;
+        trouble(null);
+      },
+      () => trouble("The page could not read its kernel again: reload it (the game in progress is kept)."),
+    );
+  };
+  kernel.onKernelLost = () => {
+    cells.inert = true;
+    trouble("The page's kernel stopped: reloading… (the game in progress is kept)");
+    setTimeout(() => window.location.reload(), 1500);
   };
   try {
     await kernel.ready;
