@@ -20,8 +20,10 @@ the compiled code of a script from its second load on).
 Beside each wall time it gives the CPU seconds that chromium and the server
 (with its kernels) spent on the load: the machine is shared, so wall times
 vary with the load of others while CPU times say what the page costs. The
-same is measured on a preheated one-widget Voilà page served at the same
-time: the floor for any Voilà page on this machine under its current load.
+same is measured on a preheated one-widget page drawn by Voilà's own front
+end, served at the same time: what any page would cost with Voilà's front
+end on this machine under its current load (the companion's page has its own,
+see frontend/).
 Then it loads a page 10 times more and reports the resident memory of the
 server and of its kernels, and how many kernels are alive once the reloaded
 pages have been freed.
@@ -462,7 +464,7 @@ def main() -> int:
     print("  in a normal browser profile (as on a tablet):")
     print("    " + summary("first visit", profile_first))
     print("    " + summary("third visit", profile_third))
-    print("a preheated one-widget Voila page at the same time:")
+    print("a preheated one-widget page drawn by Voila's own front end, at the same time:")
     print("  " + summary("first visit", floor_first))
     print("  " + summary("again", floor_again))
     print(
