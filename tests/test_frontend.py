@@ -79,12 +79,11 @@ def test_the_page_loads_its_own_scripts_and_nothing_from_outside() -> None:
 
 
 def bundled_widgets() -> set[tuple[str, str]]:
-    """(module, class) of every widget class the bundle can show (frontend/src/manager.js)."""
-    source = (FRONTEND / "src" / "manager.js").read_text(encoding="utf-8")
-    table = source[source.index("const MODULES = {") :]
+    """(module, class) of every widget class the bundle can show (frontend/src/widgets.js)."""
+    source = (FRONTEND / "src" / "widgets.js").read_text(encoding="utf-8")
     found = set()
     for module in ("@jupyter-widgets/base", "@jupyter-widgets/controls"):
-        names = re.search(rf'"{re.escape(module)}": \{{([^}}]*)\}}', table)
+        names = re.search(rf'export \{{([^}}]*)\}} from "{re.escape(module)}";', source)
         assert names, module
         found |= {(module, name) for name in re.findall(r"\w+", names.group(1))}
     return found

@@ -1,71 +1,12 @@
 // The widget manager: the models live in the kernel, this page only shows them.
-// Only the widgets the companion's pages use are bundled (tests/test_frontend.py
-// checks every widget the pages make is here): the other controls would add
-// about 80 KB of script to compile on every first visit.
-import { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
-import {
-  BoundedIntTextModel,
-  BoxModel,
-  BoxView,
-  ButtonModel,
-  ButtonStyleModel,
-  ButtonView,
-  CheckboxModel,
-  CheckboxStyleModel,
-  CheckboxView,
-  ComboboxModel,
-  ComboboxView,
-  DescriptionStyleModel,
-  DropdownModel,
-  DropdownView,
-  GridBoxModel,
-  GridBoxView,
-  HBoxModel,
-  HBoxView,
-  HTMLModel,
-  HTMLStyleModel,
-  HTMLView,
-  IntTextView,
-  TextModel,
-  TextStyleModel,
-  TextView,
-  VBoxModel,
-  VBoxView,
-} from "@jupyter-widgets/controls";
 import { ManagerBase } from "@jupyter-widgets/base-manager";
 import { Widget } from "@lumino/widgets";
+import * as widgets from "./widgets.js";
 
+// One table for both modules: no class name is in both.
 const MODULES = {
-  "@jupyter-widgets/base": { LayoutModel, LayoutView, StyleView },
-  "@jupyter-widgets/controls": {
-    BoundedIntTextModel,
-    BoxModel,
-    BoxView,
-    ButtonModel,
-    ButtonStyleModel,
-    ButtonView,
-    CheckboxModel,
-    CheckboxStyleModel,
-    CheckboxView,
-    ComboboxModel,
-    ComboboxView,
-    DescriptionStyleModel,
-    DropdownModel,
-    DropdownView,
-    GridBoxModel,
-    GridBoxView,
-    HBoxModel,
-    HBoxView,
-    HTMLModel,
-    HTMLStyleModel,
-    HTMLView,
-    IntTextView,
-    TextModel,
-    TextStyleModel,
-    TextView,
-    VBoxModel,
-    VBoxView,
-  },
+  "@jupyter-widgets/base": widgets,
+  "@jupyter-widgets/controls": widgets,
 };
 
 export class WidgetManager extends ManagerBase {

@@ -1,0 +1,33 @@
+// The widget classes the companion's pages use, and only those: the other
+// controls would add about 80 KB of script to compile on every first visit.
+// tests/test_frontend.py checks that every widget the pages make is here.
+export { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
+export {
+  BoundedIntTextModel,
+  BoxModel,
+  BoxView,
+  ButtonModel,
+  ButtonStyleModel,
+  ButtonView,
+  CheckboxModel,
+  CheckboxStyleModel,
+  CheckboxView,
+  ComboboxModel,
+  ComboboxView,
+  DescriptionStyleModel,
+  DropdownModel,
+  DropdownView,
+  GridBoxModel,
+  GridBoxView,
+  HBoxModel,
+  HBoxView,
+  HTMLModel,
+  HTMLStyleModel,
+  HTMLView,
+  IntTextView,
+  TextModel,
+  TextStyleModel,
+  TextView,
+  VBoxModel,
+  VBoxView,
+} from "@jupyter-widgets/controls";
