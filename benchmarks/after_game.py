@@ -30,10 +30,10 @@ from _common import NAMES, PLAYER_COUNTS, compile_project
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.explain import explain
-from companion.played import INTERIM, PlayedGame, PlayedSeat
-from companion.ratings import rate
-from companion.records import records
+from companion.analysis.explain import explain
+from companion.analysis.played_game import INTERIM, PlayedGame, PlayedSeat
+from companion.analysis.ratings import rate
+from companion.analysis.records import records
 from scorers import SCORERS
 from scorers._core import Tiebreak, make_result
 
@@ -153,10 +153,13 @@ def openskill_per_play(plays: list[PlayedGame]) -> float:
 
 
 def import_cost() -> float:
-    """Seconds a fresh interpreter spends importing ``companion.explain`` once scorers are in."""
+    """Seconds a fresh interpreter spends importing ``companion.analysis.explain``.
+
+    Scorers are imported first.
+    """
     code = (
         "import time, scorers, scorers.tokaido; t = time.perf_counter();"
-        " import companion.explain; print(time.perf_counter() - t)"
+        " import companion.analysis.explain; print(time.perf_counter() - t)"
     )
     root = Path(__file__).resolve().parent.parent
     costs = [

@@ -37,7 +37,8 @@ from _common import NAMES, PLAYER_COUNTS, compile_project, timed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion.history import History, Play
+from companion.history.model import Play
+from companion.history.store import History
 
 START = datetime(2010, 1, 1)
 GAME = Path(__file__).resolve().parent.parent / "tests" / "files" / "tokaido-final.json"

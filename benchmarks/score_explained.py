@@ -5,7 +5,7 @@ table. Target: that adds under 5 ms to the command. A difference of 5 ms
 between two runs of the whole command drowns in the noise of process start-up,
 so this measures the addition itself, in a fresh interpreter each time: with
 everything the table needs already imported (the CLI, rich, the scorers) and
-the table printed, the seconds from importing :mod:`companion.why` to the
+the table printed, the seconds from importing :mod:`companion.analysis.explain` to the
 explanation printed, for
 every example score file. The median of 15 interpreters per file, and the
 slowest file, are reported (a first run writes the bytecode and is not
@@ -33,9 +33,9 @@ FILES = [
 
 MEASURE = """
 import io, json, sys, time
-import companion.cli, companion.render, scorers
-from companion.plain import console
-from companion.render import print_clean, result_table
+import companion.cli.app, companion.terminal.results, scorers
+from companion.terminal.safe_text import console
+from companion.terminal.results import print_clean, result_table
 from scorers import find_game
 text = open(sys.argv[1], encoding="utf-8").read()
 game = json.loads(text)["game"]
@@ -44,8 +44,8 @@ out = console()
 out.file = io.StringIO()
 print_clean(result_table(document, title=game), out)  # the command prints this first
 start = time.perf_counter()
-from companion.why import explain_result
-from companion.render import after_game
+from companion.analysis.explain import explain_result
+from companion.terminal.results import after_game
 print_clean(after_game(explain_result(document, text)), out)
 print(time.perf_counter() - start)
 """

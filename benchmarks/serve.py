@@ -54,7 +54,7 @@ from typing import Any
 from _common import ROOT, compile_project
 
 sys.path.insert(0, str(ROOT))
-from companion.cli_notebooks import descendants
+from companion.cli.notebooks import descendants
 
 ARGS = [
     "--no-sandbox",
@@ -378,7 +378,7 @@ def main() -> int:
     compile_project()
     load_before = os.getloadavg()
     port = free_port()
-    pages = len(list((ROOT / "companion" / "notebooks").glob("*.ipynb")))
+    pages = len(list((ROOT / "notebooks").glob("*.ipynb")))
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,

@@ -1,5 +1,5 @@
 """``python -m companion``."""
 
-from companion.cli import main
+from companion.cli.app import main
 
 main()

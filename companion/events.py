@@ -1,6 +1,6 @@
 """The keys of a session's event log that are not answers (no imports: the clock reads them).
 
-A session's log (see :mod:`companion.sessions`) holds the players' answers,
+A session's log (see :mod:`companion.history.sessions`) holds the players' answers,
 the seeds of the draws (``seed:NAME``) and facts about the game that are not
 answers (``meta:``): when a terminal started driving it and when it stopped,
 where it is played, how long it took.
@@ -19,7 +19,7 @@ STOP = META_PREFIX + "stop"
 LOCATION = META_PREFIX + "location"
 """Where the game is played (its value is the place)."""
 TIME = META_PREFIX + "time"
-"""How long the game took, written when it is saved (see :mod:`companion.clock`)."""
+"""How long the game took, written when it is saved (see :mod:`companion.analysis.clock`)."""
 
 
 def is_answer(key: str) -> bool:

@@ -1,9 +1,9 @@
 """Why a game just scored was won: its explanation, with a team's members from its score file.
 
 This is on the way of every ``companion score`` that prints a table, so it
-imports :mod:`companion.explain` (named tuples, no dataclasses) and reads no
+imports :mod:`companion.analysis.explain` (named tuples, no dataclasses) and reads no
 history: what it needs besides the result is in the score file. For a
-recorded play, see :func:`companion.past.explanation`.
+recorded play, see :func:`companion.history.after_game.explanation`.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from typing import Any
 
 
 def explain_result(result: dict[str, Any], score_file: str | None) -> list[str]:
-    """The sentences of :func:`companion.explain.explain` for a result and its score file.
+    """The sentences of :func:`companion.analysis.explain.explain` for a result and its score file.
 
     A team's members are read from the score file's players (``members``);
     a Shogun file of the first winter (``"year": 1``) is an interim scoring,
     whose sentences say who leads (the rule of
-    :func:`companion.history.status_of`, without loading the history).
+    :func:`companion.history.model.status_of`, without loading the history).
 
     Args:
         result: The result document (``companion score --json``).
         score_file: The score file it was scored from, or ``None``.
     """
-    from companion.explain import explain
+    from companion.analysis.explain import explain
 
     try:
         data = json.loads(score_file) if score_file else None

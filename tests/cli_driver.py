@@ -44,7 +44,7 @@ def invoke_at_terminal(args: list[str]) -> Any:
     from prompt_toolkit.output import DummyOutput
     from typer.testing import CliRunner
 
-    from companion.cli import app
+    from companion.cli.app import app
 
     with create_pipe_input() as pipe:
         pipe.close()

@@ -6,7 +6,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from companion.history import History, Person, Play
+from companion.history.model import Person, Play
+from companion.history.store import History
 from scorers.names import name_key
 
 # (game, date, [(name, total, rank)], winners)

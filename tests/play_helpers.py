@@ -14,7 +14,7 @@ from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from typer.testing import CliRunner, Result
 
-from companion.cli import app
+from companion.cli.app import app
 
 DOWN = "\x1b[B"
 UP = "\x1b[A"
@@ -120,6 +120,6 @@ def events(db: Path, session: int) -> list[tuple[str, Any]]:
 
 def answers(db: Path, session: int) -> list[tuple[str, Any]]:
     """The saved answers of a session (no draws, no clock marks), in order."""
-    from companion.sessions import is_answer
+    from companion.history.sessions import is_answer
 
     return [(k, v) for k, v in events(db, session) if is_answer(k)]

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from companion.cli import app
-from companion.clock import STAMP, seconds_of
-from companion.history import History
-from companion.sessions import SessionStore, is_answer
+from companion.analysis.clock import STAMP, seconds_of
+from companion.cli.app import app
+from companion.history.sessions import SessionStore, is_answer
+from companion.history.store import History
 from tests.history_fixture import fill
 from tests.play_helpers import CLEAR, CTRL_C, pause, run, sel, txt
 from tests.test_play import shibuya_answers
@@ -39,7 +39,7 @@ class FakeClock:
 def clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
     """Every answer takes the table two minutes; nothing else takes any time."""
     fake = FakeClock()
-    monkeypatch.setattr("companion.sessions.now_utc", fake.now)
+    monkeypatch.setattr("companion.history.sessions.now_utc", fake.now)
     append = SessionStore.append
 
     def slow_append(self: SessionStore, session_id: int, key: str, value: Any, **kw: Any) -> None:

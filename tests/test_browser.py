@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from companion.cli_notebooks import alive, descendants
+from companion.cli.notebooks import alive, descendants
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from companion.check import first_difference
-from companion.cli import app
-from companion.history import History
+from companion.cli.app import app
+from companion.history.check import first_difference
+from companion.history.store import History
 from tests.history_fixture import fill
 from tests.play_helpers import pause, run, sel, txt
 from tests.test_play import shibuya_keys

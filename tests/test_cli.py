@@ -11,7 +11,7 @@ import pytest
 from typer.main import get_command
 from typer.testing import CliRunner
 
-from companion.cli import app
+from companion.cli.app import app
 
 FILES = Path(__file__).parent / "files"
 TOKAIDO = FILES / "tokaido-final.json"
@@ -81,7 +81,7 @@ Tokaido
 Winner: Aki.
 """
 
-# What follows the table: why the game was won (companion.explain's sentences).
+# What follows the table: why the game was won (companion.analysis.explain's sentences).
 TOKAIDO_WHY = """
 Aki won by 7 points over Ben; the closest gap was 4 points, between Ben on 73
 and Cho on 69.

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from companion import cli_notebooks
-from companion.cli import app
+from companion.cli import notebooks as cli_notebooks
+from companion.cli.app import app
 
 runner = CliRunner()
 
@@ -190,7 +190,7 @@ def test_a_stop_signal_ends_the_server_and_everything_below_it(
     script = tmp_path / "stop.py"
     script.write_text(
         "import sys\n"
-        "from companion.cli_notebooks import run_server\n"
+        "from companion.cli.notebooks import run_server\n"
         f"sys.exit(run_server([sys.executable, '-c', {CHILDREN!r}], {{}}))\n"
     )
     process = subprocess.Popen(

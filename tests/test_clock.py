@@ -6,8 +6,8 @@ import doctest
 
 import pytest
 
-import companion.clock
-from companion.clock import (
+import companion.analysis.clock
+from companion.analysis.clock import (
     Timing,
     duration_text,
     measure,
@@ -33,7 +33,7 @@ def log(*events: tuple[float, str]) -> list[tuple[str, str]]:
 
 
 def test_the_module_example() -> None:
-    assert doctest.testmod(companion.clock).failed == 0
+    assert doctest.testmod(companion.analysis.clock).failed == 0
 
 
 @pytest.mark.parametrize(

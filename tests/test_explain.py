@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import companion.explain
-from companion.explain import LABELS, Game, decisive, explain, label, read
+import companion.analysis.explain
+from companion.analysis.explain import LABELS, Game, decisive, explain, label, read
 from scorers import SCORERS
 from tests.strategies import STRATEGIES
 
@@ -532,4 +532,4 @@ def test_real_results_of_every_game(game: str, data: st.DataObject) -> None:
 
 
 def test_the_example_in_the_docstring() -> None:
-    assert doctest.testmod(companion.explain).failed == 0
+    assert doctest.testmod(companion.analysis.explain).failed == 0

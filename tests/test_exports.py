@@ -11,9 +11,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from companion.exports import encoded, export, game_uuid, player_uuid, safe_cell, xml_text
-from companion.history import History, Person
-from companion.imports import parse
+from companion.history.exports import encoded, export, game_uuid, player_uuid, safe_cell, xml_text
+from companion.history.imports import parse
+from companion.history.model import Person
+from companion.history.store import History
 from scorers import SCORERS
 from tests.history_fixture import PLAYS, fill
 
@@ -352,7 +353,7 @@ def test_an_interim_scoring_in_every_export(filled: Path, tmp_path: Path) -> Non
     """A Shogun first winter scored alone: incomplete and out of win statistics for
     BoardGameGeek, ignored (as BG Stats can only say) with a note our importer
     reads back, a status column in csv and in json."""
-    from companion.history import Play
+    from companion.history.model import Play
     from tests.history_fixture import result
 
     winter = Play(

@@ -29,7 +29,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from companion.cli import app
+from companion.cli.app import app
 from companion.scorefile import MAX_SCORE_FILE_BYTES, score_text
 from scorers import SCORERS, ScoreFileError
 from scorers.names import clean_name, name_key, name_problem

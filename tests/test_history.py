@@ -13,16 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.history import (
-    APPLICATION_ID,
-    SCHEMA_VERSION,
+from companion.history.errors import (
     DamagedDatabase,
-    History,
     HistoryError,
     NotACompanionDatabase,
     PlayNotFound,
-    default_path,
 )
+from companion.history.schema import SCHEMA_VERSION
+from companion.history.store import APPLICATION_ID, History, default_path
 
 FILES = Path(__file__).parent / "files"
 RESULT = {
@@ -201,7 +199,7 @@ def test_a_folder_is_not_a_history(tmp_path: Path) -> None:
 WRITER = """
 import sys, time
 from pathlib import Path
-from companion.history import History
+from companion.history.store import History
 path, start, count = Path(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 while time.time() < start:
     time.sleep(0.001)
@@ -316,7 +314,7 @@ def test_a_team_game_stores_its_people_in_seat_order(db_path: Path) -> None:
 
 
 def test_filter_by_person_ignores_case(db_path: Path) -> None:
-    from companion.history import Filter
+    from companion.history.model import Filter
 
     with History(db_path) as history:
         history.record(game="shibuya", score_file=TEAMS_FILE, result=teams_result())
@@ -338,7 +336,7 @@ def test_uuids_compare_without_case(db_path: Path) -> None:
 
 def _version_3_history(path: Path) -> None:
     """A history as companion wrote it before migration 5 (schema 3)."""
-    from companion.schema import MIGRATIONS
+    from companion.history.schema import MIGRATIONS
 
     db = sqlite3.connect(path, isolation_level=None)
     db.execute(
@@ -438,7 +436,7 @@ def test_what_a_play_keeps_for_the_stats_is_what_migration_6_works_out(
     tmp_path: Path, seed: int
 ) -> None:
     """Each write keeps what the statistics read; migration 6's statements give the same."""
-    from companion.schema import DERIVED
+    from companion.history.schema import DERIVED
     from tests.history_fixture import random_play
 
     rng = random.Random(seed)
@@ -464,7 +462,7 @@ def test_what_a_play_keeps_for_the_stats_is_what_migration_6_works_out(
 
 
 def test_an_older_history_gives_the_same_stats_after_migration_6(tmp_path: Path) -> None:
-    from companion.stats import compute, of_history
+    from companion.analysis.stats import compute, of_history
 
     path = tmp_path / "v3.sqlite3"
     _version_3_history(path)

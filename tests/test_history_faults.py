@@ -23,17 +23,19 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from companion import history as history_module
-from companion.cli import app
-from companion.history import (
+from companion.cli.app import app
+from companion.history import errors as history_errors
+from companion.history import store as history_store
+from companion.history.errors import (
     DamagedDatabase,
     DiskFull,
-    History,
     HistoryError,
     HistoryLocked,
     ReadOnlyHistory,
     trouble,
 )
+from companion.history.schema import SCHEMA_VERSION
+from companion.history.store import History
 from tests.cli_driver import invoke_at_terminal
 from tests.history_fixture import fill
 
@@ -85,7 +87,7 @@ def invoke(args: list[str], db: Path) -> Any:
 
 @pytest.fixture
 def short_timeout(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(history_module, "BUSY_TIMEOUT_MS", 200)
+    monkeypatch.setattr(history_errors, "BUSY_TIMEOUT_MS", 200)
 
 
 @pytest.mark.parametrize("args", WRITES, ids=lambda a: " ".join(a[:2]))
@@ -190,7 +192,7 @@ def test_a_newer_history_is_refused_by_every_command(db_path: Path) -> None:
         assert (result.exit_code, result.stderr) == (
             1,
             f"Error: the history {db_path} was made by a newer companion (schema 99, this one "
-            f"knows {history_module.SCHEMA_VERSION}); update the companion{hint(args)}\n",
+            f"knows {SCHEMA_VERSION}); update the companion{hint(args)}\n",
         )
     assert snapshot(db_path) == before
 
@@ -279,7 +281,7 @@ def test_a_backup_cut_short_leaves_no_file_that_looks_like_one(
     def killed(fd: int) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(history_module.os, "fsync", killed)
+    monkeypatch.setattr(history_store.os, "fsync", killed)
     with pytest.raises(KeyboardInterrupt):
         History(path)
     assert sorted(p.name for p in tmp_path.iterdir() if "backup" in p.name) == []

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from companion import imports
-from companion.history import Expansion, History, Person
-from companion.imports import Parsed, parse, read_import, score_value
+from companion.history import imports
+from companion.history.imports import Parsed, parse, read_import, score_value
+from companion.history.model import Expansion, Person
+from companion.history.store import History
 from scorers import ScoreFileError
 
 FILES = Path(__file__).parent / "files"
@@ -275,7 +276,7 @@ def _player_uuids(text: str) -> dict[str, str]:
 def test_bgstats_people_keep_their_uuids(db_path: Path, tmp_path: Path) -> None:
     """An export gives BG Stats' people their own uuids again, so a round trip or a
     merge in the app finds the same players (and its anonymous player)."""
-    from companion.exports import export
+    from companion.history.exports import export
 
     listed = {p["name"]: p["uuid"] for p in backup()["players"]}
     with History(db_path) as history:
@@ -324,7 +325,7 @@ def test_player_uuids_in_our_json_are_checked(entry: dict[str, Any], expected: s
 def test_the_commands_carry_the_uuids(db_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from companion.cli import app
+    from companion.cli.app import app
 
     runner = CliRunner()
     assert runner.invoke(app, ["history", "import", str(BACKUP)]).exit_code == 0
@@ -523,7 +524,7 @@ def test_standard_input_is_read_twice_when_needed(monkeypatch: pytest.MonkeyPatc
 def test_the_command_imports_from_standard_input(db_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from companion.cli import app
+    from companion.cli.app import app
 
     command = ["history", "import", "-", "--db", str(db_path)]
     result = CliRunner().invoke(app, command, input=BACKUP.read_bytes())

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from companion.cli import app
+from companion.cli.app import app
 from tests.test_imports import BACKUP, ours
 
 SETTINGS = settings(

@@ -13,9 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import kept, past
-from companion.history import History, Play
-from companion.ratings import Ratings, rate
+from companion.analysis.ratings import Ratings, rate
+from companion.history import after_game as past
+from companion.history import rating_cache as kept
+from companion.history.model import Play
+from companion.history.store import History
 from tests.history_fixture import fill, random_play, result
 
 NAMES = ["Aki", "Ben", "Cho", "Dai", "Eri"]

@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from companion.cli_notebooks import NOTEBOOKS
+from companion.cli.notebooks import NOTEBOOKS
 from tests.history_fixture import fill
 
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
@@ -35,7 +35,9 @@ def test_the_wheel_ships_the_notebooks_and_the_page_template() -> None:
         "jupyter/voila/templates/*/*",
         "jupyter/voila/templates/*/static/*",
     ]
-    assert not (root / "notebooks").exists()
+    assert data["package-dir"] == {"companion.notebooks": "notebooks"}
+    assert (root / "notebooks" / "tokaido.ipynb").exists()
+    assert not (root / "companion" / "notebooks").exists()
 
 
 @pytest.mark.timeout(180)

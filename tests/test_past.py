@@ -9,9 +9,10 @@ from typing import Any
 import pytest
 from openskill.models import PlackettLuce
 
-from companion import past
-from companion.history import History, Person, Play
-from companion.imports import parse
+from companion.history import after_game as past
+from companion.history.imports import parse
+from companion.history.model import Person, Play
+from companion.history.store import History
 from tests.history_fixture import fill
 
 FILES = Path(__file__).parent / "files"

@@ -1,4 +1,4 @@
-"""User text is data, never markup: companion.plain and every table that shows names."""
+"""User text is data, never markup: terminal.safe_text and every table that shows names."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from companion.cli import app
-from companion.history import History
-from companion.plain import line, lines, plain
-from companion.render import print_clean, result_table
+from companion.cli.app import app
+from companion.history.store import History
+from companion.terminal.results import print_clean, result_table
+from companion.terminal.safe_text import line, lines, plain
 from tests.history_fixture import result
 
 runner = CliRunner()

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.history import History
+from companion.history.store import History
 from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
 from tests.play_helpers import (
     CLEAR,
@@ -291,7 +291,7 @@ def test_json_export_carries_the_event_log_and_imports_it_back(
 
     from typer.testing import CliRunner
 
-    from companion.cli import app
+    from companion.cli.app import app
 
     assert run(["play", "shibuya"], shibuya_keys()).exit_code == 0
     runner = CliRunner()

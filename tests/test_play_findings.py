@@ -9,8 +9,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from companion.cli import app
-from companion.history import History
+from companion.cli.app import app
+from companion.history.store import History
 from tests.play_helpers import (
     CTRL_C,
     UP,

@@ -7,7 +7,7 @@ import json
 import pytest
 from typer.testing import CliRunner
 
-from companion.cli import app
+from companion.cli.app import app
 from companion.play.setup import (
     PLAYER_COUNTS,
     TOUR_CARDS,

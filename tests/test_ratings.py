@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-import companion.ratings
-from companion.played import INTERIM, PlayedGame, PlayedSeat
-from companion.ratings import Model, model, rate, rate_match
+import companion.analysis.ratings
+from companion.analysis.played_game import INTERIM, PlayedGame, PlayedSeat
+from companion.analysis.ratings import Model, model, rate, rate_match
 from scorers.names import name_key
 
 TOLERANCE = 1e-9
@@ -300,4 +300,4 @@ def test_whole_histories_agree_with_openskill(plays: list[PlayedGame]) -> None:
 
 
 def test_the_example_in_the_docstring() -> None:
-    assert doctest.testmod(companion.ratings).failed == 0
+    assert doctest.testmod(companion.analysis.ratings).failed == 0

@@ -14,13 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import companion.played
-import companion.records
-from companion import past
-from companion.cli import app
-from companion.history import History
-from companion.played import INTERIM, PlayedGame, PlayedSeat, from_result
-from companion.records import (
+import companion.analysis.played_game
+import companion.analysis.records
+from companion.analysis.played_game import INTERIM, PlayedGame, PlayedSeat, from_result
+from companion.analysis.records import (
     GameRecords,
     Mark,
     PersonRecords,
@@ -31,7 +28,10 @@ from companion.records import (
     set_by,
     title,
 )
-from companion.stats import compute
+from companion.analysis.stats import compute
+from companion.cli.app import app
+from companion.history import after_game as past
+from companion.history.store import History
 from scorers.names import name_key
 
 FILES = Path(__file__).parent / "files"
@@ -260,7 +260,7 @@ def test_titles() -> None:
 
 
 def test_the_examples_in_the_docstrings() -> None:
-    for module in (companion.records, companion.played):
+    for module in (companion.analysis.records, companion.analysis.played_game):
         assert doctest.testmod(module).failed == 0
 
 
@@ -672,7 +672,7 @@ def test_history_records_agrees_with_history_stats_on_a_bg_stats_backup(
 def test_a_game_never_scored_has_a_line_in_every_records_table(db_path: Path) -> None:
     """Kamakura played twice with blank scores (Ben ticked winner): its plays and Ben's
     streak are shown, and its highest total says there is no score yet."""
-    from companion.history import Play
+    from companion.history.model import Play
     from companion.widgets.history import records_html
 
     def stored(day: int, game: str, winner: str, *seats: tuple[str, int | None]) -> Play:

@@ -11,11 +11,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion import past, records_before
-from companion.history import History, Person, Play
-from companion.records import CATEGORY, PERSONAL, NewRecord, RecordBook, describe, set_after
-from companion.records_before import play
-from companion.records_before import records_before as before
+from companion.analysis.records import (
+    CATEGORY,
+    PERSONAL,
+    NewRecord,
+    RecordBook,
+    describe,
+    set_after,
+)
+from companion.history import after_game as past
+from companion.history import record_queries as records_before
+from companion.history.model import Person, Play
+from companion.history.record_queries import play
+from companion.history.record_queries import records_before as before
+from companion.history.store import History
 from scorers.names import name_key
 
 # Two names of one person, a name that JSON may escape, and guests.

@@ -90,7 +90,7 @@ def test_player_counts_follow_the_boxes() -> None:
 def test_every_command_that_takes_a_game_suggests_the_closest(args: list[str]) -> None:
     from typer.testing import CliRunner
 
-    from companion.cli import app
+    from companion.cli.app import app
 
     result = CliRunner().invoke(app, args, input="{}")
     assert result.exit_code == 2

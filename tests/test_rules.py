@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 import companion.rules as rules_module
-from companion.cli import app
+from companion.cli.app import app
 from companion.rules import GAME_FOLDERS, PHASES, find_topic, load_topics, topic_for_phase
 from companion.rules.search import (
     SHORT_SENTENCE,

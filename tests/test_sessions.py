@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from companion.history import APPLICATION_ID, History, HistoryError, Play, now_utc
-from companion.schema import MIGRATIONS
-from companion.sessions import SessionHeld, SessionLost, SessionStore, Unreadable
+from companion.history.errors import HistoryError
+from companion.history.model import Play, now_utc
+from companion.history.schema import MIGRATIONS
+from companion.history.sessions import SessionHeld, SessionLost, SessionStore, Unreadable
+from companion.history.store import APPLICATION_ID, History
 
 RESULT = {
     "game": "shibuya",

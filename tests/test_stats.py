@@ -11,9 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.history import Filter, History
-from companion.stats import compute, of_history
-from companion.stats_render import bar
+from companion.analysis.stats import compute, of_history
+from companion.history.model import Filter
+from companion.history.store import History
+from companion.terminal.stats_tables import bar
 from tests.history_fixture import fill, random_play
 
 
@@ -176,7 +177,7 @@ FILES = Path(__file__).parent / "files"
 
 def imported(path: Path) -> dict[str, Any]:
     """The stats of the hand-written BG Stats backup (times read in UTC)."""
-    from companion.imports import parse
+    from companion.history.imports import parse
 
     parsed = parse((FILES / "bgstats-backup.bgsplay").read_text())
     with History(path) as history:

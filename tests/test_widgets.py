@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from companion.history import History
+from companion.history.sessions import SessionStore
+from companion.history.store import History
 from companion.play.setup import shuffled
 from companion.play.shogun import BIDS, NO_BID, order_bids
-from companion.sessions import SessionStore
 from companion.widgets import GamePage, HistoryPage, ScoreForm, SetupPanel, Tracker
 from companion.widgets.cells import ListCell
 from companion.widgets.history import nice_ticks, wins_chart
@@ -586,8 +586,8 @@ TOKAIDO_BETTER = {
 
 
 def test_after_a_save_the_page_says_why_and_the_records_set(db_path: Path) -> None:
-    from companion.past import after_game
-    from companion.why import explain_result
+    from companion.analysis.explain import explain_result
+    from companion.history.after_game import after_game
 
     page = tokaido_page()
     form = page.form
@@ -669,7 +669,7 @@ def test_a_saved_shogun_first_winter_is_interim_on_the_page(db_path: Path) -> No
 
 
 def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
-    from companion.past import lengths, ratings, records
+    from companion.history.after_game import lengths, ratings, records
 
     fill(db_path)
     page = HistoryPage()

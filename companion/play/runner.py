@@ -2,7 +2,7 @@
 
 While a terminal drives a session, the clock runs: a ``meta:start`` mark is
 saved when it starts and a ``meta:stop`` mark when the players pause, press
-Ctrl-C or stop (a closed terminal leaves none, see :mod:`companion.clock`).
+Ctrl-C or stop (a closed terminal leaves none, see :mod:`companion.analysis.clock`).
 """
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion import sessions
-from companion.clock import Timing, duration_text, measure, so_far
-from companion.history import History, HistoryError, Play
+from companion.analysis.clock import Timing, duration_text, measure, so_far
+from companion.history import sessions
+from companion.history.errors import HistoryError
+from companion.history.model import Play
+from companion.history.sessions import LOCATION, META_PREFIX, START, TIME, SessionStore
+from companion.history.store import History
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
-from companion.sessions import LOCATION, META_PREFIX, START, TIME, SessionStore
 
 if TYPE_CHECKING:
     from scorers import Result

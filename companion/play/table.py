@@ -14,7 +14,7 @@ that undo never removes), so a draw made once stays made. ``meta:`` events (when
 the game was started and paused, where it is played) are no answers either.
 
 The table also knows which round each answer belongs to (:meth:`Table.round`),
-which is what the clock needs to time the rounds (:mod:`companion.clock`).
+which is what the clock needs to time the rounds (:mod:`companion.analysis.clock`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.sessions import SEED_PREFIX, Event, Unreadable, is_answer
+from companion.history.sessions import SEED_PREFIX, Event, Unreadable, is_answer
 
 __all__ = ["SEED_PREFIX", "Event", "is_answer"]
 SET_UP = "set-up"

@@ -17,8 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.history import History, Play, default_path, now_utc, status_of, trouble
-from companion.sessions import SessionStore
+from companion.history.errors import trouble
+from companion.history.model import Play, now_utc, status_of
+from companion.history.sessions import SessionStore
+from companion.history.store import History, default_path
 
 KIND = "web"
 KEY = "draft"
@@ -30,7 +32,7 @@ def reading(db: Path | None = None) -> Iterator[History]:
 
     Nothing is created on disk (a missing file reads as an empty history).
     Any trouble, while opening or reading, is a
-    :class:`~companion.history.HistoryError` whose message is one line.
+    :class:`~companion.history.errors.HistoryError` whose message is one line.
 
     Args:
         db: The history file (default: ``COMPANION_DB`` or the user's).

@@ -1,7 +1,7 @@
 """The history page: the saved games (filter, open, delete), stats, ratings, records, lengths.
 
 Everything shown is computed by the functions the CLI's ``history`` commands
-use (:mod:`companion.stats`, :mod:`companion.past`): no second
+use (:mod:`companion.analysis.stats`, :mod:`companion.history.after_game`): no second
 implementation. The page only reads the history (opened read-only, as those
 commands do) except to delete a game; any trouble with the file is one plain
 line on the page, never a traceback. Names and every other typed text are
@@ -19,17 +19,19 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from companion.history import Filter, History, HistoryError, default_path
-from companion.stats import Stats
+from companion.analysis.stats import Stats
+from companion.history.errors import HistoryError
+from companion.history.model import Filter
+from companion.history.store import History, default_path
 from companion.widgets.drafts import reading
 from companion.widgets.page import close_all, navigation, wait_for_visitor
 from companion.widgets.score_form import after_html, problem_line, result_html, sentences_html
 from companion.widgets.style import style
 
 if TYPE_CHECKING:
-    from companion.past import Length
-    from companion.ratings import Point, Ratings
-    from companion.records import GameRecords, Mark
+    from companion.analysis.ratings import Point, Ratings
+    from companion.analysis.records import GameRecords, Mark
+    from companion.history.after_game import Length
 
 COLOURS = ("#c33", "#36c", "#3a3", "#c80", "#939", "#099", "#666", "#a52")
 LIST_LIMIT = 50
@@ -110,8 +112,8 @@ class HistoryPage:
 
     def refresh(self) -> None:
         """Read the history again (read-only) and show the list and the stats for the filters."""
-        from companion.past import lengths, ratings, records
-        from companion.stats import of_history
+        from companion.analysis.stats import of_history
+        from companion.history.after_game import lengths, ratings, records
 
         game = self.game.value or None
         player = self.player.value or None
@@ -196,7 +198,7 @@ class HistoryPage:
 
     def show(self, play_id: int) -> None:
         """One saved game: its breakdown, why it was won, the records it set, its details."""
-        from companion.past import after_game
+        from companion.history.after_game import after_game
         from companion.widgets.page import title
 
         try:
@@ -212,7 +214,7 @@ class HistoryPage:
                 people = [p.name for p in play.members(side)]
                 details.append(f"{name}: {', '.join(people) if people else 'members not known'}")
         if play.duration_min and after.timing is None:
-            from companion.clock import minutes_text
+            from companion.analysis.clock import minutes_text
 
             details.append(f"Duration: {minutes_text(play.duration_min)}")
         if play.status != "final":
@@ -250,7 +252,7 @@ class HistoryPage:
         """Delete a game (after :meth:`ask_delete`)."""
         import sqlite3
 
-        from companion.history import trouble
+        from companion.history.errors import trouble
 
         path = self.db or default_path()
         try:
@@ -503,11 +505,11 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
     """Each player's rating after each of their games (a chart), then the ratings table.
 
     Args:
-        rated: From :func:`companion.past.ratings` (of the game, or of every game).
+        rated: From :func:`companion.history.after_game.ratings` (of the game, or of every game).
         game: The game, or ``None`` for the ratings over every game.
         player: Only this player's line; ``None`` for the best rated.
     """
-    from companion.records import title
+    from companion.analysis.records import title
     from scorers.names import name_key
 
     table_rows = rated.table(game)
@@ -562,7 +564,7 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
 
 def _group_rows(found: GameRecords, *, categories: bool) -> list[list[str]]:
     """Record, value, holders, where set, as the terminal's records table has them."""
-    from companion.standings_render import NO_SCORE, group_rows, set_in
+    from companion.terminal.standings import NO_SCORE, group_rows, set_in
 
     return [
         [name, "-", NO_SCORE, ""]
@@ -576,12 +578,12 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
     """The group's records per game; for one game, each category and the personal bests.
 
     Args:
-        found: From :func:`companion.past.records`.
+        found: From :func:`companion.history.after_game.records`.
         game: The one game shown, or ``None`` for every game.
         player: Only this player's personal bests.
     """
-    from companion.past import in_game_order
-    from companion.records import title
+    from companion.analysis.records import title
+    from companion.history.after_game import in_game_order
     from scorers.names import name_key
 
     if not found or (game is not None and game not in found):
@@ -631,8 +633,8 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
 
 def lengths_html(timed: list[Length]) -> str:
     """The average length per game and player count, where the length is known."""
-    from companion.clock import minutes_text
-    from companion.records import title
+    from companion.analysis.clock import minutes_text
+    from companion.analysis.records import title
 
     if not timed:
         return "<p>No game with a known length yet.</p>"
@@ -645,7 +647,7 @@ def lengths_html(timed: list[Length]) -> str:
 
 def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
     """For each game, how many scores fell in each range: bars with a labelled axis."""
-    from companion.records import title
+    from companion.analysis.records import title
 
     by_game: dict[str, list[int]] = defaultdict(list)
     for play in summaries:

@@ -162,7 +162,7 @@ class GamePage:
 
     def _draft_count(self) -> int | None:
         """The player count of the game in progress, so that the page is built for it."""
-        from companion.history import HistoryError
+        from companion.history.errors import HistoryError
 
         try:
             found = self.drafts.latest()
@@ -285,7 +285,7 @@ class GamePage:
         self.form.check()
 
     def _place_changed(self) -> None:
-        from companion.places import place_problem
+        from companion.history.places import place_problem
 
         problem = place_problem(self.place.value)
         self.place_message.value = (
@@ -296,8 +296,8 @@ class GamePage:
 
     def load_places(self) -> None:
         """Offer the places the history knows, the most recently used first (read-only)."""
-        from companion.history import HistoryError
-        from companion.places import known_places
+        from companion.history.errors import HistoryError
+        from companion.history.places import known_places
         from companion.widgets.drafts import reading
 
         try:
@@ -431,7 +431,7 @@ class GamePage:
     def _keep(self) -> None:
         if self.restoring or self.form.saved_id is not None:
             return
-        from companion.history import HistoryError
+        from companion.history.errors import HistoryError
 
         try:
             self.session_id = self.drafts.keep(self.session_id, self.state())
@@ -445,7 +445,7 @@ class GamePage:
 
     def load_draft(self) -> bool:
         """Bring back the latest unfinished game of this page; False when there is none."""
-        from companion.history import HistoryError
+        from companion.history.errors import HistoryError
 
         try:
             found = self.drafts.latest()
@@ -471,7 +471,7 @@ class GamePage:
         return self.widget
 
     def _record(self, document: dict[str, Any], result: dict[str, Any]) -> int:
-        from companion.places import clean_place
+        from companion.history.places import clean_place
 
         start = None if self.teams else self.tracker.first_start
         place = clean_place(self.place.value)  # a wrong place is said beside Save

@@ -10,7 +10,7 @@ save says why, beside the button.
 
 A valid pad shows why the game is being won as it is typed; once saved, the
 form shows why it was won and the records it set, read back from the history
-by the same functions as the CLI (:func:`companion.past.after_game`). Every
+by the same functions as the CLI (:func:`companion.history.after_game.after_game`). Every
 name and sentence is escaped: what players type is data, never markup.
 """
 
@@ -30,7 +30,7 @@ from companion.widgets.cells import OMIT, Cell, label
 from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
 
 if TYPE_CHECKING:
-    from companion.past import AfterGame
+    from companion.history.after_game import AfterGame
 
 TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 SaveHook = Callable[[dict[str, Any], dict[str, Any]], int]
@@ -371,7 +371,7 @@ class ScoreForm:
         """Why the game is being won, as ``companion score`` says it for this pad."""
         import json
 
-        from companion.why import explain_result
+        from companion.analysis.explain import explain_result
 
         return sentences_html(explain_result(result, json.dumps(self.document())), "why")
 
@@ -419,8 +419,8 @@ class ScoreForm:
 
     def show_after(self, play_id: int) -> None:
         """Why the saved game was won and the records it set, read back from the history."""
-        from companion.history import HistoryError
-        from companion.past import after_game
+        from companion.history.after_game import after_game
+        from companion.history.errors import HistoryError
         from companion.widgets.drafts import reading
 
         try:
@@ -439,7 +439,7 @@ class ScoreForm:
         result = self.result()
         if self.on_save is not None:
             return self.on_save(document, result)
-        from companion.history import History, default_path
+        from companion.history.store import History, default_path
 
         with History(self.db or default_path()) as history:
             return history.record(
@@ -492,7 +492,7 @@ def result_html(result: dict[str, Any]) -> str:
     Every name and value is escaped: a result read back from the history may
     come from an import, with seats that were not scored (``total`` None).
     """
-    from companion.render import outcome
+    from companion.terminal.results import outcome
 
     players = [p for p in result.get("players", []) if isinstance(p, dict)]
     if not players:
@@ -548,7 +548,7 @@ def sentences_html(sentences: list[str], css: str) -> str:
 
 def after_html(after: AfterGame) -> str:
     """Why a saved game was won, the records it set, its time and its place."""
-    from companion.clock import duration_text, round_texts
+    from companion.analysis.clock import duration_text, round_texts
 
     parts = []
     if after.explanation:

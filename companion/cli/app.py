@@ -1,0 +1,195 @@
+"""The ``companion`` command line: a thin layer over ``scorers`` and the history.
+
+Heavy modules are imported inside the commands that use them, so that
+``companion --help`` starts as fast as a bare typer program. The CLI modules
+do not use ``from __future__ import annotations``: typer reads every command's
+annotations at start-up, and real objects are cheaper for it than strings.
+"""
+
+from typing import Annotated
+
+import typer
+
+from companion.cli.common import (
+    DbOption,
+    JsonOption,
+    fail,
+    fail_with_problems,
+    open_history,
+    plural,
+    print_json,
+    show,
+)
+from companion.cli.history import history_app
+from companion.cli.notebooks import notebook, serve
+from companion.cli.play import LocationOption, checked_place, play, resume, setup
+from companion.cli.rules import rules
+
+app = typer.Typer(
+    name="companion",
+    help="A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.",
+    invoke_without_command=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.command("play")(play)
+app.command("resume")(resume)
+app.command("setup")(setup)
+app.command("rules")(rules)
+app.command("notebook")(notebook)
+app.command("serve")(serve)
+app.add_typer(history_app, name="history")
+
+
+def show_version(value: bool) -> None:
+    """Print the version and stop, for ``--version``."""
+    if value:
+        from companion import __version__
+
+        typer.echo(f"companion {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    ctx: typer.Context,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", help="Print the version and exit.", is_eager=True, callback=show_version
+        ),
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.
+
+    Without a command, opens the menu.
+    """
+    if db is not None:
+        # The command's own options are read after this, so its --db falls back to ours.
+        import os
+
+        os.environ["COMPANION_DB"] = str(db)
+    if ctx.invoked_subcommand is None:
+        import sys
+
+        from companion.cli.play import INTERRUPTED, menu
+
+        if not sys.stdin.isatty():
+            typer.echo(ctx.get_help())
+            raise typer.Exit()
+        try:
+            menu(db)
+        except KeyboardInterrupt:
+            typer.echo("\nBye. Unfinished games wait in: companion resume")
+            raise typer.Exit(INTERRUPTED) from None
+
+
+@app.command()
+def score(
+    game: Annotated[
+        str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun (or the title).")
+    ],
+    input: Annotated[
+        str | None,
+        typer.Option(
+            "--input",
+            "-i",
+            metavar="FILE",
+            help="The score file; - reads stdin. Without it, asks for each field.",
+        ),
+    ] = None,
+    json: JsonOption = False,
+    no_save: Annotated[
+        bool, typer.Option("--no-save", help="Score only; do not record the game.")
+    ] = False,
+    location: LocationOption = None,
+    db: DbOption = None,
+) -> None:
+    """Score a finished game from a score file and record it in the history.
+
+    The table is followed by why the game was won and the records it set.
+    """
+    from companion.scorefile import (
+        MAX_SCORE_FILE_BYTES,
+        FileTooLarge,
+        InputError,
+        NotText,
+        read_source,
+        score_text,
+    )
+    from scorers import ScoreFileError, UnknownGameError, find_game
+
+    try:
+        scorer = find_game(game)
+    except UnknownGameError as error:
+        fail(str(error), 2)
+    place = checked_place(location)
+    if input is None:
+        from companion.cli.play import start_session
+
+        start_session(scorer.info.id, "score", db, place, save=not no_save, as_json=json)
+        return
+    try:
+        text = read_source(input, limit=MAX_SCORE_FILE_BYTES)
+    except (FileTooLarge, NotText) as error:
+        fail(f"{error}; nothing was saved", 2)
+    except InputError as error:
+        fail(str(error))
+    try:
+        result = score_text(scorer, text)
+    except ScoreFileError as error:
+        source = "standard input" if input == "-" else input
+        fail_with_problems(
+            f"{source} is not a valid {scorer.info.id} score file "
+            f"({plural(len(error.problems), 'problem')}):",
+            error.problems,
+        )
+    document = result.to_json()
+    play_id = None
+    records: list[str] = []
+    if not no_save:
+        from companion.history.errors import HistoryError
+
+        hint = " (score with --no-save to skip saving)"
+        with open_history(db, hint=hint) as history:
+            try:
+                play_id = history.record(
+                    game=scorer.info.id, score_file=text, result=document, location=place or ""
+                )
+            except HistoryError as error:
+                fail(f"{error}{hint}")
+            if not json:
+                from companion.history.after_game import records_set
+
+                records = records_set(history, play_id)
+    if json:
+        print_json(document)
+        return
+    from companion.analysis.explain import explain_result
+    from companion.terminal.results import after_game, result_table
+
+    show(result_table(document, title=scorer.info.title))
+    saved_place = place or "" if play_id is not None else ""
+    show(after_game(explain_result(document, text), records, location=saved_place))
+    if play_id is not None:
+        from companion.history.model import INTERIM, status_of
+
+        interim = status_of(scorer.info.id, text) == INTERIM
+        typer.echo(
+            f"Saved to the history as game #{play_id}"
+            + (
+                ", an interim scoring: it is shown but counts in no wins or stats."
+                if interim
+                else "."
+            )
+        )
+
+
+def main() -> None:
+    """Run the command line."""
+    app(prog_name="companion")
+
+
+if __name__ == "__main__":
+    main()

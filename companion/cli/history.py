@@ -1,0 +1,722 @@
+"""``companion history …``: list, show, edit, delete, note, stats, records, ratings, export,
+import, check, backup."""
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import (
+    DbOption,
+    JsonOption,
+    fail,
+    fail_with_problems,
+    open_history,
+    plural,
+    print_json,
+    show,
+)
+
+if TYPE_CHECKING:
+    from companion.history.model import Filter, Play
+
+history_app = typer.Typer(
+    help="The record of every game played.", no_args_is_help=True, rich_markup_mode=None
+)
+
+GameOption = Annotated[
+    str | None, typer.Option("--game", "-g", help="Only this game (id or title).")
+]
+TABLE_LIMIT = 50
+
+
+def game_id(name: str | None) -> str | None:
+    """Resolve a ``--game`` value to a game id; exit 2 when unknown."""
+    if name is None:
+        return None
+    from scorers import UnknownGameError, find_game
+
+    try:
+        return find_game(name).info.id
+    except UnknownGameError as error:
+        fail(str(error), 2)
+
+
+def parse_time(text: str, option: str) -> str:
+    """``2026-11-30``, ``2026-11-30 20:15`` or ISO 8601 → stored UTC form; exit 2 if not."""
+    cleaned = text.strip().removesuffix("Z").replace(" ", "T")
+    try:
+        moment = datetime.fromisoformat(cleaned)
+    except ValueError:
+        fail(f"{option}: {text!r} is not a date such as 2026-11-30 or 2026-11-30 20:15", 2)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def make_filter(game: str | None, player: str | None = None, since: str | None = None) -> "Filter":
+    """A :class:`Filter` from command-line options."""
+    from companion.history.model import Filter
+
+    return Filter(
+        game=game_id(game), player=player, since=parse_time(since, "--since") if since else None
+    )
+
+
+def stamp(played_at: str) -> str:
+    """``2026-11-30T20:15:00Z`` → ``2026-11-30 20:15``."""
+    return played_at.replace("T", " ").removesuffix("Z")[:16]
+
+
+def _teams(play: dict[str, Any]) -> bool:
+    return any(
+        len(side["members"]) != 1 or side["members"][0] != side["name"] for side in play["players"]
+    )
+
+
+def side_label(side: dict[str, Any]) -> str:
+    """``Red (Aki, Cho)``; ``Red (members not known)``."""
+    inside = ", ".join(side["members"]) if side["members"] else "members not known"
+    return f"{side['name']} ({inside})"
+
+
+def players_line(play: dict[str, Any]) -> str:
+    """The people of a summary: names, or each team with its members."""
+    if _teams(play):
+        return " v ".join(side_label(side) for side in play["players"])
+    return ", ".join(p["name"] for p in play["people"])
+
+
+def winners_line(play: dict[str, Any], join: Any) -> str:
+    """Who won: the winners' names, a team with its members; ``-`` for none recorded."""
+    if not play["winners"]:
+        return "-"
+    if _teams(play):
+        won = [side for side in play["players"] if side["name"] in play["winners"]]
+        return str(join([side_label(side) for side in won]))
+    return str(join(play["winners"]))
+
+
+def game_title(game: str) -> str:
+    """A game id's box title."""
+    from companion.history.exports import title
+
+    return title(game)
+
+
+@history_app.command("list")
+def history_list(
+    game: GameOption = None,
+    player: Annotated[
+        str | None, typer.Option("--player", "-p", help="Only games this player was in.")
+    ] = None,
+    since: Annotated[
+        str | None, typer.Option("--since", metavar="DATE", help="Only games on or after DATE.")
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(
+            "--limit", "-n", help="Show the N most recent (default 50 in the table, all in JSON)."
+        ),
+    ] = None,
+    json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """List the recorded games, oldest first."""
+    where = make_filter(game, player, since)
+    with open_history(db, write=False) as history:
+        shown = limit if limit is not None else (0 if json else TABLE_LIMIT)
+        plays = history.summaries(where, limit=shown + 1 if shown else 0)
+    more = bool(shown) and len(plays) > shown
+    plays = plays[1:] if more else plays
+    if json:
+        print_json(plays)
+        return
+    if not plays:
+        typer.echo("No games recorded yet." if where == make_filter(None) else "No such games.")
+        return
+    from rich import box
+    from rich.table import Table
+
+    from companion.terminal.safe_text import plain
+    from scorers import join_names
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
+    for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
+        # A long name wraps onto the next line rather than losing its end to an ellipsis.
+        table.add_column(heading, justify="right" if heading == "#" else "left", overflow="fold")
+    for play in plays:
+        ignored = " (ignored)" if play["ignored"] else ""
+        table.add_row(
+            str(play["id"]),
+            plain(stamp(play["played_at"])),
+            plain(game_title(play["game"]) + ignored),
+            plain(players_line(play)),
+            plain(
+                winners_line(play, join_names) if "status" not in play else f"({play['status']})"
+            ),
+        )
+    show(table)
+    if more:
+        typer.echo(f"Showing the {shown} most recent; --limit 0 shows all.")
+
+
+@history_app.command("show")
+def history_show(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    json: JsonOption = False,
+    db: DbOption = None,
+) -> None:
+    """Show one recorded game: its breakdown, why it was won, the records it set, its details.
+
+    The records are those it set against the games before it, as the history is now.
+    """
+    from companion.history.after_game import explanation, records_set, timing
+    from companion.history.errors import HistoryError
+
+    with open_history(db, write=False) as history:
+        try:
+            play = history.get(play_id)
+        except HistoryError as error:
+            fail(str(error))
+        records = records_set(history, play_id)
+        timed = timing(history, play_id)
+    why = explanation(play)
+    if json:
+        print_json(
+            {
+                **play.to_json(),
+                "explanation": why,
+                "records_set": records,
+                "timing": timed.to_json() if timed is not None else None,
+            }
+        )
+        return
+    from companion.analysis.clock import minutes_text, rounds_text
+    from companion.terminal.results import after_game, result_table
+    from companion.terminal.safe_text import line, lines
+    from scorers import join_names
+
+    title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
+    show(result_table(play.result, title=title))
+    show(after_game(why, records))
+    said: list[str] = []
+    if play.uses_teams:
+        for side, name in enumerate(play.players):
+            people = [p.name for p in play.members(side)]
+            known = join_names(people) if people else "members not known"
+            said.append(f"{name}: {known}")
+    anonymous = [p.name for p in play.persons if p.anonymous]
+    starter = play.starter
+    details = [
+        ("Started", starter.name if starter else ""),
+        (
+            "Anonymous",
+            join_names(anonymous) + " (not counted as a person in the stats)" if anonymous else "",
+        ),
+        (
+            "Not scored",
+            join_names([s["name"] for s in play.result["players"] if s["total"] is None]),
+        ),
+        ("Expansions", ", ".join(e.name for e in play.expansions)),
+        ("Location", play.location),
+        ("Duration", minutes_text(play.duration_min) if play.duration_min else ""),
+        ("Rounds", rounds_text(timed.rounds) if timed is not None and timed.rounds else ""),
+        ("Imported from", play.source if play.source != "companion" else ""),
+        ("Ignored", "yes: kept out of the statistics (as in BG Stats)" if play.ignored else ""),
+        (
+            "Status",
+            "interim scoring, counted in no wins or stats" if play.status != "final" else "",
+        ),
+        ("Notes", play.notes),
+    ]
+    said.extend(f"{label}: {lines(value)}" for label, value in details if value)
+    if play.uses_teams and not all(play.members(k) for k in range(len(play.players))):
+        example = line(play.players[0])
+        said.append(
+            f"Name the members with: companion history edit {play.id} "
+            f"--members '{example}=NAME,NAME'"
+        )
+    if said:
+        # A blank line after the explanation, none straight after the table.
+        typer.echo("\n".join(["", *said] if why or records else said))
+
+
+def _get(db: Path | None, play_id: int, *, write: bool = True) -> "Play":
+    from companion.history.errors import HistoryError
+
+    with open_history(db, write=write) as history:
+        try:
+            return history.get(play_id)
+        except HistoryError as error:
+            fail(str(error))
+
+
+@history_app.command("edit")
+def history_edit(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    rename: Annotated[
+        list[str] | None,
+        typer.Option("--rename", metavar="OLD=NEW", help="Rename a person or a team (repeatable)."),
+    ] = None,
+    members: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--members",
+            metavar="TEAM=A,B",
+            help="Name a team's members in seat order (repeatable).",
+        ),
+    ] = None,
+    start: Annotated[
+        str | None, typer.Option("--start-player", metavar="NAME", help="Who started.")
+    ] = None,
+    date: Annotated[
+        str | None, typer.Option("--date", help="When it was played, e.g. 2026-11-30 20:15 (UTC).")
+    ] = None,
+    location: Annotated[str | None, typer.Option("--location", help="Where it was played.")] = None,
+    notes: Annotated[str | None, typer.Option("--notes", help="Replace the notes.")] = None,
+    duration: Annotated[
+        int | None, typer.Option("--duration", min=0, help="Minutes it took.")
+    ] = None,
+    score_file: Annotated[
+        str | None,
+        typer.Option(
+            "--score-file", metavar="FILE", help="Replace the score file (- for stdin); re-scores."
+        ),
+    ] = None,
+    db: DbOption = None,
+) -> None:
+    """Change a recorded game: names, a team's members, date, location, notes or its score file."""
+    from companion.cli.play import checked_place
+    from companion.history.editing import EditError, edit_play
+
+    location = checked_place(location)
+    given = (rename, members, start, date, location, notes, duration, score_file)
+    if not any(v is not None for v in given):
+        fail(
+            "nothing to change: give --rename, --members, --start-player, --date, "
+            "--location, --notes, --duration or --score-file",
+            2,
+        )
+    teams: dict[str, list[str]] = {}
+    for item in members or []:
+        team, sep, names = item.partition("=")
+        listed = [n.strip() for n in names.split(",") if n.strip()]
+        if not sep or not team.strip() or not listed:
+            fail(f"--members takes TEAM=NAME,NAME, got {item!r}", 2)
+        teams[team.strip()] = listed
+    from scorers.names import InvalidName, clean_name
+
+    renames: dict[str, str] = {}
+    for item in rename or []:
+        old, sep, new = item.partition("=")
+        if not sep or not old.strip() or not new.strip():
+            fail(f"--rename takes OLD=NEW, got {item!r}", 2)
+        try:
+            renames[old.strip()] = clean_name(new, what="new name")
+        except InvalidName as error:
+            fail(f"--rename {item!r}: {error}", 2)
+    text = None
+    if score_file is not None:
+        from companion.scorefile import (
+            MAX_SCORE_FILE_BYTES,
+            FileTooLarge,
+            InputError,
+            NotText,
+            read_source,
+        )
+
+        try:
+            text = read_source(score_file, limit=MAX_SCORE_FILE_BYTES)
+        except (FileTooLarge, NotText) as error:
+            fail(f"{error}; nothing was changed", 2)
+        except InputError as error:
+            fail(str(error))
+    from companion.history.errors import HistoryError
+
+    with open_history(db) as history:
+        try:
+            play = history.get(play_id)
+            changed = edit_play(
+                play,
+                renames=renames,
+                members=teams,
+                start=start,
+                played_at=parse_time(date, "--date") if date else None,
+                location=location,
+                notes=notes,
+                duration_min=duration,
+                score_file=text,
+            )
+            history.replace(changed)
+        except EditError as error:
+            fail_with_problems(str(error), error.problems)
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Game #{play_id} changed.")
+
+
+@history_app.command("delete")
+def history_delete(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask to confirm.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Delete a recorded game (asks first)."""
+    from companion.history.errors import HistoryError
+
+    play = _get(db, play_id)
+    if not yes:
+        from companion.terminal.safe_text import line
+
+        question = line(
+            f"Delete game #{play.id} ({game_title(play.game)}, {stamp(play.played_at)}, "
+            f"{', '.join(play.players)})?"
+        )
+        if not typer.confirm(question, default=False):
+            typer.echo("Nothing deleted.")
+            raise typer.Exit(1)
+    with open_history(db) as history:
+        try:
+            history.delete(play_id)
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Game #{play_id} deleted.")
+
+
+@history_app.command("note")
+def history_note(
+    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    text: Annotated[str, typer.Argument(help="The note, added on a line of its own.")],
+    db: DbOption = None,
+) -> None:
+    """Add a note to a recorded game."""
+    from dataclasses import replace
+
+    from companion.history.errors import HistoryError
+
+    if not text.strip():
+        fail("the note is empty", 2)
+    with open_history(db) as history:
+        try:
+            play = history.get(play_id)
+            notes = f"{play.notes}\n{text.strip()}" if play.notes else text.strip()
+            history.replace(replace(play, notes=notes))
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Note added to game #{play_id}.")
+
+
+@history_app.command("stats")
+def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
+    """Wins, scores, streaks, rivals, head-to-head records and how long games take."""
+    from companion.analysis.stats import of_history
+    from companion.history.after_game import lengths
+
+    where = make_filter(game)
+    with open_history(db, write=False) as history:
+        stats = of_history(history, where)
+        timed = lengths(history, where)
+    if json:
+        print_json({**stats.to_json(), "lengths": [length.to_json() for length in timed]})
+        return
+    if not stats.players:
+        typer.echo("No games recorded yet.")
+        return
+    from companion.terminal.stats_tables import lengths_table, stats_tables
+
+    show(stats_tables(stats))
+    if timed:
+        show(lengths_table(timed))
+
+
+GameArgument = Annotated[
+    str | None,
+    typer.Argument(metavar="[GAME]", help="Only this game (id or title); default: every game."),
+]
+NOT_COUNTED = "interim scorings and ignored games do not count"
+
+
+@history_app.command("records")
+def history_records(
+    game: GameArgument = None, json: JsonOption = False, db: DbOption = None
+) -> None:
+    """Records: highest totals, biggest margins, longest win streaks, best in each category.
+
+    With GAME, the records in each category and everyone's personal bests too.
+    """
+    from companion.history.after_game import records
+
+    gid = game_id(game)
+    with open_history(db, write=False) as history:
+        found = records(history, gid)
+    if json:
+        from companion.terminal.standings import records_json
+
+        print_json(records_json(found))
+        return
+    if not found:
+        which = f"{game_title(gid)} games" if gid else "games"
+        typer.echo(f"No {which} recorded yet ({NOT_COUNTED}).")
+        return
+    from companion.terminal.standings import records_tables
+
+    show(records_tables(found, gid))
+    if gid is None:
+        typer.echo("Each category and personal bests: companion history records GAME")
+
+
+@history_app.command("ratings")
+def history_ratings(
+    game: GameArgument = None, json: JsonOption = False, db: DbOption = None
+) -> None:
+    """Skill ratings (openskill's Plackett-Luce), best first, from every game in play order.
+
+    Rating is skill minus three times its uncertainty: it starts at 0 and rises as
+    a player wins and the rating becomes sure. Without GAME, over every game.
+    """
+    from companion.history.after_game import ratings
+
+    gid = game_id(game)
+    with open_history(db, write=False) as history:
+        rated = ratings(history, gid)
+    if json:
+        from companion.terminal.standings import ratings_json
+
+        print_json(ratings_json(rated, gid))
+        return
+    if not rated.plays:
+        which = f"{game_title(gid)} games" if gid else "games"
+        typer.echo(f"No {which} rated yet ({NOT_COUNTED}).")
+        return
+    from companion.terminal.standings import ratings_table
+
+    show(ratings_table(rated, gid))
+
+
+@history_app.command("export")
+def history_export(
+    fmt: Annotated[str, typer.Option("--format", "-f", help="csv, json, bgstats or bgg-xml.")],
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Write to FILE (a new file) instead of the screen."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace FILE if it already exists.")
+    ] = False,
+    excel: Annotated[
+        bool,
+        typer.Option("--excel", help="csv for Excel: UTF-8 with a byte order mark, CRLF lines."),
+    ] = False,
+    game: GameOption = None,
+    db: DbOption = None,
+) -> None:
+    """Export the history for spreadsheets, BG Stats or BoardGameGeek."""
+    from companion.history.exports import FORMATS, encoded, export, missing_bgg_ids
+    from companion.history.store import default_path
+
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", 2)
+    if excel and fmt != "csv":
+        fail("--excel is for --format csv", 2)
+    database = db or default_path()
+    if out is not None:
+        _check_out(out, database, force=force)
+    with open_history(db, write=False) as history:
+        plays = history.plays(make_filter(game))
+        logs = history.event_logs() if fmt == "json" else {}
+        uuids = history.player_uuids() if fmt in ("json", "bgstats") else {}
+    data = encoded(export(plays, fmt, events=logs, excel=excel, player_uuids=uuids), excel=excel)
+    if fmt in ("bgstats", "bgg-xml"):
+        missing = missing_bgg_ids(plays)
+        if missing:
+            typer.echo(
+                f"Note: no BoardGameGeek id is known yet for {', '.join(missing)}; written as 0.",
+                err=True,
+            )
+    if out is None:
+        import sys
+
+        sys.stdout.buffer.write(data)
+        sys.stdout.flush()
+        return
+    _write_out(out, data)
+    typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve() or (a.exists() and b.exists() and a.samefile(b))
+    except OSError:
+        return False
+
+
+def _check_out(out: Path, database: Path, *, force: bool) -> None:
+    """Refuse to write over the history, a link, a device, a folder, or (without --force)
+    an existing file."""
+    for part in ("", "-wal", "-shm", "-journal"):
+        if _same_file(out, database.with_name(database.name + part)):
+            fail(f"{out} is the history database itself; nothing was written")
+    if out.is_symlink():
+        fail(f"{out} is a symbolic link; nothing was written")
+    if out.exists():
+        if not out.is_file():
+            fail(f"{out} is not a regular file; nothing was written")
+        if not force:
+            fail(f"{out} already exists; use --force to replace it")
+    if not out.parent.is_dir():
+        fail(f"cannot write {out}: the folder {out.parent} does not exist")
+
+
+def _write_out(out: Path, data: bytes) -> None:
+    """Write through a temporary file beside ``out``, renamed into place; removed on failure."""
+    import os
+    import tempfile
+
+    try:
+        handle, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".part")
+    except OSError as error:
+        fail(f"cannot write {out}: {error.strerror or error}")
+    temporary = Path(name)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        mask = os.umask(0)
+        os.umask(mask)
+        temporary.chmod(0o666 & ~mask)
+        os.replace(temporary, out)
+    except OSError as error:
+        temporary.unlink(missing_ok=True)
+        fail(f"cannot write {out}: {error.strerror or error}")
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+@history_app.command("import")
+def history_import(
+    file: Annotated[
+        str, typer.Argument(metavar="FILE", help="A json or BG Stats export; - reads stdin.")
+    ],
+    db: DbOption = None,
+) -> None:
+    """Import games from our json export or a BG Stats backup."""
+    from companion.history.imports import not_scored, read_import
+    from companion.scorefile import FileTooLarge, InputError, NotText
+    from scorers import ScoreFileError
+
+    try:
+        parsed = read_import(file)
+    except FileTooLarge as error:
+        fail(str(error), 2)
+    except NotText as error:
+        fail(f"{error}; nothing was imported", 2)
+    except InputError as error:
+        fail(str(error))
+    except ScoreFileError as error:
+        fail_with_problems(
+            f"{file} cannot be imported ({plural(len(error.problems), 'problem')}); "
+            "nothing was imported:",
+            error.problems,
+        )
+    added_plays: list[Any] = []
+    with open_history(db) as history:
+        added, skipped = history.add(
+            _with_progress(parsed.plays),
+            keep_ids=parsed.kind == "json",
+            events=parsed.events,
+            added_plays=added_plays,
+            player_uuids=parsed.player_uuids,
+        )
+    typer.echo(
+        f"Imported {plural(added, 'game')}; "
+        f"{skipped} {'was' if skipped == 1 else 'were'} already in the history."
+    )
+    if parsed.skipped_games:
+        others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
+        total = sum(parsed.skipped_games.values())
+        typer.echo(f"Skipped {plural(total, 'play')} of other games: {others}.")
+    blank = not_scored(added_plays)
+    if blank:
+        typer.echo(
+            f"{plural(blank, 'seat')} had no score: kept as not scored, "
+            "out of the score statistics."
+        )
+    ignored = sum(1 for p in added_plays if p.ignored)
+    if ignored:
+        typer.echo(
+            f"{plural(ignored, 'game')} marked ignored in BG Stats: kept, out of the statistics."
+        )
+    for note in parsed.notes[:20]:
+        typer.echo(f"Note: {note}")
+    if len(parsed.notes) > 20:
+        typer.echo(f"... and {len(parsed.notes) - 20} more notes.")
+
+
+def _with_progress(plays: list[Any]) -> Any:
+    """Show a progress bar on a terminal for large imports."""
+    import sys
+
+    if len(plays) < 500 or not sys.stderr.isatty():
+        return plays
+    from rich.console import Console
+    from rich.progress import track
+
+    return track(plays, description="Importing", console=Console(stderr=True))
+
+
+@history_app.command("check")
+def history_check(db: DbOption = None) -> None:
+    """Check the history: SQLite's integrity, every score file and every played-along game."""
+    from companion.history.check import check
+
+    with open_history(db, write=False) as history:
+        path, missing = history.path, history.missing
+        report = check(history)
+    from companion.terminal.safe_text import line
+
+    damaged = any(p.where == "SQLite" for p in report.problems)
+    lines = [
+        f"History {path}" + (" (no file there yet)" if missing else ""),
+        f"  SQLite integrity check: {'damaged' if damaged else 'ok'}",
+    ]
+    if damaged:
+        lines.append("  The games are checked once the file is whole (see Backups in the README).")
+    else:
+        lines.append(
+            f"  {plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
+        )
+        lines.append(
+            f"  {plural(report.sessions, 'played-along game')} replayed from their answers"
+        )
+    lines.extend(f"  Note: {line(note)}" for note in report.notes)
+    if report.ok:
+        typer.echo("\n".join([*lines, "No problems found."]))
+        return
+    lines.append(f"{plural(len(report.problems), 'problem')}:")
+    lines.extend(f"  {line(problem)}" for problem in report.problems)
+    typer.echo("\n".join(lines))
+    raise typer.Exit(1)
+
+
+@history_app.command("backup")
+def history_backup(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="Where to write the copy.")],
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace FILE if it is an existing file.")
+    ] = False,
+    db: DbOption = None,
+) -> None:
+    """Write a consistent copy of the history to FILE (safe while games are being saved)."""
+    from companion.history.backup import backup
+    from companion.history.errors import HistoryError
+
+    with open_history(db, write=False) as history:
+        if history.missing:
+            fail(f"there is no history at {history.path} to back up")
+        try:
+            games = backup(history, file, force=force)
+        except HistoryError as error:
+            fail(str(error))
+    typer.echo(f"Backed up {plural(games, 'game')} to {file}.")

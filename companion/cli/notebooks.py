@@ -1,0 +1,358 @@
+"""``companion notebook`` (JupyterLab) and ``companion serve`` (a web page with Voilà).
+
+Both run their server in a process group of its own and stop all of it
+(server and kernels) on SIGTERM, SIGINT (Ctrl-C) or SIGHUP. The notebooks
+ship inside the package; they are opened from a working copy in the
+companion's data directory, so nothing is ever written into the package or a
+clone of the project. Jupyter and IPython keep their files in the companion's
+own directories, never in the user's home configuration. The server listens
+on 127.0.0.1 unless ``--host`` says otherwise; a busy port is an error.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import signal
+import sys
+import time
+from contextlib import suppress
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from companion.cli.common import DbOption, fail, open_history
+
+if TYPE_CHECKING:  # socket and subprocess load only when a server starts
+    import subprocess
+
+PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def _notebooks() -> Path:
+    """The notebooks' folder: ``notebooks/`` of a checkout, installed as ``companion.notebooks``."""
+    spec = importlib.util.find_spec("companion.notebooks")
+    folders = spec.submodule_search_locations if spec else None
+    return Path(folders[0]) if folders else PACKAGE / "notebooks"
+
+
+NOTEBOOKS = _notebooks()
+JUPYTER_SHARE = PACKAGE / "widgets" / "jupyter"
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+GRACE_SECONDS = 10.0
+CULL_SECONDS = 30
+KERNEL_CAP = 12
+
+
+def data_folder() -> Path:
+    """Where the companion keeps Jupyter's files and the notebooks' working copies."""
+    import platformdirs
+
+    return platformdirs.user_data_path("companion", appauthor=False) / "jupyter"
+
+
+def jupyter_environment(db: Path | None) -> dict[str, str]:
+    """The environment for Jupyter: the companion's own config, data and runtime folders."""
+    base = data_folder()
+    env = dict(os.environ)
+    for variable, folder in (
+        ("JUPYTER_CONFIG_DIR", "config"),
+        ("JUPYTER_DATA_DIR", "data"),
+        ("JUPYTER_RUNTIME_DIR", "runtime"),
+        ("IPYTHONDIR", "ipython"),
+    ):
+        path = base / folder
+        path.mkdir(parents=True, exist_ok=True)
+        env[variable] = str(path)
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    # The page template (no CDN fonts, the kernel heartbeat) is found through JUPYTER_PATH.
+    env["JUPYTER_PATH"] = os.pathsep.join(
+        p for p in (str(JUPYTER_SHARE), env.get("JUPYTER_PATH", "")) if p
+    )
+    if db is not None:
+        env["COMPANION_DB"] = str(db.resolve())
+    return env
+
+
+def shipped_notebooks() -> list[Path]:
+    """The notebooks inside the package; exit 1 when they are missing."""
+    found = sorted(NOTEBOOKS.glob("*.ipynb"))
+    if not found:
+        fail(f"the notebooks are missing from the installed package ({NOTEBOOKS})")
+    return found
+
+
+def working_copy(folder: str, *, refresh: bool) -> Path:
+    """Copy the shipped notebooks into ``folder`` of the data directory.
+
+    Args:
+        folder: ``pages`` (the web page) or ``notebooks`` (JupyterLab).
+        refresh: Replace copies that differ (the web page always shows the
+            shipped notebooks); otherwise a notebook the user changed is kept.
+    """
+    target = data_folder() / folder
+    target.mkdir(parents=True, exist_ok=True)
+    for source in shipped_notebooks():
+        copy = target / source.name
+        if not copy.exists() or (refresh and copy.read_bytes() != source.read_bytes()):
+            shutil.copyfile(source, copy)
+    return target
+
+
+def require(module: str) -> None:
+    """Exit 1 with the install command when ``module`` is missing."""
+    import importlib.util
+
+    if importlib.util.find_spec(module) is None:
+        fail(f"{module} is not installed: pip install 'companion[notebooks]'")
+
+
+def check_history(db: Path | None) -> None:
+    """Exit 1 with one line now, rather than on the page later, if the history is unusable.
+
+    Only reads: a history that does not exist yet is fine (the first saved game makes it).
+    """
+    with open_history(db, write=False):
+        pass
+
+
+def check_port(host: str, port: int) -> None:
+    """Exit 1, naming the port, when something already listens on it."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            fail(
+                f"port {port} on {host} is not free ({error.strerror}); choose another with --port"
+            )
+
+
+def kernel_options() -> list[str]:
+    """Voilà's kernels talk to it over Unix sockets where there are some.
+
+    With TCP, the server picks free ports that a kernel binds a moment later:
+    when many kernels start at once (a preheated pool) another process can take
+    a port first, and the kernel dies. Unix sockets have no such race, and no
+    other user of the machine can reach them. Voilà keeps them in a folder of
+    the temporary directory; a socket's path must stay under 108 bytes.
+    """
+    import tempfile
+
+    if os.name != "posix" or len(tempfile.gettempdir()) > 40:
+        return []
+    return ["--KernelManager.transport=ipc"]
+
+
+def culling_options(cull_seconds: int) -> list[str]:
+    """Free kernels that no page is connected to, and notice dead connections."""
+    interval = max(1, min(10, cull_seconds // 3 or 1))
+    return [
+        f"--MappingKernelManager.cull_idle_timeout={cull_seconds}",
+        f"--MappingKernelManager.cull_interval={interval}",
+        "--MappingKernelManager.cull_connected=False",
+        "--MappingKernelManager.cull_busy=False",
+    ]
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (read from /proc; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+    found: list[int] = []
+    stack = [pid]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` runs (a zombie counts as gone)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in ("Z", "X")
+
+
+def stop_all(process: subprocess.Popen[Any], grace: float = GRACE_SECONDS) -> None:
+    """SIGTERM the server's process group, then SIGKILL whatever is left of it and below it."""
+    import subprocess
+
+    below = descendants(process.pid)
+    if process.poll() is None:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        with suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=grace)
+    with suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    # Kernels run in sessions of their own: stop those the server did not.
+    deadline = time.monotonic() + 3
+    for pid in below:
+        while alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if alive(pid):
+            with suppress(ProcessLookupError, PermissionError):
+                os.killpg(pid, signal.SIGKILL)
+            with suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+
+
+class Stopped(Exception):
+    """A stop signal arrived."""
+
+
+def run_server(command: list[str], env: dict[str, str]) -> int:
+    """Run ``command`` in a process group of its own; a stop signal ends all of it.
+
+    Returns:
+        The server's exit code, or 0 when a signal stopped it.
+    """
+    import subprocess
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped(signum)
+
+    previous = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
+    process: subprocess.Popen[Any] | None = None
+    try:
+        process = subprocess.Popen(command, env=env, process_group=0)
+        return process.wait()
+    except Stopped:
+        return 0
+    finally:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        if process is not None:
+            stop_all(process)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def notebook_command(port: int, folder: Path) -> list[str]:
+    """The JupyterLab command on the working copy of the notebooks."""
+    command = [
+        sys.executable,
+        "-m",
+        "jupyterlab",
+        f"--notebook-dir={folder}",
+        f"--port={port}",
+        "--ServerApp.ip=127.0.0.1",
+        "--ServerApp.port_retries=0",
+        "--ServerApp.open_browser=False",
+        *culling_options(600),
+    ]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    return command
+
+
+def notebook(
+    port: Annotated[int, typer.Option("--port", help="Port for JupyterLab.")] = 8888,
+    db: DbOption = None,
+) -> None:
+    """Open the game notebooks in JupyterLab (a working copy in the data directory)."""
+    require("jupyterlab")
+    check_history(db)
+    check_port("127.0.0.1", port)
+    folder = working_copy("notebooks", refresh=False)
+    typer.echo(f"JupyterLab on http://127.0.0.1:{port}/ with the notebooks in {folder}")
+    raise typer.Exit(run_server(notebook_command(port, folder), jupyter_environment(db)))
+
+
+def serve_command(
+    port: int,
+    host: str,
+    folder: Path,
+    *,
+    pool: int = 1,
+    cull_seconds: int = CULL_SECONDS,
+) -> list[str]:
+    """The Voilà command that serves the notebooks without their code."""
+    command = [
+        sys.executable,
+        "-m",
+        "companion.widgets.server",
+        str(folder),
+        "--no-browser",
+        f"--port={port}",
+        f"--Voila.ip={host}",
+        "--Voila.port_retries=0",
+        "--template=companion",
+        "--strip_sources=True",
+        "--show_tracebacks=False",
+        # The server pings each page every 10 s and drops one that stops answering.
+        "--Voila.tornado_settings={'ws_ping_interval': 10000, 'ws_ping_timeout': 20000}",
+        *kernel_options(),
+        *culling_options(cull_seconds),
+    ]
+    if pool > 0:
+        # The pool is refilled a while after a page took its kernel, so that
+        # starting the next kernel does not slow the page being opened.
+        command += [
+            "--preheat_kernel=True",
+            f"--pool_size={pool}",
+            "--VoilaKernelManager.fill_delay=6",
+        ]
+    return command
+
+
+def serve(
+    port: Annotated[int, typer.Option("--port", help="Port of the web page.")] = 8866,
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (default: this machine only).")
+    ] = "127.0.0.1",
+    pool: Annotated[
+        int,
+        typer.Option(
+            "--pool", min=0, max=4, help="Kernels kept ready per page, so pages open at once."
+        ),
+    ] = 1,
+    max_kernels: Annotated[
+        int,
+        typer.Option(
+            "--max-kernels", min=1, max=100, help="Most kernels at once (open pages and pool)."
+        ),
+    ] = KERNEL_CAP,
+    cull_after: Annotated[
+        int,
+        typer.Option(
+            "--cull-after",
+            min=5,
+            max=3600,
+            help="Seconds after which a kernel no page is connected to is shut down.",
+        ),
+    ] = CULL_SECONDS,
+    db: DbOption = None,
+) -> None:
+    """Serve the notebooks as a web page for a tablet or laptop on the table."""
+    require("voila")
+    check_history(db)
+    pages = len(shipped_notebooks())
+    if pool * pages >= max_kernels:
+        fail(
+            f"--pool {pool} keeps {pool * pages} kernels ready for {pages} pages: "
+            f"--max-kernels must be more than that (it is {max_kernels})"
+        )
+    check_port(host, port)
+    folder = working_copy("pages", refresh=True)
+    command = serve_command(port, host, folder, pool=pool, cull_seconds=cull_after)
+    env = jupyter_environment(db)
+    env["COMPANION_MAX_KERNELS"] = str(max_kernels)
+    typer.echo(f"Serving the companion at http://{host}:{port}/ (Ctrl-C stops it)")
+    raise typer.Exit(run_server(command, env))

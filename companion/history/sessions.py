@@ -1,0 +1,452 @@
+"""Games in progress: each answer of a session is an event in the history database.
+
+A session's state is never stored directly: it is rebuilt by replaying its
+events through the game's flow, so that resuming after a crash and undoing an
+answer both come down to "replay these events". Each event is committed before
+the next question is asked.
+
+Besides the answers, a session's log holds the seeds of its draws (``seed:``
+events) and facts about the game that are not answers (``meta:`` events): when
+a terminal started driving it and when it stopped, where it is played, and how
+long it took. Undo keeps both kinds; a replay skips them (:func:`is_answer`).
+
+A session has the number its game will keep in the history (see
+:func:`companion.history.rows.next_number`). Only one process drives a session at a
+time: it *holds* it (:meth:`SessionStore.acquire`), and a holder whose process
+has died is noticed and replaced.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from companion.events import (
+    LOCATION,
+    META_PREFIX,
+    SEED_PREFIX,
+    START,
+    STOP,
+    TIME,
+    is_answer,
+)
+from companion.history.errors import HistoryError
+from companion.history.model import Play, now_utc
+from companion.history.rows import insert, next_number
+from companion.history.store import History
+
+Event = tuple[str, Any]
+__all__ = [
+    "LOCATION",
+    "META_PREFIX",
+    "SEED_PREFIX",
+    "START",
+    "STOP",
+    "TIME",
+    "Event",
+    "SessionStore",
+    "is_answer",
+    "now",
+]
+# A holder on another machine that has not saved an answer for this long is
+# taken to be gone (on this machine the process itself is checked).
+STALE_AFTER_S = 30 * 60
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A saved answer whose stored text is not valid JSON (a damaged record)."""
+
+    raw: str
+
+    def __str__(self) -> str:
+        return f"unreadable text {self.raw[:40]!r}"
+
+
+def _loaded(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError):
+        return None
+
+
+class SessionHeld(HistoryError):
+    """Another live process is driving the game."""
+
+
+class SessionLost(HistoryError):
+    """Another process took the game over: this one must stop asking."""
+
+
+def now() -> str:
+    """The time now, as the log stores it (one place to set it in tests)."""
+    return now_utc()
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as listed by ``companion resume``."""
+
+    id: int
+    game: str
+    kind: str
+    started_at: str
+    updated_at: str
+    status: str
+    note: str
+    events: int
+    play_id: int | None = None
+    holder: str | None = None
+    holder_beat: str | None = None
+
+    def held_by(self) -> str | None:
+        """Who drives the game now, in words, or ``None`` when nobody alive does."""
+        if self.holder is None:
+            return None
+        info = _holder(self.holder)
+        if info is None or not _alive(info, self.holder_beat):
+            return None
+        return describe(info)
+
+
+def _holder(text: str) -> dict[str, Any] | None:
+    try:
+        info = json.loads(text)
+    except ValueError:
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def describe(info: dict[str, Any]) -> str:
+    """``process 4242 on tablehost, since 20:15 UTC``."""
+    since = str(info.get("since", ""))[11:16]
+    return f"process {info.get('pid')} on {info.get('host')}" + (
+        f", since {since} UTC" if since else ""
+    )
+
+
+def held_message(session_id: int, holder: str) -> str:
+    """What a second terminal is told about a game another one drives."""
+    return (
+        f"game #{session_id} is being played in another terminal ({holder}); "
+        "go on there, or pause it there first"
+    )
+
+
+def process_start(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot), where the system says."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return fields[19] if len(fields) > 19 else None
+
+
+def _alive(info: dict[str, Any], beat: str | None) -> bool:
+    """Whether the process described by ``info`` may still be driving the game."""
+    pid = info.get("pid")
+    if info.get("host") != socket.gethostname():
+        if beat is None:
+            return False
+        try:
+            last = datetime.strptime(beat, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except ValueError:
+            return False
+        return (datetime.now(UTC) - last).total_seconds() < STALE_AFTER_S
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass  # alive, owned by another user
+    started = info.get("started")
+    # A pid the system gave to a new process since is not the holder.
+    return started is None or process_start(pid) in (None, started)
+
+
+# The SQL twin of is_answer (the prefixes hold no LIKE wildcard).
+_ANSWER = f"key NOT LIKE '{SEED_PREFIX}%' AND key NOT LIKE '{META_PREFIX}%'"
+
+
+class SessionStore:
+    """Sessions and their event logs, kept in a :class:`History`."""
+
+    def __init__(self, history: History) -> None:
+        self.history = history
+        self._db = history._db
+
+    def start(self, game: str, kind: str, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
+        """Open a new session for ``game`` (``kind``: ``play`` or ``score``).
+
+        Args:
+            game: The game id.
+            kind: ``play`` or ``score``.
+            facts: ``meta:`` events to begin its log with (where it is played).
+
+        Returns:
+            Its number, which the finished game keeps in the history.
+        """
+        stamp = now_utc()
+        with self.history.guard("start the game"), self.history.transaction() as db:
+            number = next_number(db)
+            db.execute(
+                "INSERT INTO sessions (id, game, kind, started_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (number, game, kind, stamp, stamp),
+            )
+            db.executemany(
+                "INSERT INTO session_events (session_id, seq, at, key, value) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [
+                    (number, seq, stamp, key, json.dumps(value))
+                    for seq, (key, value) in enumerate(facts, 1)
+                ],
+            )
+        return number
+
+    def events(self, session_id: int) -> list[Event]:
+        """The saved answers and draws, in order (a damaged value is :class:`Unreadable`)."""
+        with self.history.guard("read the game"):
+            rows = self._db.execute(
+                "SELECT key, value FROM session_events WHERE session_id = ? ORDER BY seq",
+                (session_id,),
+            ).fetchall()
+        events: list[Event] = []
+        for key, value in rows:
+            try:
+                events.append((key, json.loads(value)))
+            except (TypeError, ValueError):
+                events.append((key, Unreadable(str(value))))
+        return events
+
+    def timeline(self, session_id: int) -> list[tuple[str, str]]:
+        """``(at, key)`` of every saved event, in order (what the clock reads)."""
+        with self.history.guard("read the game"):
+            rows = self._db.execute(
+                "SELECT at, key FROM session_events WHERE session_id = ? ORDER BY seq",
+                (session_id,),
+            ).fetchall()
+        return [(str(at), str(key)) for at, key in rows]
+
+    def fact(self, session_id: int, key: str) -> Any:
+        """The latest value of a ``meta:`` fact of the session, or ``None``."""
+        with self.history.guard("read the game"):
+            row = self._db.execute(
+                "SELECT value FROM session_events WHERE session_id = ? AND key = ? "
+                "ORDER BY seq DESC LIMIT 1",
+                (session_id, key),
+            ).fetchone()
+        return _loaded(row[0]) if row else None
+
+    def play_fact(self, play_id: int, key: str) -> Any:
+        """The latest value of a ``meta:`` fact of the game that became play ``play_id``."""
+        with self.history.guard("read the history"):
+            row = self._db.execute(
+                "SELECT e.value FROM sessions JOIN session_events AS e ON e.session_id = "
+                "sessions.id WHERE sessions.play_id = ? AND e.key = ? "
+                "ORDER BY sessions.id DESC, e.seq DESC LIMIT 1",
+                (play_id, key),
+            ).fetchone()
+        return _loaded(row[0]) if row else None
+
+    def append(
+        self,
+        session_id: int,
+        key: str,
+        value: Any,
+        *,
+        note: str | None = None,
+        token: str | None = None,
+    ) -> None:
+        """Save one answer (committed before this returns).
+
+        Args:
+            session_id: The session.
+            key: The question's key.
+            value: The answer (JSON).
+            note: Where in the game it was given, for the list of unfinished games.
+            token: The holder's token (see :meth:`acquire`); the answer is refused
+                when another process holds the session now.
+
+        Raises:
+            SessionLost: Another process took the session over.
+        """
+        stamp = now_utc()
+        with self.history.guard("save the answer"), self.history.transaction() as db:
+            if token is not None:
+                self._check_holder(db, session_id, token)
+            seq = db.execute(
+                "SELECT coalesce(max(seq), 0) + 1 FROM session_events WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()[0]
+            db.execute(
+                "INSERT INTO session_events (session_id, seq, at, key, value) "
+                "VALUES (?, ?, ?, ?, ?)",
+                (session_id, seq, stamp, key, json.dumps(value)),
+            )
+            db.execute(
+                "UPDATE sessions SET updated_at = ?, note = coalesce(?, note), "
+                "holder_beat = CASE WHEN holder IS NULL THEN holder_beat ELSE ? END WHERE id = ?",
+                (stamp, note, stamp, session_id),
+            )
+
+    def _check_holder(self, db: Any, session_id: int, token: str) -> None:
+        row = db.execute("SELECT holder FROM sessions WHERE id = ?", (session_id,)).fetchone()
+        info = _holder(row[0]) if row and row[0] else None
+        if info is None or info.get("token") != token:
+            raise SessionLost(
+                f"game #{session_id} was taken over by another terminal"
+                + (f" ({describe(info)})" if info else "")
+                + "; this one stops here, every answer so far is saved"
+            )
+
+    def truncate(self, session_id: int, keep: int) -> None:
+        """Forget every answer after the first ``keep`` (undo, with the players' say-so).
+
+        Draws (``seed:`` events) are kept: a draw made once stays made. So are
+        ``meta:`` facts (when the game was played, where).
+        """
+        with self.history.guard("undo the answer"), self.history.transaction() as db:
+            db.execute(
+                f"DELETE FROM session_events WHERE session_id = ? AND {_ANSWER} "
+                "AND seq NOT IN (SELECT seq FROM session_events WHERE session_id = ? "
+                f"AND {_ANSWER} ORDER BY seq LIMIT ?)",
+                (session_id, session_id, keep),
+            )
+
+    def unfinished(self) -> list[SessionInfo]:
+        """Sessions not finished yet, most recent first."""
+        return self._select("WHERE status = 'active' ORDER BY updated_at DESC, id DESC")
+
+    def get(self, session_id: int) -> SessionInfo | None:
+        """One session, or ``None``."""
+        found = self._select("WHERE id = ?", (session_id,))
+        return found[0] if found else None
+
+    def _select(self, clause: str, params: tuple[Any, ...] = ()) -> list[SessionInfo]:
+        with self.history.guard("read the games in progress"):
+            rows = self._db.execute(
+                "SELECT id, game, kind, started_at, updated_at, status, note, "
+                "(SELECT count(*) FROM session_events WHERE session_id = sessions.id "
+                f"AND {_ANSWER}), play_id, holder, holder_beat "
+                f"FROM sessions {clause}",
+                params,
+            ).fetchall()
+        return [SessionInfo(*row) for row in rows]
+
+    def acquire(self, session_id: int) -> str:
+        """Become the one process that drives the session.
+
+        Returns:
+            A token that :meth:`append` and :meth:`release` take.
+
+        Raises:
+            SessionHeld: A live process holds it; the message says which.
+        """
+        token = uuid.uuid4().hex
+        info = {
+            "pid": os.getpid(),
+            "host": socket.gethostname(),
+            "token": token,
+            "started": process_start(os.getpid()),
+            "since": now_utc(),
+        }
+        with self.history.guard("open the game"), self.history.transaction() as db:
+            row = db.execute(
+                "SELECT holder, holder_beat FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if row is None:
+                raise HistoryError(f"no game #{session_id}")
+            current = _holder(row[0]) if row[0] else None
+            if current is not None and _alive(current, row[1]):
+                raise SessionHeld(held_message(session_id, describe(current)))
+            db.execute(
+                "UPDATE sessions SET holder = ?, holder_beat = ? WHERE id = ?",
+                (json.dumps(info), now_utc(), session_id),
+            )
+        return token
+
+    def release(self, session_id: int, token: str) -> None:
+        """Let go of the session (only if ``token`` still holds it)."""
+        with self.history.guard("close the game"), self.history.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET holder = NULL WHERE id = ? AND json_extract(holder, "
+                "'$.token') = ?",
+                (session_id, token),
+            )
+
+    def finish(self, session_id: int, play: Play, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
+        """Record the finished game and close the session, in one transaction.
+
+        The play takes the session's number. Finishing a session that is
+        already finished records nothing and returns the play it became.
+
+        Args:
+            session_id: The session.
+            play: The scored game.
+            facts: ``meta:`` events to add to the log in the same transaction
+                (how long the game took).
+
+        Raises:
+            HistoryError: No such session, it was set aside, or its play was deleted.
+        """
+        with self.history.guard("save the game"), self.history.transaction() as db:
+            row = db.execute(
+                "SELECT status, play_id FROM sessions WHERE id = ?", (session_id,)
+            ).fetchone()
+            if row is None:
+                raise HistoryError(f"no game #{session_id}")
+            status, done = row
+            if status == "finished":
+                if done is None:
+                    raise HistoryError(f"game #{session_id} was saved, then deleted")
+                return int(done)
+            if status != "active":
+                raise HistoryError(f"game #{session_id} was set aside")
+            db.execute(
+                "UPDATE sessions SET status = 'finished', holder = NULL WHERE id = ?",
+                (session_id,),
+            )
+            play_id = insert(db, replace(play, id=session_id), keep_id=True)
+            stamp = now_utc()
+            for key, value in facts:
+                db.execute(
+                    "INSERT INTO session_events (session_id, seq, at, key, value) VALUES "
+                    "(?, (SELECT coalesce(max(seq), 0) + 1 FROM session_events "
+                    "WHERE session_id = ?), ?, ?, ?)",
+                    (session_id, session_id, stamp, key, json.dumps(value)),
+                )
+            db.execute(
+                "UPDATE sessions SET play_id = ?, updated_at = ? WHERE id = ?",
+                (play_id, now_utc(), session_id),
+            )
+        return play_id
+
+    def abandon(self, session_id: int) -> None:
+        """Set a session aside for good (its events are kept)."""
+        with self.history.guard("abandon the game"), self.history.transaction() as db:
+            db.execute(
+                "UPDATE sessions SET status = 'abandoned', holder = NULL WHERE id = ?",
+                (session_id,),
+            )
+
+    def replace_draft(self, session_id: int, key: str, value: Any) -> None:
+        """Keep one answer only: ``value`` replaces every event of the session (a page's draft)."""
+        stamp = now_utc()
+        with self.history.guard("keep the draft"), self.history.transaction() as db:
+            db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
+            db.execute(
+                "INSERT INTO session_events (session_id, seq, at, key, value) "
+                "VALUES (?, 1, ?, ?, ?)",
+                (session_id, stamp, key, json.dumps(value)),
+            )
+            db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (stamp, session_id))

@@ -1,0 +1,1 @@
+"""The notebooks users open; installed as ``companion.notebooks``."""
