@@ -13,7 +13,7 @@ from companion.cli.app import app
 from companion.history.store import History
 from tests.history_fixture import fill
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()
 
 

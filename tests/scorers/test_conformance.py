@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scorers import SCORERS
 from tests.strategies import STRATEGIES
 
-SCORERS_DIR = Path(__file__).resolve().parent.parent / "scorers"
+SCORERS_DIR = Path(__file__).resolve().parents[2] / "scorers"
 
 
 def test_every_registered_scorer_has_a_strategy() -> None:

@@ -172,7 +172,7 @@ def test_bar() -> None:
     assert bar(0.0625, 2) == "▏ "
 
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 
 
 def imported(path: Path) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FRONTEND = ROOT / "frontend"
 TEMPLATE = ROOT / "companion" / "widgets" / "jupyter" / "voila" / "templates" / "companion"
 STATIC = TEMPLATE / "static"

@@ -24,7 +24,7 @@ from companion.rules.search import (
 )
 from scorers import SCORERS
 
-RULEBOOKS = Path(__file__).resolve().parents[2] / "shared" / "rulebooks"
+RULEBOOKS = Path(__file__).resolve().parents[3] / "shared" / "rulebooks"
 needs_rulebooks = pytest.mark.skipif(
     not RULEBOOKS.is_dir(), reason=f"the rulebooks are not at {RULEBOOKS} (they are in CI)"
 )

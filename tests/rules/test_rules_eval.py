@@ -18,7 +18,7 @@ from companion.rules.evaluation import (
     load_questions,
 )
 
-EVAL_SET = Path(__file__).resolve().parent / "files" / "rules-eval.toml"
+EVAL_SET = Path(__file__).resolve().parents[1] / "files" / "rules-eval.toml"
 QUESTIONS = load_questions(EVAL_SET)
 
 

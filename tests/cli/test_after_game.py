@@ -17,10 +17,10 @@ from companion.cli.app import app
 from companion.history.sessions import SessionStore, is_answer
 from companion.history.store import History
 from tests.history_fixture import fill
+from tests.play.test_play import shibuya_answers
 from tests.play_helpers import CLEAR, CTRL_C, pause, run, sel, txt
-from tests.test_play import shibuya_answers
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()
 ANSWER_S = 120
 

@@ -16,7 +16,7 @@ from companion.history.model import Expansion, Person
 from companion.history.store import History
 from scorers import ScoreFileError
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 BACKUP = FILES / "bgstats-backup.bgsplay"
 
 

@@ -15,7 +15,7 @@ from companion.history.model import Person, Play
 from companion.history.store import History
 from tests.history_fixture import fill
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 PL = PlackettLuce()
 
 

@@ -34,7 +34,7 @@ from companion.history import after_game as past
 from companion.history.store import History
 from scorers.names import name_key
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()
 
 

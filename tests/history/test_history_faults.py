@@ -39,8 +39,8 @@ from companion.history.store import History
 from tests.cli_driver import invoke_at_terminal
 from tests.history_fixture import fill
 
-ROOT = Path(__file__).resolve().parent.parent
-FILES = Path(__file__).parent / "files"
+ROOT = Path(__file__).resolve().parents[2]
+FILES = Path(__file__).parents[1] / "files"
 GAME = FILES / "tokaido-final.json"
 NO_SAVE = " (score with --no-save to skip saving)"
 runner = CliRunner()

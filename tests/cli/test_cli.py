@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from companion.cli.app import app
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 TOKAIDO = FILES / "tokaido-final.json"
 runner = CliRunner()
 

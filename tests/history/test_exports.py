@@ -18,7 +18,7 @@ from companion.history.store import History
 from scorers import SCORERS
 from tests.history_fixture import PLAYS, fill
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 TEAMS_FILE = (FILES / "shibuya-teams.json").read_text()
 
 

@@ -22,7 +22,7 @@ from companion.history.errors import (
 from companion.history.schema import SCHEMA_VERSION
 from companion.history.store import APPLICATION_ID, History, default_path
 
-FILES = Path(__file__).parent / "files"
+FILES = Path(__file__).parents[1] / "files"
 RESULT = {
     "game": "shibuya",
     "players": [
