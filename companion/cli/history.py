@@ -569,29 +569,12 @@ def _check_out(out: Path, database: Path, *, force: bool) -> None:
 
 def _write_out(out: Path, data: bytes) -> None:
     """Write through a temporary file beside ``out``, renamed into place; removed on failure."""
-    import os
-    import tempfile
+    from companion.safe_file import write_bytes
 
     try:
-        handle, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".part")
+        write_bytes(out, data)
     except OSError as error:
         fail(f"cannot write {out}: {error.strerror or error}")
-    temporary = Path(name)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        temporary.chmod(0o666 & ~mask)
-        os.replace(temporary, out)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        fail(f"cannot write {out}: {error.strerror or error}")
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 @history_app.command("import")

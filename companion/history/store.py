@@ -57,6 +57,7 @@ from companion.history.rows import (
     _Rows,
     insert,
 )
+from companion.safe_file import replacing
 
 APPLICATION_ID = 0x43504E31  # "CPN1"
 
@@ -302,23 +303,17 @@ class History:
         if target.exists():
             target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
         partial = self.path.with_name(f"{self.path.name}.v{version}-backup.partial")
-        partial.unlink(missing_ok=True)
         # Our connection holds the write lock, so a second one reads the last
         # committed state (WAL lets readers through) and copies it.
         source = sqlite3.connect(self.path, timeout=errors.BUSY_TIMEOUT_MS / 1000)
         try:
-            copy = sqlite3.connect(partial)
-            try:
-                source.backup(copy)
-                copy.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                copy.close()
-            with partial.open("rb") as written:
-                os.fsync(written.fileno())
-            partial.replace(target)
-        except BaseException:
-            partial.unlink(missing_ok=True)
-            raise
+            with replacing(target, partial):
+                copy = sqlite3.connect(partial)
+                try:
+                    source.backup(copy)
+                    copy.execute("PRAGMA journal_mode = DELETE")
+                finally:
+                    copy.close()
         finally:
             source.close()
         return target
