@@ -146,44 +146,39 @@ def score(
             error.problems,
         )
     document = result.to_json()
-    play_id = None
-    records: list[str] = []
+    saved = None
     if not no_save:
         from companion.history.errors import HistoryError
+        from companion.history.saving import save_game
 
         hint = " (score with --no-save to skip saving)"
         with open_history(db, hint=hint) as history:
             try:
-                play_id = history.record(
-                    game=scorer.info.id, score_file=text, result=document, location=place or ""
+                saved = save_game(
+                    history,
+                    scorer.info.id,
+                    text,
+                    document,
+                    location=place or "",
+                    read_back=False,
+                    after=not json,
                 )
             except HistoryError as error:
                 fail(f"{error}{hint}")
-            if not json:
-                from companion.history.after_game import records_set
-
-                records = records_set(history, play_id)
     if json:
         print_json(document)
         return
-    from companion.analysis.explain import explain_result
-    from companion.terminal.results import after_game, result_table
+    from companion.terminal.results import after_block, result_table
 
     show(result_table(document, title=scorer.info.title))
-    saved_place = place or "" if play_id is not None else ""
-    show(after_game(explain_result(document, text), records, location=saved_place))
-    if play_id is not None:
-        from companion.history.model import INTERIM, status_of
+    if saved is None:
+        from companion.history.saving import save_game
 
-        interim = status_of(scorer.info.id, text) == INTERIM
-        typer.echo(
-            f"Saved to the history as game #{play_id}"
-            + (
-                ", an interim scoring: it is shown but counts in no wins or stats."
-                if interim
-                else "."
-            )
-        )
+        saved = save_game(None, scorer.info.id, text, document, keep=False, read_back=False)
+    assert saved.after is not None
+    show(after_block(saved.after))
+    if saved.play_id is not None:
+        typer.echo(saved.message())
 
 
 def main() -> None:

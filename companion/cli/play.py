@@ -249,13 +249,12 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
     With ``as_json`` every message goes to standard error and the result is
     printed as the JSON of ``companion score --input FILE --json``.
     """
-    from companion.history.after_game import after_game
+    from companion.history.saving import after_saving
     from companion.history.sessions import SessionHeld, SessionLost
     from companion.play.prompts import QuestionaryPrompter
     from companion.play.runner import Abandoned, Stopped, run
     from companion.play.table import Pause
-    from companion.terminal.results import after_game as after_game_block
-    from companion.terminal.results import result_table
+    from companion.terminal.results import after_block, result_table
     from companion.terminal.safe_text import lines
 
     def echo(text: str) -> None:
@@ -289,28 +288,8 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
         print_json(document)
     else:
         show(result_table(document, title=SCORERS[done.result.game].info.title))
-    if done.play_id is None:
-        if not as_json:
-            from companion.analysis.explain import explain_result
-
-            explanation = explain_result(document, done.score_file)
-            show(after_game_block(explanation))
-        echo("Not saved (--no-save).")
-        return
-    if not as_json:
-        after = after_game(history, done.play_id)
-        show(
-            after_game_block(
-                after.explanation, after.records, timing=after.timing, location=after.location
-            )
-        )
-    if done.status == "interim":
-        echo(
-            f"Saved to the history as game #{done.play_id}, an interim scoring: "
-            "it is shown but counts in no wins or stats."
-        )
-    else:
-        echo(f"Saved to the history as game #{done.play_id}.")
+        show(after_block(after_saving(history, done.saved)))
+    echo(done.saved.message())
 
 
 def setup(
