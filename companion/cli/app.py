@@ -11,19 +11,24 @@ from typing import Annotated
 import typer
 
 from companion.cli.common import (
+    INTERRUPTED,
     DbOption,
     JsonOption,
+    LocationOption,
+    checked_place,
     fail,
     fail_with_problems,
     open_history,
     plural,
     print_json,
+    scorer_for,
     show,
 )
 from companion.cli.history import history_app
 from companion.cli.notebooks import notebook, serve
-from companion.cli.play import LocationOption, checked_place, play, resume, setup
+from companion.cli.play import play, resume, setup
 from companion.cli.rules import rules
+from companion.cli.sessions import start_session
 
 app = typer.Typer(
     name="companion",
@@ -73,7 +78,7 @@ def root(
     if ctx.invoked_subcommand is None:
         import sys
 
-        from companion.cli.play import INTERRUPTED, menu
+        from companion.cli.menu import menu
 
         if not sys.stdin.isatty():
             typer.echo(ctx.get_help())
@@ -118,16 +123,11 @@ def score(
         read_source,
         score_text,
     )
-    from scorers import ScoreFileError, UnknownGameError, find_game
+    from scorers import ScoreFileError
 
-    try:
-        scorer = find_game(game)
-    except UnknownGameError as error:
-        fail(str(error), 2)
+    scorer = scorer_for(game)
     place = checked_place(location)
     if input is None:
-        from companion.cli.play import start_session
-
         start_session(scorer.info.id, "score", db, place, save=not no_save, as_json=json)
         return
     try:
