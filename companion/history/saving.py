@@ -50,8 +50,8 @@ class Saved:
         score_file: The score file (JSON text).
         result: Its scored result (``Result.to_json()``).
         location: Where it was played (empty when not said).
-        read_back: What is shown after it is read from the history (see
-            :func:`after_saving`).
+        read_back: It is explained as the history holds it, rather than from
+            its score file (see :func:`after_saving`).
         after: What is shown after it, once read (``None`` before: see
             :func:`save_game`'s ``after``).
     """
