@@ -29,7 +29,8 @@ class GameInfo:
             (``temple`` → ``the temple ranking``).
         rulebook: The rulebook file the rules come from.
         aliases: Other names that resolve to this game.
-        team_counts: The player counts played in two teams (one side each).
+        team_counts: The player counts played as two teams, each team one
+            side (one entry in ``players``): Shibuya's four players.
         bgg_id: The game's BoardGameGeek id, ``None`` while it is not confirmed.
         unit: What a total counts, singular and plural.
         interim: Whether a parsed score file is an interim scoring (one that
