@@ -98,7 +98,7 @@ def winners_line(play: dict[str, Any], join: Any) -> str:
 
 def game_title(game: str) -> str:
     """A game id's box title."""
-    from companion.history.exports import title
+    from scorers import title
 
     return title(game)
 

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from companion.history.sessions import SessionInfo
     from companion.history.store import History
 
-GAMES = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
 INTERRUPTED = 130
 NO_TERMINAL = {
     "play": "companion play asks the players at a terminal, and there is none here; "
@@ -346,6 +345,8 @@ def menu(db: Path | None) -> None:
     """The main menu of ``companion`` without arguments."""
     import questionary
 
+    from scorers import GAME_IDS
+
     while True:
         choice = questionary.select(
             "What now?",
@@ -361,9 +362,9 @@ def menu(db: Path | None) -> None:
         if choice == "Quit":
             return
         if choice == "New game":
-            start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "play", db)
+            start_session(questionary.select("Which game?", GAME_IDS).unsafe_ask(), "play", db)
         elif choice == "Score a finished game":
-            start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "score", db)
+            start_session(questionary.select("Which game?", GAME_IDS).unsafe_ask(), "score", db)
         elif choice == "Resume a game":
             resume(None, False, db)
         elif choice == "Rules":
@@ -380,9 +381,9 @@ def rules_menu() -> None:
 
     from companion.cli.rules import show_topic
     from companion.rules import load_topics
-    from scorers import SCORERS
+    from scorers import GAME_IDS, SCORERS
 
-    game = questionary.select("Rules of which game?", GAMES).unsafe_ask()
+    game = questionary.select("Rules of which game?", GAME_IDS).unsafe_ask()
     topics = {f"{t.title} ({t.id})": t.id for t in load_topics(game)}
     topic = questionary.select("Which topic?", list(topics)).unsafe_ask()
     show_topic(game, SCORERS[game].info.title, topics[topic], False)

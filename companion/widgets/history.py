@@ -57,11 +57,12 @@ class HistoryPage:
     """
 
     def __init__(self, db: Path | None = None) -> None:
-        from companion.widgets.page import PAGES, title
+        from companion.widgets.page import PAGES
+        from scorers import short_title
 
         self.db = db
         self.game = w.Dropdown(
-            options=[("every game", ""), *((title(g).split(":")[0], g) for g in PAGES)],
+            options=[("every game", ""), *((short_title(g), g) for g in PAGES)],
             value="",
             layout=w.Layout(width="12em"),
         )
@@ -167,7 +168,7 @@ class HistoryPage:
         from ipywidgets.widgets.widget_button import ButtonStyle
 
         from companion.widgets.cells import label, shared_layout, shared_style
-        from companion.widgets.page import title
+        from scorers import short_title
 
         play_id = summary["id"]
         players = ", ".join(
@@ -182,7 +183,7 @@ class HistoryPage:
             outcome += " (ignored in stats)"
         text = label(
             f"<b>#{play_id}</b> {html.escape(summary['played_at'][:16].replace('T', ' '))} "
-            f"<b>{html.escape(title(summary['game']).split(':')[0])}</b>: "
+            f"<b>{html.escape(short_title(summary['game']))}</b>: "
             f"{html.escape(players)}{outcome}"
         )
         buttons = {"layout": shared_layout("6em"), "style": shared_style(ButtonStyle)}
@@ -199,7 +200,7 @@ class HistoryPage:
     def show(self, play_id: int) -> None:
         """One saved game: its breakdown, why it was won, the records it set, its details."""
         from companion.history.after_game import after_game
-        from companion.widgets.page import title
+        from scorers import title
 
         try:
             with reading(self.db) as history:
@@ -509,11 +510,11 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
         game: The game, or ``None`` for the ratings over every game.
         player: Only this player's line; ``None`` for the best rated.
     """
-    from companion.analysis.records import title
+    from scorers import short_title
     from scorers.names import name_key
 
     table_rows = rated.table(game)
-    scope = f"{title(game)} ratings" if game else "Ratings over every game"
+    scope = f"{short_title(game)} ratings" if game else "Ratings over every game"
     if not table_rows:
         return f"<p>No games rated yet ({NOT_COUNTED}).</p>"
     if player is not None:
@@ -582,15 +583,15 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
         game: The one game shown, or ``None`` for every game.
         player: Only this player's personal bests.
     """
-    from companion.analysis.records import title
     from companion.history.after_game import in_game_order
+    from scorers import short_title
     from scorers.names import name_key
 
     if not found or (game is not None and game not in found):
         return f"<p>No records yet ({NOT_COUNTED}).</p>"
     if game is None:
         rows = [
-            [title(gid) if k == 0 else "", *row]
+            [short_title(gid) if k == 0 else "", *row]
             for gid in in_game_order(found)
             for k, row in enumerate(_group_rows(found[gid], categories=False))
         ]
@@ -622,7 +623,7 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
     ]
     games = f"{records.plays} game{'' if records.plays == 1 else 's'}"
     return (
-        f"<p>{html.escape(title(game))} records ({games})</p>"
+        f"<p>{html.escape(short_title(game))} records ({games})</p>"
         + table(["Record", "Value", "Held by", "Set in"], group)
         + "<h4>Personal bests</h4>"
         + table(
@@ -634,12 +635,17 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
 def lengths_html(timed: list[Length]) -> str:
     """The average length per game and player count, where the length is known."""
     from companion.analysis.clock import minutes_text
-    from companion.analysis.records import title
+    from scorers import short_title
 
     if not timed:
         return "<p>No game with a known length yet.</p>"
     rows = [
-        [title(t.game), str(t.players), str(t.plays), minutes_text(round(t.average_min))]
+        [
+            short_title(t.game),
+            str(t.players),
+            str(t.plays),
+            minutes_text(round(t.average_min)),
+        ]
         for t in timed
     ]
     return table(["Game", "Players", "Games timed", "Average length"], rows)
@@ -647,7 +653,7 @@ def lengths_html(timed: list[Length]) -> str:
 
 def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
     """For each game, how many scores fell in each range: bars with a labelled axis."""
-    from companion.analysis.records import title
+    from scorers import short_title
 
     by_game: dict[str, list[int]] = defaultdict(list)
     for play in summaries:
@@ -672,7 +678,7 @@ def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
             for k, c in enumerate(counts)
         )
         parts.append(
-            f"<p><b>{html.escape(title(game))}</b> "
+            f"<p><b>{html.escape(short_title(game))}</b> "
             "<small>(score range → number of scores)</small></p>"
             f"<div class='bars'>{bars}</div>"
         )

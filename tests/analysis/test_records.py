@@ -26,12 +26,12 @@ from companion.analysis.records import (
     records,
     set_after,
     set_by,
-    title,
 )
 from companion.analysis.stats import compute
 from companion.cli.app import app
 from companion.history import after_game as past
 from companion.history.store import History
+from scorers import short_title as title
 from scorers.names import name_key
 
 FILES = Path(__file__).parents[1] / "files"
