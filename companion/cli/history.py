@@ -409,8 +409,8 @@ def history_note(
 @history_app.command("stats")
 def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
     """Wins, scores, streaks, rivals, head-to-head records and how long games take."""
-    from companion.analysis.stats import of_history
     from companion.history.after_game import lengths
+    from companion.history.stat_queries import of_history
 
     where = make_filter(game)
     with open_history(db, write=False) as history:

@@ -112,8 +112,8 @@ class HistoryPage:
 
     def refresh(self) -> None:
         """Read the history again (read-only) and show the list and the stats for the filters."""
-        from companion.analysis.stats import of_history
         from companion.history.after_game import lengths, ratings, records
+        from companion.history.stat_queries import of_history
 
         game = self.game.value or None
         player = self.player.value or None
