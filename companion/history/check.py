@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.history.rescoring import rescore
 from companion.history.store import History
 
 MAX_INTEGRITY_LINES = 20
@@ -143,18 +144,18 @@ def check_play(play: dict[str, Any]) -> list[Finding]:
     if [tuple(row) for row in play["seats"]] != expected:
         found.append(Finding(where, "its players (as the stats read them) differ from its result"))
     if play["score_file"] is not None:
-        found.extend(_rescore(where, play["game"], play["score_file"], result))
+        found.extend(_rescore_findings(where, play["game"], play["score_file"], result))
     return found
 
 
-def _rescore(where: str, game: str, text: str, stored: dict[str, Any]) -> list[Finding]:
-    from companion.scorefile import parse_json
+def _rescore_findings(where: str, game: str, text: str, stored: dict[str, Any]) -> list[Finding]:
+    """The problems of a stored score file: it no longer scores, or not to its stored result."""
     from scorers import SCORERS, ScoreFileError
 
     if game not in SCORERS:
         return [Finding(where, f"it has a score file but {game!r} is not a game we score")]
     try:
-        scored = SCORERS[game].score_json(parse_json(text)).to_json()
+        _, scored = rescore(game, text)
     except ScoreFileError as error:
         more = len(error.problems) - 1
         return [
