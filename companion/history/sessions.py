@@ -439,6 +439,15 @@ class SessionStore:
                 (session_id,),
             )
 
+    def discard(self, session_id: int) -> None:
+        """Remove a session and its whole log (a ``--no-save`` entry, once scored).
+
+        Its number stays used: it is never handed out again.
+        """
+        with self.history.guard("close the game"), self.history.transaction() as db:
+            db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
+            db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
+
     def replace_draft(self, session_id: int, key: str, value: Any) -> None:
         """Keep one answer only: ``value`` replaces every event of the session (a page's draft)."""
         stamp = now_utc()

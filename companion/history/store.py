@@ -458,6 +458,14 @@ class History:
         with self.guard("read the history"):
             return dict(self._db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
 
+    def known_names(self) -> list[str]:
+        """The 50 player names most often in the history, most frequent first (suggestions)."""
+        with self.guard("read the history"):
+            rows = self._db.execute(
+                "SELECT name FROM play_players GROUP BY name ORDER BY count(*) DESC, name LIMIT 50"
+            ).fetchall()
+        return [row[0] for row in rows]
+
     def event_logs(self) -> dict[int, list[dict[str, Any]]]:
         """The answers of every played-along finished game, by play id."""
         logs: dict[int, list[dict[str, Any]]] = {}

@@ -69,15 +69,6 @@ def flow_for(game: str, kind: str) -> Flow:
     return module.flow if kind == "play" else module.score_only  # type: ignore[no-any-return]
 
 
-def known_names(history: History) -> list[str]:
-    """Player names already in the history, most frequent first."""
-    with history.guard("read the history"):
-        rows = history._db.execute(
-            "SELECT name FROM play_players GROUP BY name ORDER BY count(*) DESC, name LIMIT 50"
-        ).fetchall()
-    return [row[0] for row in rows]
-
-
 def rules_text(game: str, topic_id: str, columns: int | None = None) -> str:
     """The rules topic ``topic_id`` of ``game`` as ``companion rules`` shows it, in plain text.
 
@@ -147,7 +138,7 @@ def run(
     try:
         store.append(session_id, START, None, token=token)
         flow = flow_for(info.game, info.kind)
-        names = known_names(history)
+        names = history.known_names()
         current: dict[str, Table] = {}
         prompter = prompter_for(
             lambda: out(rules_text(info.game, current["table"].asking)),
@@ -258,9 +249,9 @@ def finish(
     text = json.dumps(outcome.score_file, indent=2, ensure_ascii=False)
     result = SCORERS[game].score_json(outcome.score_file)
     if store.fact(session_id, NO_SAVE):
-        discard(store, session_id)
+        store.discard(session_id)
         place = store.fact(session_id, LOCATION)
-        discard(store, session_id)
+        store.discard(session_id)
         return Finished(
             None,
             result,
@@ -289,14 +280,3 @@ def finish(
     facts = [(TIME, timing.to_json())] if timing is not None else []
     play_id = store.finish(session_id, play, facts=facts)
     return Finished(play_id, result, outcome.status, timing, location, text)
-
-
-def discard(store: SessionStore, session_id: int) -> None:
-    """Remove a session and its whole log (a ``--no-save`` entry, once scored).
-
-    Its number stays used: it is never handed out again.
-    """
-    history = store.history
-    with history.guard("close the game"), history.transaction() as db:
-        db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
-        db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
