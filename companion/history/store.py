@@ -613,6 +613,27 @@ class History:
             raise trouble(self.path, action, error) from error
 
 
+@contextmanager
+def opened(path: Path, *, write: bool = True, action: str = "use the history") -> Iterator[History]:
+    """The history at ``path``, open for the ``with`` body and closed after it.
+
+    Any trouble, while opening it, using it or closing it, is a
+    :class:`~companion.history.errors.HistoryError` whose message is one line
+    (an SQLite or file error met in the body is said to be met while doing
+    ``action``).
+
+    Args:
+        path: The database file.
+        write: As for :class:`History`.
+        action: What the body does, for the message: ``read the history``.
+    """
+    try:
+        with History(path, write=write) as history:
+            yield history
+    except (sqlite3.Error, OSError) as error:
+        raise trouble(path, action, error) from error
+
+
 def _check_header(path: Path, *, write: bool) -> list[Path]:
     """Refuse a folder or a file that is not SQLite; make the folders of a new history.
 
