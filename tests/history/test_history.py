@@ -21,7 +21,8 @@ from companion.history.errors import (
 )
 from companion.history.schema import SCHEMA_VERSION
 from companion.history.stat_queries import seat_rows
-from companion.history.store import APPLICATION_ID, History, default_path
+from companion.history.history_file import APPLICATION_ID
+from companion.history.store import History, default_path
 
 FILES = Path(__file__).parents[1] / "files"
 RESULT = {
