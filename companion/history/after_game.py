@@ -260,7 +260,8 @@ def rating_history(history: History, person: str, game: str | None = None) -> li
 def timing(history: History, play_id: int) -> Timing | None:
     """How long a played-along game took, pauses left out, and each round (if timed)."""
     from companion.analysis.clock import Timing
-    from companion.history.sessions import TIME, SessionStore
+    from companion.events import TIME
+    from companion.history.sessions import SessionStore
 
     return Timing.from_json(SessionStore(history).play_fact(play_id, TIME))
 

@@ -15,11 +15,13 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion import events
 from companion.analysis.clock import Timing, duration_text, measure, so_far
+from companion.events import LOCATION, META_PREFIX, START, TIME
 from companion.history import sessions
 from companion.history.errors import HistoryError
 from companion.history.model import Play
-from companion.history.sessions import LOCATION, META_PREFIX, START, TIME, SessionStore
+from companion.history.sessions import SessionStore
 from companion.history.store import History
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
@@ -176,7 +178,7 @@ def run(
     except (Pause, KeyboardInterrupt, Stopped):
         # The clock stops here; a mark that cannot be saved only loses the last seconds.
         with suppress(HistoryError):
-            store.append(session_id, sessions.STOP, None, token=token)
+            store.append(session_id, events.STOP, None, token=token)
         raise
     finally:
         store.release(session_id, token)

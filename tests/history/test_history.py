@@ -19,9 +19,9 @@ from companion.history.errors import (
     NotACompanionDatabase,
     PlayNotFound,
 )
+from companion.history.history_file import APPLICATION_ID
 from companion.history.schema import SCHEMA_VERSION
 from companion.history.stat_queries import seat_rows
-from companion.history.history_file import APPLICATION_ID
 from companion.history.store import History, default_path
 
 FILES = Path(__file__).parents[1] / "files"
