@@ -15,11 +15,13 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion import events
 from companion.analysis.clock import Timing, duration_text, measure, so_far
+from companion.events import LOCATION, META_PREFIX, START, TIME
 from companion.history import sessions
 from companion.history.errors import HistoryError
 from companion.history.model import Play
-from companion.history.sessions import LOCATION, META_PREFIX, START, TIME, SessionStore
+from companion.history.sessions import SessionStore
 from companion.history.store import History
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
@@ -67,15 +69,6 @@ def flow_for(game: str, kind: str) -> Flow:
     """The game's whole flow (``play``) or its score entry (``score``)."""
     module = importlib.import_module(f"companion.play.{game}")
     return module.flow if kind == "play" else module.score_only  # type: ignore[no-any-return]
-
-
-def known_names(history: History) -> list[str]:
-    """Player names already in the history, most frequent first."""
-    with history.guard("read the history"):
-        rows = history._db.execute(
-            "SELECT name FROM play_players GROUP BY name ORDER BY count(*) DESC, name LIMIT 50"
-        ).fetchall()
-    return [row[0] for row in rows]
 
 
 def rules_text(game: str, topic_id: str, columns: int | None = None) -> str:
@@ -147,7 +140,7 @@ def run(
     try:
         store.append(session_id, START, None, token=token)
         flow = flow_for(info.game, info.kind)
-        names = known_names(history)
+        names = history.known_names()
         current: dict[str, Table] = {}
         prompter = prompter_for(
             lambda: out(rules_text(info.game, current["table"].asking)),
@@ -185,7 +178,7 @@ def run(
     except (Pause, KeyboardInterrupt, Stopped):
         # The clock stops here; a mark that cannot be saved only loses the last seconds.
         with suppress(HistoryError):
-            store.append(session_id, sessions.STOP, None, token=token)
+            store.append(session_id, events.STOP, None, token=token)
         raise
     finally:
         store.release(session_id, token)
@@ -258,9 +251,9 @@ def finish(
     text = json.dumps(outcome.score_file, indent=2, ensure_ascii=False)
     result = SCORERS[game].score_json(outcome.score_file)
     if store.fact(session_id, NO_SAVE):
-        discard(store, session_id)
+        store.discard(session_id)
         place = store.fact(session_id, LOCATION)
-        discard(store, session_id)
+        store.discard(session_id)
         return Finished(
             None,
             result,
@@ -289,14 +282,3 @@ def finish(
     facts = [(TIME, timing.to_json())] if timing is not None else []
     play_id = store.finish(session_id, play, facts=facts)
     return Finished(play_id, result, outcome.status, timing, location, text)
-
-
-def discard(store: SessionStore, session_id: int) -> None:
-    """Remove a session and its whole log (a ``--no-save`` entry, once scored).
-
-    Its number stays used: it is never handed out again.
-    """
-    history = store.history
-    with history.guard("close the game"), history.transaction() as db:
-        db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
-        db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))

@@ -22,7 +22,7 @@ import ipywidgets as w
 from companion.analysis.stats import Stats
 from companion.history.errors import HistoryError
 from companion.history.model import Filter
-from companion.history.store import History, default_path
+from companion.history.store import default_path, opened
 from companion.widgets.drafts import reading
 from companion.widgets.page import close_all, navigation, wait_for_visitor
 from companion.widgets.score_form import after_html, problem_line, result_html, sentences_html
@@ -101,10 +101,6 @@ class HistoryPage:
         self.widget.add_class("page-history")
         self.rows: dict[int, w.HBox] = {}
 
-    def _history(self) -> History:
-        """The history for writing (only a deletion writes)."""
-        return History(self.db or default_path())
-
     def open(self) -> w.VBox:
         """The page for a notebook cell (reads the history when the visitor arrives)."""
         wait_for_visitor()
@@ -113,8 +109,8 @@ class HistoryPage:
 
     def refresh(self) -> None:
         """Read the history again (read-only) and show the list and the stats for the filters."""
-        from companion.analysis.stats import of_history
         from companion.history.after_game import lengths, ratings, records
+        from companion.history.stat_queries import of_history
 
         game = self.game.value or None
         player = self.player.value or None
@@ -251,19 +247,11 @@ class HistoryPage:
 
     def delete(self, play_id: int) -> None:
         """Delete a game (after :meth:`ask_delete`)."""
-        import sqlite3
-
-        from companion.history.errors import trouble
-
-        path = self.db or default_path()
         try:
-            with self._history() as history:
+            with opened(self.db or default_path(), action="delete the game") as history:
                 history.delete(play_id)
         except HistoryError as error:
             self.status.value = problem_line(str(error))
-            return
-        except (sqlite3.Error, OSError) as error:
-            self.status.value = problem_line(str(trouble(path, "delete the game", error)))
             return
         self.pending_delete = None
         self.detail.value = ""

@@ -563,7 +563,7 @@ def test_one_person_in_two_seats_counts_once_with_the_first_even_if_blank() -> N
 
 
 def seat_rows(plays: list[PlayedGame], game: str) -> list[tuple[Any, ...]]:
-    """The rows :meth:`History.seat_rows` gives the statistics, for one game's plays."""
+    """The rows :func:`stat_queries.seat_rows` gives the statistics, for one game's plays."""
     return [
         (p.id, p.game, k, s.name, s.total, s.rank, s.winner, name_key(n), n, s.anonymous)
         for p in plays
