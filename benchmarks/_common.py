@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import compileall
 import subprocess
+import sys
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from scorers import SCORERS
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # The generated histories' people, and each game's (fewest, most) players.
 NAMES = ["Aki", "Ben", "Cho", "Dai", "Emi", "Fay", "Gen", "Hana", "Isa", "Jun", "Kai", "Lia"]
-PLAYER_COUNTS = {
-    "shimoda": (2, 2),
-    "shibuya": (2, 2),
-    "tokaido": (2, 5),
-    "kamakura": (2, 4),
-    "shogun": (3, 5),
-}
+PLAYER_COUNTS = {g: (s.info.min_players, s.info.max_players) for g, s in SCORERS.items()}
 
 
 def compile_project() -> None:

@@ -5,21 +5,33 @@ Every module has the same shape: ``INFO`` (a :class:`GameInfo`), ``parse``
 :class:`ScoreFileError` with every problem) and ``score`` (returns a
 :class:`Result`). Nothing here reads files or imports from ``companion``.
 
+``INFO`` is the one place a game's facts are written: its title, player
+counts, category labels, BoardGameGeek id and interim rule. :data:`SCORERS`
+is the one list of the games; every other list of games (``GAME_IDS``, the
+rules folders, the command line's choices, the pages, the exports) is read
+from it, and :meth:`Registry.facts` gives one fact of every game by id.
+
 Example:
     >>> scorer = find_game("Shimoda: Perry Road")
     >>> scorer.info.id
     'shimoda'
+    >>> SCORERS.facts(lambda info: info.player_counts)["shibuya"]
+    (2, 4)
+    >>> title("shimoda"), short_title("shimoda"), title("chess")
+    ('Shimoda: Perry Road', 'Shimoda', 'chess')
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from typing import TypeVar
 
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, _fold, matches
 from scorers._validate import Problem, Reader, ScoreFileError, join_names, quoted
 
 __all__ = [
+    "GAME_IDS",
     "SCORERS",
     "GameInfo",
     "PlayerScore",
@@ -31,20 +43,24 @@ __all__ = [
     "UnknownGameError",
     "find_game",
     "join_names",
+    "short_title",
+    "title",
 ]
 
-GAME_IDS = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
+T = TypeVar("T")
 
 
 class Registry(Mapping[str, Scorer]):
     """The registered games by id, in box order.
 
-    A game's module is imported the first time its scorer is looked up, so
-    scoring one game does not pay for loading the other four.
+    A game is registered by the name of its module in this package, which is
+    also its id (``INFO.id``). A game's module is imported the first time its
+    scorer or one of its facts is looked up, so scoring one game does not pay
+    for loading the other four, and the ids alone load none.
     """
 
-    def __init__(self, ids: tuple[str, ...]) -> None:
-        self._ids = ids
+    def __init__(self, modules: tuple[str, ...]) -> None:
+        self._ids = modules
         self._loaded: dict[str, Scorer] = {}
 
     def __getitem__(self, game: str) -> Scorer:
@@ -64,8 +80,64 @@ class Registry(Mapping[str, Scorer]):
     def __contains__(self, game: object) -> bool:
         return game in self._ids
 
+    def facts(self, fact: Callable[[GameInfo], T]) -> Mapping[str, T]:
+        """One fact of every registered game, by id, read from its ``INFO`` when looked up.
 
-SCORERS = Registry(GAME_IDS)
+        Args:
+            fact: Picks the fact from a game's :class:`GameInfo`.
+        """
+        return Facts(self, fact)
+
+
+class Facts(Mapping[str, T]):
+    """A read-only view of one fact of every registered game, by id, in box order.
+
+    Looking a game up loads only that game's module; membership and
+    iteration load none.
+    """
+
+    def __init__(self, registry: Registry, fact: Callable[[GameInfo], T]) -> None:
+        self._registry = registry
+        self._fact = fact
+
+    def __getitem__(self, game: str) -> T:
+        return self._fact(self._registry[game].info)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._registry)
+
+    def __len__(self) -> int:
+        return len(self._registry)
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._registry
+
+    def __repr__(self) -> str:
+        return f"Facts({dict(self)!r})"
+
+
+SCORERS = Registry(("shimoda", "shibuya", "tokaido", "kamakura", "shogun"))
+"""The one list of the games: their modules in this package, in box order."""
+GAME_IDS = tuple(SCORERS)
+"""The registered games' ids, in box order (read from :data:`SCORERS`)."""
+
+
+def title(game: str) -> str:
+    """A game's box title (``GameInfo.title``); the id itself for a game not registered.
+
+    Args:
+        game: A game id (a play imported from another app may hold any name).
+    """
+    return SCORERS[game].info.title if game in SCORERS else game
+
+
+def short_title(game: str) -> str:
+    """A game's short title (``GameInfo.short_title``); the id itself for a game not registered.
+
+    Args:
+        game: A game id (a play imported from another app may hold any name).
+    """
+    return SCORERS[game].info.short_title if game in SCORERS else game
 
 
 class UnknownGameError(LookupError):

@@ -12,25 +12,50 @@ from scorers.names import name_key
 
 @dataclass(frozen=True)
 class GameInfo:
-    """Static facts about one game.
+    """Static facts about one game: the one place each of them is written.
 
     Attributes:
-        id: The short id used on the command line (``tokaido``).
+        id: The short id used on the command line (``tokaido``); also the
+            name of the game's module in ``scorers``.
         title: The title printed on the box.
-        min_players: Fewest entries in ``players``.
+        short_title: The title in few words, for headings and lists
+            (``Shimoda`` for "Shimoda: Perry Road").
+        min_players: Fewest entries in ``players`` (sides, in a team game).
         max_players: Most entries in ``players``.
+        player_counts: Every number of people the game is played by, smallest
+            first, as the play flows and pages offer them.
         categories: Every breakdown category the scorer can report, in order.
+        labels: Each category as players say it, with its article
+            (``temple`` → ``the temple ranking``).
         rulebook: The rulebook file the rules come from.
         aliases: Other names that resolve to this game.
+        team_counts: The player counts played as two teams, each team one
+            side (one entry in ``players``): Shibuya's four players.
+        bgg_id: The game's BoardGameGeek id, ``None`` while it is not confirmed.
+        unit: What a total counts, singular and plural.
+        interim: Whether a parsed score file is an interim scoring (one that
+            does not end the game); ``None`` when every scoring ends it. Use
+            :meth:`is_interim`, which also takes files that are not objects.
     """
 
     id: str
     title: str
+    short_title: str
     min_players: int
     max_players: int
+    player_counts: tuple[int, ...]
     categories: tuple[str, ...]
+    labels: Mapping[str, str] = field(hash=False)
     rulebook: str
     aliases: tuple[str, ...] = ()
+    team_counts: tuple[int, ...] = ()
+    bgg_id: int | None = None
+    unit: tuple[str, str] = ("point", "points")
+    interim: Callable[[Mapping[str, object]], bool] | None = field(default=None, hash=False)
+
+    def is_interim(self, data: object) -> bool:
+        """Whether a parsed score file (valid or not) is an interim scoring of this game."""
+        return self.interim is not None and isinstance(data, Mapping) and self.interim(data)
 
 
 @dataclass(frozen=True)

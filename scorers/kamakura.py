@@ -33,9 +33,20 @@ from scorers.names import name_key
 INFO = GameInfo(
     id="kamakura",
     title="Kamakura Collection",
+    short_title="Kamakura Collection",
     min_players=2,
     max_players=4,
+    player_counts=(2, 3, 4),
     categories=("track", "site_coins", "eat_coins", "eat_bonus", "remembrance", "tours", "taxi"),
+    labels={
+        "track": "the point track",
+        "site_coins": "the site coins",
+        "eat_coins": "the eat-around coins",
+        "eat_bonus": "the eat-around bonus",
+        "remembrance": "the remembrance bonus",
+        "tours": "the tour cards",
+        "taxi": "the taxi tickets",
+    },
     rulebook="kamakura-collection.txt",
 )
 

@@ -23,10 +23,15 @@ from scorers.names import name_key
 INFO = GameInfo(
     id="shibuya",
     title="Shibuya",
+    short_title="Shibuya",
     min_players=2,
     max_players=2,
+    player_counts=(2, 4),
     categories=("goals",),
+    labels={"goals": "the pawns at goal"},
     rulebook="shibuya.txt",
+    team_counts=(4,),
+    unit=("pawn at goal", "pawns at goal"),
 )
 
 PAWNS = 8

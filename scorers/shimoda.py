@@ -25,9 +25,16 @@ from scorers._validate import Reader, index_path, key_path
 INFO = GameInfo(
     id="shimoda",
     title="Shimoda: Perry Road",
+    short_title="Shimoda",
     min_players=2,
     max_players=2,
+    player_counts=(2,),
     categories=("shops", "victory_markers", "merchant"),
+    labels={
+        "shops": "the shops",
+        "victory_markers": "the victory markers",
+        "merchant": "the merchant's points",
+    },
     rulebook="shimoda-perry-road.txt",
     aliases=("perry road",),
 )

@@ -19,17 +19,28 @@ equal totals share a rank.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from scorers._core import GameInfo, Result, Tiebreak, make_result, read_root
 from scorers._validate import Reader, key_path
 
+
+def first_winter(data: Mapping[str, object]) -> bool:
+    """Whether a score file is the first winter's (``"year": 1``): an interim scoring.
+
+    Only the second winter ends the game. The file need not be valid.
+    """
+    return data.get("year") == 1
+
+
 INFO = GameInfo(
     id="shogun",
     title="Shogun",
+    short_title="Shogun",
     min_players=3,
     max_players=5,
+    player_counts=(3, 4, 5),
     categories=(
         "previous",
         "provinces",
@@ -38,7 +49,17 @@ INFO = GameInfo(
         "temple_majorities",
         "theater_majorities",
     ),
+    labels={
+        "previous": "the score before this winter",
+        "provinces": "the provinces",
+        "buildings": "the buildings",
+        "castle_majorities": "the castle majorities",
+        "temple_majorities": "the temple majorities",
+        "theater_majorities": "the theatre majorities",
+    },
     rulebook="shogun.txt",
+    bgg_id=20551,
+    interim=first_winter,
 )
 
 REGIONS = ("brown", "yellow", "red", "purple", "green")

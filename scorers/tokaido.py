@@ -54,10 +54,29 @@ AWARDS = ("gourmet", "collector", "bather", "chatterbox")
 INFO = GameInfo(
     id="tokaido",
     title="Tokaido",
+    short_title="Tokaido",
     min_players=2,
     max_players=5,
+    player_counts=(2, 3, 4, 5),
     categories=(*FINAL_CATEGORIES, *RECOUNT_CATEGORIES),
+    labels={
+        "journey": "the journey",
+        "temple": "the temple ranking",
+        "gourmet": "the gourmet award",
+        "collector": "the collector award",
+        "bather": "the bather award",
+        "chatterbox": "the chatterbox award",
+        "panoramas": "the panoramas",
+        "panorama_achievements": "the panorama achievements",
+        "hot_springs": "the hot springs",
+        "meals": "the meals",
+        "souvenirs": "the souvenirs",
+        "encounters": "the samurai encounters",
+        "temple_coins": "the temple coins",
+        "traveler": "the traveller's ability",
+    },
     rulebook="tokaido.txt",
+    bgg_id=123540,
 )
 
 MODES = ("final", "recount")

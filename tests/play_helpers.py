@@ -120,6 +120,6 @@ def events(db: Path, session: int) -> list[tuple[str, Any]]:
 
 def answers(db: Path, session: int) -> list[tuple[str, Any]]:
     """The saved answers of a session (no draws, no clock marks), in order."""
-    from companion.history.sessions import is_answer
+    from companion.events import is_answer
 
     return [(k, v) for k, v in events(db, session) if is_answer(k)]

@@ -89,7 +89,7 @@ from itertools import combinations, compress
 from math import comb
 from typing import Any, NamedTuple
 
-from scorers import join_names
+from scorers import SCORERS, join_names
 
 MAX_SEATS = 16
 """More seats than this is not a game result: nothing is explained."""
@@ -98,51 +98,11 @@ MAX_CATEGORIES = 40
 SEARCH_LIMIT = 20_000
 """Most category sets :func:`decisive` tries before it gives up (and says nothing)."""
 
-LABELS: dict[str, dict[str, str]] = {
-    "shimoda": {
-        "shops": "the shops",
-        "victory_markers": "the victory markers",
-        "merchant": "the merchant's points",
-    },
-    "shibuya": {"goals": "the pawns at goal"},
-    "tokaido": {
-        "journey": "the journey",
-        "temple": "the temple ranking",
-        "gourmet": "the gourmet award",
-        "collector": "the collector award",
-        "bather": "the bather award",
-        "chatterbox": "the chatterbox award",
-        "panoramas": "the panoramas",
-        "panorama_achievements": "the panorama achievements",
-        "hot_springs": "the hot springs",
-        "meals": "the meals",
-        "souvenirs": "the souvenirs",
-        "encounters": "the samurai encounters",
-        "temple_coins": "the temple coins",
-        "traveler": "the traveller's ability",
-    },
-    "kamakura": {
-        "track": "the point track",
-        "site_coins": "the site coins",
-        "eat_coins": "the eat-around coins",
-        "eat_bonus": "the eat-around bonus",
-        "remembrance": "the remembrance bonus",
-        "tours": "the tour cards",
-        "taxi": "the taxi tickets",
-    },
-    "shogun": {
-        "previous": "the score before this winter",
-        "provinces": "the provinces",
-        "buildings": "the buildings",
-        "castle_majorities": "the castle majorities",
-        "temple_majorities": "the temple majorities",
-        "theater_majorities": "the theatre majorities",
-    },
-}
-"""Each game's categories as players say them, with their article."""
+LABELS = SCORERS.facts(lambda info: info.labels)
+"""Each game's categories as players say them, with their article (``GameInfo.labels``)."""
 
-UNITS: dict[str, tuple[str, str]] = {"shibuya": ("pawn at goal", "pawns at goal")}
-"""What a game's totals count, singular and plural, where it is not points."""
+UNITS = SCORERS.facts(lambda info: info.unit)
+"""What a game's totals count, singular and plural (``GameInfo.unit``)."""
 
 _FINAL = {
     "won": "won",
@@ -599,9 +559,10 @@ def explain_result(result: dict[str, Any], score_file: str | None) -> list[str]:
     """The sentences of :func:`companion.analysis.explain.explain` for a result and its score file.
 
     A team's members are read from the score file's players (``members``);
-    a Shogun file of the first winter (``"year": 1``) is an interim scoring,
-    whose sentences say who leads (the rule of
-    :func:`companion.history.model.status_of`, without loading the history).
+    a file its game's interim rule marks (``GameInfo.is_interim``: a Shogun
+    file of the first winter, ``"year": 1``) is an interim scoring, whose
+    sentences say who leads (as :func:`companion.history.model.status_of`
+    says, without loading the history).
 
     Args:
         result: The result document (``companion score --json``).
@@ -611,7 +572,8 @@ def explain_result(result: dict[str, Any], score_file: str | None) -> list[str]:
         data = json.loads(score_file) if score_file else None
     except ValueError:
         data = None
-    interim = result["game"] == "shogun" and isinstance(data, dict) and data.get("year") == 1
+    game = result["game"]
+    interim = game in SCORERS and SCORERS[game].info.is_interim(data)
     return explain(result, members=file_members(data, result), interim=interim)
 
 

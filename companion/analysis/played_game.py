@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 FINAL = "final"
+"""The status of a scoring that ends its game."""
 INTERIM = "interim"
+"""The status of a scoring in the middle of a game (``GameInfo.is_interim``)."""
 
 
 @dataclass(frozen=True)

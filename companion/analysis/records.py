@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 
 from companion.analysis.explain import label
 from companion.analysis.played_game import FINAL, PlayedGame, PlayedSeat
-from scorers import SCORERS, join_names
+from scorers import join_names, short_title
 from scorers.names import name_key
 
 TOTAL = "total"
@@ -433,13 +433,6 @@ def set_by(before: Iterable[PlayedGame], play: PlayedGame) -> list[str]:
     return describe(book.add(play))
 
 
-def title(game: str) -> str:
-    """A game's short title: ``Shimoda`` for "Shimoda: Perry Road"; the id if unknown."""
-    if game not in SCORERS:
-        return game
-    return SCORERS[game].info.title.split(":")[0]
-
-
 def describe(news: Iterable[NewRecord], *, categories: bool = False) -> list[str]:
     """One sentence per record set, in the order given.
 
@@ -457,7 +450,7 @@ def describe(news: Iterable[NewRecord], *, categories: bool = False) -> list[str
 
 
 def _sentence(new: NewRecord) -> str:
-    game, mark, old = title(new.game), new.mark, new.previous
+    game, mark, old = short_title(new.game), new.mark, new.previous
     same = {name_key(n) for n in old.holders} == {name_key(n) for n in mark.holders}
     by = "" if same else f" by {old.who}"
     who = mark.who

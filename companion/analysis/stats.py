@@ -31,11 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, NamedTuple
-
-if TYPE_CHECKING:
-    from companion.history.model import Filter
-    from companion.history.store import History
+from typing import Any, NamedTuple
 
 NEMESIS_MIN_PLAYS = 3
 
@@ -202,8 +198,9 @@ class Stats:
 class Tables(NamedTuple):
     """The figures the stats are made of, aggregated over the plays that count.
 
-    :func:`compute` works them out from seat rows, :meth:`History.stat_tables`
-    has SQLite add them up; :func:`summarize` makes the stats of either.
+    :func:`compute` works them out from seat rows,
+    :func:`companion.history.stat_queries.stat_tables` has SQLite add them up;
+    :func:`summarize` makes the stats of either.
 
     Attributes:
         records: ``(key, game, plays, wins, scored, points, best)`` per person
@@ -221,17 +218,12 @@ class Tables(NamedTuple):
     pairs: list[tuple[Any, ...]]
 
 
-def of_history(history: History, where: Filter | None = None) -> Stats:
-    """The stats of the plays of ``history`` that ``where`` selects (SQLite adds them up)."""
-    return summarize(history.stat_tables(where))
-
-
 # One side of the play being read: [total, rank, winner, [(key, name, anonymous)], side name]
 _Side = list[Any]
 
 
 def compute(rows: Iterable[Sequence[Any]]) -> Stats:
-    """Compute the stats from the rows :meth:`History.seat_rows` returns.
+    """Compute the stats from seat rows (as :func:`companion.history.stat_queries.seat_rows` reads).
 
     The loop keeps plain lists in dicts (this runs over every person of every
     play, 100,000 plays in about a second); the dataclasses are built at the

@@ -107,28 +107,19 @@ def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iter
         write: ``False`` for commands that only read: they never create a file
             or a folder, and a missing history reads as an empty one.
     """
-    import sqlite3
+    from companion.history.errors import HistoryError
+    from companion.history.store import default_path, opened
 
-    from companion.history.errors import HistoryError, trouble
-    from companion.history.store import History, default_path
-
-    path = db or default_path()
     try:
-        history = History(path, write=write)
-    except HistoryError as error:
-        fail(f"{error}{hint}")
-    if history.backup_path is not None:
-        typer.echo(
-            f"The history was upgraded; the old file was kept as {history.backup_path}.",
-            err=True,
-        )
-    try:
-        with history:
+        with opened(db or default_path(), write=write, action="use the history") as history:
+            if history.backup_path is not None:
+                typer.echo(
+                    f"The history was upgraded; the old file was kept as {history.backup_path}.",
+                    err=True,
+                )
             yield history
     except HistoryError as error:
         fail(f"{error}{hint}")
-    except (sqlite3.Error, OSError) as error:
-        fail(f"{trouble(path, 'use the history', error)}{hint}")
 
 
 def print_json(document: object) -> None:

@@ -281,8 +281,8 @@ def history_note(
 @history_app.command("stats")
 def history_stats(game: GameOption = None, json: JsonOption = False, db: DbOption = None) -> None:
     """Wins, scores, streaks, rivals, head-to-head records and how long games take."""
-    from companion.analysis.stats import of_history
     from companion.history.after_game import lengths
+    from companion.history.stat_queries import of_history
 
     where = make_filter(game)
     with open_history(db, write=False) as history:
@@ -508,35 +508,14 @@ def _with_progress(plays: list[Any]) -> Any:
 @history_app.command("check")
 def history_check(db: DbOption = None) -> None:
     """Check the history: SQLite's integrity, every score file and every played-along game."""
-    from companion.history.check import check
+    from companion.play.replay_check import check_history, report_text
 
     with open_history(db, write=False) as history:
-        path, missing = history.path, history.missing
-        report = check(history)
-    from companion.terminal.safe_text import line
-
-    damaged = any(p.where == "SQLite" for p in report.problems)
-    lines = [
-        f"History {path}" + (" (no file there yet)" if missing else ""),
-        f"  SQLite integrity check: {'damaged' if damaged else 'ok'}",
-    ]
-    if damaged:
-        lines.append("  The games are checked once the file is whole (see Backups in the README).")
-    else:
-        lines.append(
-            f"  {plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
-        )
-        lines.append(
-            f"  {plural(report.sessions, 'played-along game')} replayed from their answers"
-        )
-    lines.extend(f"  Note: {line(note)}" for note in report.notes)
-    if report.ok:
-        typer.echo("\n".join([*lines, "No problems found."]))
-        return
-    lines.append(f"{plural(len(report.problems), 'problem')}:")
-    lines.extend(f"  {line(problem)}" for problem in report.problems)
-    typer.echo("\n".join(lines))
-    raise typer.Exit(1)
+        report = check_history(history)
+        text = report_text(report, history.path, missing=history.missing)
+    typer.echo(text)
+    if not report.ok:
+        raise typer.Exit(1)
 
 
 @history_app.command("backup")

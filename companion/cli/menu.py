@@ -5,12 +5,12 @@ from pathlib import Path
 from companion.cli.common import open_history, show_parts, show_topic
 from companion.cli.sessions import resume_session, start_session
 
-GAMES = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
-
 
 def menu(db: Path | None) -> None:
     """The main menu of ``companion`` without arguments."""
     import questionary
+
+    from scorers import GAME_IDS
 
     while True:
         choice = questionary.select(
@@ -27,9 +27,9 @@ def menu(db: Path | None) -> None:
         if choice == "Quit":
             return
         if choice == "New game":
-            start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "play", db)
+            start_session(questionary.select("Which game?", GAME_IDS).unsafe_ask(), "play", db)
         elif choice == "Score a finished game":
-            start_session(questionary.select("Which game?", GAMES).unsafe_ask(), "score", db)
+            start_session(questionary.select("Which game?", GAME_IDS).unsafe_ask(), "score", db)
         elif choice == "Resume a game":
             resume_session(None, False, db)
         elif choice == "Rules":
@@ -54,9 +54,9 @@ def rules_menu() -> None:
     import questionary
 
     from companion.rules import load_topics
-    from scorers import SCORERS
+    from scorers import GAME_IDS, SCORERS
 
-    game = questionary.select("Rules of which game?", GAMES).unsafe_ask()
+    game = questionary.select("Rules of which game?", GAME_IDS).unsafe_ask()
     topics = {f"{t.title} ({t.id})": t for t in load_topics(game)}
     topic = questionary.select("Which topic?", list(topics)).unsafe_ask()
     show_topic(topics[topic], SCORERS[game].info.title)

@@ -165,8 +165,9 @@ def start_session(
         as_json: ``score --json``: the questions and messages go to standard
             error and standard output gets only the result's JSON.
     """
+    from companion.events import LOCATION
     from companion.history.places import known_places
-    from companion.history.sessions import LOCATION, SessionStore
+    from companion.history.sessions import SessionStore
     from companion.play.runner import NO_SAVE
 
     need_terminal(kind)

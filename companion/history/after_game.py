@@ -11,13 +11,8 @@ the history and rated on, or rated again after any other change
 (:mod:`companion.history.rating_cache`). Interim scorings and plays marked ignored count for
 neither.
 
-How a play becomes a :class:`~companion.analysis.played_game.PlayedGame`:
-    Each side of the result is a seat. In a team game (a side whose people are
-    not exactly one person of its name) a side's members are its named people;
-    a side with no named person (members not known, or only anonymous ones) is
-    an anonymous seat: it takes part, but holds no record and no rating. In a
-    game without teams, a seat whose person is BG Stats' anonymous player is
-    anonymous.
+A play becomes a :class:`~companion.analysis.played_game.PlayedGame` as
+:mod:`companion.history.played_games` says.
 
 For the web page and the notebooks (which call these with an open history):
     - :func:`after_game` after saving a game: the explanation, the records it
@@ -37,6 +32,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import FINAL, INTERIM, PlayedGame, PlayedSeat, in_play_order
+from companion.history.played_games import side_people
 from companion.history.schema import COUNTED
 
 if TYPE_CHECKING:
@@ -52,39 +48,12 @@ __all__ = [
     "after_game",
     "explanation",
     "lengths",
-    "played",
     "rating_history",
     "ratings",
     "records",
     "records_set",
     "timing",
 ]
-
-
-People = Sequence[tuple[int, str, int]]
-"""A play's people as ``(side, name, anonymous)``."""
-
-
-def _sides(result: dict[str, Any], people: People) -> tuple[PlayedSeat, ...]:
-    """The seats of a result's sides, given the play's people as ``(side, name, anonymous)``."""
-    won = set(result["winners"])
-    seats = []
-    for k, side in enumerate(result["players"]):
-        members, anonymous = _side_people(side["name"], [p for p in people if p[0] == k])
-        total, rank = side.get("total"), side.get("rank")
-        breakdown = side.get("breakdown") or {}
-        seats.append(
-            PlayedSeat(
-                name=side["name"],
-                total=total if type(total) is int else None,
-                rank=rank if type(rank) is int else None,
-                winner=side["name"] in won,
-                breakdown=tuple((str(c), v) for c, v in breakdown.items() if type(v) is int),
-                members=members,
-                anonymous=anonymous,
-            )
-        )
-    return tuple(seats)
 
 
 def _uses_teams(people: Sequence[Person], sides: Sequence[str]) -> bool:
@@ -95,13 +64,6 @@ def _uses_teams(people: Sequence[Person], sides: Sequence[str]) -> bool:
             return True
         counts[person.side] += 1
     return any(c != 1 for c in counts)
-
-
-def played(play: Play) -> PlayedGame:
-    """A recorded play as records and ratings read it."""
-    people = [(p.side, p.name, int(p.anonymous)) for p in play.persons]
-    seats = _sides(play.result, people)
-    return PlayedGame(play.id, play.played_at, play.game, seats, play.status, play.ignored)
 
 
 def _members(sides: Sequence[dict[str, Any]], people: Sequence[Person]) -> dict[str, list[str]]:
@@ -136,18 +98,6 @@ def _rated(history: History, game: str | None) -> list[PlayedGame]:
     return _load(history, game, breakdowns=False)
 
 
-def _side_people(name: str, people: People) -> tuple[tuple[str, ...], bool]:
-    """A side's members and whether it is anonymous, from its ``(side, name, anonymous)``.
-
-    One person of the side's own name is a player of their own (no members);
-    otherwise the side is a team of its named people, anonymous without any.
-    """
-    if len(people) == 1 and people[0][1] == name:
-        return (), bool(people[0][2])
-    members = tuple(person[1] for person in people if not person[2])
-    return members, not members
-
-
 def _load(
     history: History,
     game: str | None,
@@ -167,7 +117,7 @@ def _load(
 
     A side is a team of its named people unless it is exactly one person of
     its own name; for a game's seats this is the same as deciding for the
-    whole play (see the module doc).
+    whole play (see :mod:`companion.history.played_games`).
 
     With ``after`` (``(played_at, id)``), only the plays after it in play order.
     """
@@ -224,7 +174,7 @@ def _load(
                 first = p
                 while people[p][0] == play_id and people[p][1] == seat:
                     p += 1
-                members, anonymous = _side_people(name, [x[1:] for x in people[first:p]])
+                members, anonymous = side_people(name, [x[1:] for x in people[first:p]])
             points: tuple[tuple[str, int], ...] = ()
             if seat < len(split):
                 breakdown = split[seat].get("breakdown") or {}
@@ -310,7 +260,8 @@ def rating_history(history: History, person: str, game: str | None = None) -> li
 def timing(history: History, play_id: int) -> Timing | None:
     """How long a played-along game took, pauses left out, and each round (if timed)."""
     from companion.analysis.clock import Timing
-    from companion.history.sessions import TIME, SessionStore
+    from companion.events import TIME
+    from companion.history.sessions import SessionStore
 
     return Timing.from_json(SessionStore(history).play_fact(play_id, TIME))
 

@@ -1,28 +1,34 @@
-"""``companion history check``: is the history whole, and does every record still add up?
+"""The history's own checks for ``companion history check``: is it whole, do its records add up?
 
-Four checks, each reading only:
+Three checks, each reading only (:func:`check_records`):
 
 1. SQLite's ``integrity_check`` of every page and index.
 2. Every recorded game's seats (the rows the stats read) match its result.
 3. Every game with a score file re-scores, by today's scorer, to its stored
    result.
-4. Every played-along game replays from its saved answers through the game's
-   flow without asking anything: a finished one to the end, an unfinished one
-   up to its next question. A prompter that fails when asked makes sure of it.
+
+The fourth, replaying every played-along game from its saved answers, needs
+the games' flows: :mod:`companion.play.replay_check` runs it over the sessions
+read here (:func:`saved_sessions`), and the whole check
+(:func:`companion.play.replay_check.check_history`).
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.history.rescoring import rescore
+from companion.history.sessions import Unreadable
 from companion.history.store import History
 
 MAX_INTEGRITY_LINES = 20
 """SQLite's integrity check stops after this many problems."""
+SQLITE = "SQLite"
+"""Where the problems SQLite's integrity check finds are said to be."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,8 @@ class Report:
     Attributes:
         games: Recorded games looked at.
         rescored: Of those, games re-scored from their score file.
-        sessions: Played-along games (finished or unfinished) replayed.
+        sessions: Played-along games (finished or unfinished) replayed (by
+            :func:`companion.play.replay_check.check_history`).
         problems: What is wrong; empty when the history is whole.
         notes: What is worth knowing but not wrong (a game edited after it
             was played along, say).
@@ -65,9 +72,18 @@ class Report:
         """Whether nothing is wrong."""
         return not self.problems
 
+    @property
+    def damaged(self) -> bool:
+        """Whether SQLite's integrity check found damage (then nothing else was checked)."""
+        return any(problem.where == SQLITE for problem in self.problems)
 
-def check(history: History) -> Report:
-    """Run every check on ``history`` (reading only).
+
+def check_records(history: History) -> Report:
+    """Check the file and every recorded game (checks 1 to 3, reading only).
+
+    The games are checked only when the file is whole: the rest would read
+    damaged pages. Played-along games are not replayed here (``sessions``
+    stays 0; see :mod:`companion.play.replay_check`).
 
     Raises:
         HistoryError: The database cannot be read at all (locked, say).
@@ -75,7 +91,7 @@ def check(history: History) -> Report:
     report = Report()
     with history.guard("check the history"):
         damage = integrity(history._db)
-    report.problems.extend(Finding("SQLite", line) for line in damage)
+    report.problems.extend(Finding(SQLITE, line) for line in damage)
     if damage:
         return report  # the rest would read damaged pages
     with history.guard("check the history"):
@@ -83,11 +99,6 @@ def check(history: History) -> Report:
             report.games += 1
             report.rescored += play["score_file"] is not None
             report.problems.extend(check_play(play))
-        for session in _sessions(history._db):
-            report.sessions += 1
-            problem, note = check_session(session)
-            report.problems.extend(problem)
-            report.notes.extend(note)
     return report
 
 
@@ -143,18 +154,18 @@ def check_play(play: dict[str, Any]) -> list[Finding]:
     if [tuple(row) for row in play["seats"]] != expected:
         found.append(Finding(where, "its players (as the stats read them) differ from its result"))
     if play["score_file"] is not None:
-        found.extend(_rescore(where, play["game"], play["score_file"], result))
+        found.extend(_rescore_findings(where, play["game"], play["score_file"], result))
     return found
 
 
-def _rescore(where: str, game: str, text: str, stored: dict[str, Any]) -> list[Finding]:
-    from companion.scorefile import parse_json
+def _rescore_findings(where: str, game: str, text: str, stored: dict[str, Any]) -> list[Finding]:
+    """The problems of a stored score file: it no longer scores, or not to its stored result."""
     from scorers import SCORERS, ScoreFileError
 
     if game not in SCORERS:
         return [Finding(where, f"it has a score file but {game!r} is not a game we score")]
     try:
-        scored = SCORERS[game].score_json(parse_json(text)).to_json()
+        _, scored = rescore(game, text)
     except ScoreFileError as error:
         more = len(error.problems) - 1
         return [
@@ -209,7 +220,13 @@ class Session:
     play: dict[str, Any] | None
 
 
-def _sessions(db: sqlite3.Connection) -> Iterator[Session]:
+def saved_sessions(history: History) -> Iterator[Session]:
+    """Every played-along game not set aside (unfinished or finished), in number order.
+
+    Read one at a time; use it inside ``history.guard(...)``. A saved answer
+    that is not JSON is an :class:`~companion.history.sessions.Unreadable`.
+    """
+    db = history._db
     rows = db.execute(
         "SELECT id, game, kind, status, play_id FROM sessions "
         "WHERE status IN ('active', 'finished') ORDER BY id"
@@ -223,7 +240,7 @@ def _sessions(db: sqlite3.Connection) -> Iterator[Session]:
             try:
                 events.append((key, json.loads(value)))
             except ValueError:
-                events.append((key, _Unreadable(value)))
+                events.append((key, Unreadable(value)))
         play = None
         if play_id is not None:
             row = db.execute(
@@ -232,125 +249,3 @@ def _sessions(db: sqlite3.Connection) -> Iterator[Session]:
             if row is not None:
                 play = {"id": play_id, "score_file": row[0], "result": row[1]}
         yield Session(session_id, game, kind, status, events, play)
-
-
-@dataclass(frozen=True)
-class _Unreadable:
-    """A saved answer that is not JSON."""
-
-    text: str
-
-
-class _Asked(Exception):
-    """The flow wanted a new answer: the saved ones are used up."""
-
-
-class _Diverged(Exception):
-    """A saved answer no longer fits the flow at this place."""
-
-    def __init__(self, keep: int, reason: str) -> None:
-        super().__init__(reason)
-        self.keep = keep
-        self.reason = reason
-
-
-class _RefusingPrompter:
-    """A prompter for replays: being asked anything means the saved answers ran out."""
-
-    def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
-    ) -> str:
-        raise _Asked(message)
-
-    def text(
-        self,
-        message: str,
-        validate: Any,
-        default: str,
-        suggestions: Sequence[str],
-        *,
-        complete: Any = None,
-        preview: Any = None,
-    ) -> str:
-        raise _Asked(message)
-
-
-def replay(game: str, kind: str, events: list[tuple[str, Any]]) -> tuple[Any, int]:
-    """Run a session's flow over its saved answers, reading only.
-
-    Returns:
-        ``(outcome, used)``: the flow's :class:`~companion.play.common.Outcome`
-        (``None`` when it stopped to ask a new question) and how many saved
-        answers (draw seeds aside) it used.
-
-    Raises:
-        _Diverged: A saved answer no longer fits the flow.
-        Exception: Whatever the flow raised on a saved answer it cannot use.
-    """
-    from companion.play.runner import flow_for
-    from companion.play.table import ReplayError, Table
-
-    def refuse_save(key: str, value: Any, where: str) -> None:
-        raise _Asked(key)
-
-    table = Table(
-        game, list(events), save=refuse_save, prompter=_RefusingPrompter(), out=lambda text: None
-    )
-    try:
-        outcome = flow_for(game, kind)(table)
-        table.done()
-    except _Asked:
-        return None, table.position
-    except ReplayError as error:
-        raise _Diverged(error.position, str(error)) from error
-    return outcome, table.position
-
-
-def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
-    """Problems and notes of one played-along game."""
-    from companion.play.table import is_answer
-
-    where = f"played-along game #{session.id} ({session.game})"
-    for k, (key, value) in enumerate(session.events, 1):
-        if isinstance(value, _Unreadable):
-            return [Finding(where, f"saved answer {k} ({key}) is not readable JSON")], []
-    answers = [key for key, _ in session.events if is_answer(key)]
-    try:
-        outcome, used = replay(session.game, session.kind, session.events)
-    except _Diverged as error:
-        return [Finding(where, f"it no longer replays: {error.reason}")], []
-    except Exception as error:  # a flow failing on a saved answer is what we look for
-        return [Finding(where, f"replaying it fails: {type(error).__name__}: {error}")], []
-    if used < len(answers):
-        return [Finding(where, f"{len(answers) - used} saved answers are never used")], []
-    if session.status == "active":
-        if outcome is not None:
-            return [Finding(where, "it replays to its end but is not finished")], []
-        return [], []
-    if outcome is None:
-        return [Finding(where, "it is finished but its saved answers stop before the end")], []
-    if session.play is None:
-        return [Finding(where, "it is finished but is linked to no recorded game")], []
-    return [], _compare(where, session, outcome)
-
-
-def _compare(where: str, session: Session, outcome: Any) -> list[Finding]:
-    """A note when the recorded game is not what the answers give (it was edited, say)."""
-    from scorers import SCORERS, ScoreFileError
-
-    assert session.play is not None
-    game = f"game #{session.play['id']}"
-    try:
-        scored = SCORERS[session.game].score_json(outcome.score_file).to_json()
-    except ScoreFileError as error:
-        return [Finding(where, f"its answers no longer score ({error.problems[0]})")]
-    try:
-        stored = json.loads(session.play["result"])
-    except ValueError:
-        return []  # reported with the game itself
-    difference = first_difference(stored, scored)
-    if difference is None:
-        return []
-    return [
-        Finding(where, f"{game} differs from what its answers give, edited since? ({difference})")
-    ]

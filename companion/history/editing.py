@@ -3,11 +3,11 @@ and a new score file that re-scores it."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import Any
 
 from companion.history.model import Person, Play, derive_people, seat_order
+from companion.history.rescoring import rescore
 from scorers.names import InvalidName, clean_name, name_key
 
 
@@ -65,7 +65,7 @@ def edit_play(
     result = play.result
     people = play.persons
     if text is not None and (score_file is not None or renames or members):
-        text, result = _rescore(play.game, text, renames, members)
+        text, result = _rescore_edited(play.game, text, renames, members)
         people = derive_people(text, result)
     else:
         if renames:
@@ -90,27 +90,25 @@ def edit_play(
     return changed
 
 
-def _rescore(
+def _rescore_edited(
     game: str,
     text: str,
     renames: dict[str, str],
     members: dict[str, list[str]],
 ) -> tuple[str, dict[str, Any]]:
-    from companion.scorefile import parse_json
-    from scorers import SCORERS, ScoreFileError
+    """The score file with the renames and members written in, and its new result."""
+    from scorers import ScoreFileError
+
+    def change(data: object) -> object:
+        return _change_file(data, renames, members)
 
     try:
-        data = parse_json(text)
-        if renames or members:
-            data = _change_file(data, renames, members)
-            text = json.dumps(data, ensure_ascii=False, indent=2)
-        result = SCORERS[game].score_json(data).to_json()
+        return rescore(game, text, change if renames or members else None)
     except ScoreFileError as error:
         raise EditError(
             f"the score file is not a valid {game} score file",
             [str(p) for p in error.problems],
         ) from error
-    return text, result
 
 
 def _change_file(data: object, renames: dict[str, str], members: dict[str, list[str]]) -> object:

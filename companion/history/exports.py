@@ -32,14 +32,19 @@ from functools import cache
 from typing import Any
 
 from companion.history.model import ANONYMOUS_KEY, FINAL, Person, Play
+from scorers import SCORERS, title
 from scorers.names import name_key
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
 JSON_FORMAT = "companion-history"
 JSON_VERSION = 2
 
-BGG_IDS: dict[str, int] = {"tokaido": 123540, "shogun": 20551}
-"""BoardGameGeek ids we could confirm; the other games are written as 0."""
+BGG_IDS: dict[str, int] = {
+    game: bgg_id
+    for game, bgg_id in SCORERS.facts(lambda info: info.bgg_id).items()
+    if bgg_id is not None
+}
+"""BoardGameGeek ids we could confirm (``GameInfo.bgg_id``); the other games are written as 0."""
 
 # A fixed namespace so that player and game uuids stay the same across exports.
 NAMESPACE = uuid.UUID("6f1c2a56-2f4e-4c8e-9f55-0c6b3d1e7a21")
@@ -81,13 +86,6 @@ _NOT_XML = "[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 def _not_xml() -> re.Pattern[str]:
     """The characters XML 1.0 does not allow, compiled when first needed (it takes a while)."""
     return re.compile(_NOT_XML)
-
-
-def title(game: str) -> str:
-    """The box title of a game id (the id itself when unknown)."""
-    from scorers import SCORERS
-
-    return SCORERS[game].info.title if game in SCORERS else game
 
 
 def missing_bgg_ids(plays: Sequence[Play]) -> list[str]:
@@ -273,13 +271,9 @@ def game_uuid(game: str) -> str:
 
 
 def _player_counts(game: str) -> tuple[int, int]:
-    from scorers import SCORERS
-
-    if game == "shibuya":
-        return 2, 4
     if game in SCORERS:
-        info = SCORERS[game].info
-        return info.min_players, info.max_players
+        counts = SCORERS[game].info.player_counts
+        return min(counts), max(counts)
     return 1, 1
 
 

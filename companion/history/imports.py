@@ -41,10 +41,9 @@ from companion.history.exports import (
     METADATA_IGNORED,
     METADATA_STATUS,
     NAMESPACE,
-    title,
 )
 from companion.history.model import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
-from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game
+from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game, title
 from scorers._validate import key_path
 from scorers.names import InvalidName, clean_name, name_key
 

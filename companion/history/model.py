@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from companion.analysis.played_game import FINAL as FINAL  # the statuses, owned by analysis
+from companion.analysis.played_game import INTERIM as INTERIM
+from scorers import SCORERS
 from scorers.names import name_key
-
-FINAL, INTERIM = "final", "interim"
 
 
 @dataclass(frozen=True)
@@ -291,15 +292,16 @@ class Filter:
 def status_of(game: str, score_file: str | Mapping[str, Any] | None) -> str:
     """``interim`` for a scoring that does not end its game, else ``final``.
 
-    Shogun scores each winter; only the second (``"year": 2``) ends the game.
+    The game's interim rule says which (``GameInfo.interim``): Shogun scores
+    each winter, and only the second (``"year": 2``) ends the game.
     """
-    if game != "shogun" or score_file is None:
+    if score_file is None or game not in SCORERS or SCORERS[game].info.interim is None:
         return FINAL
     try:
         data = json.loads(score_file) if isinstance(score_file, str) else score_file
     except ValueError:
         return FINAL
-    return INTERIM if isinstance(data, Mapping) and data.get("year") == 1 else FINAL
+    return INTERIM if SCORERS[game].info.is_interim(data) else FINAL
 
 
 def now_utc() -> str:

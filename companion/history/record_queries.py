@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import PlayedGame, PlayedSeat
 from companion.analysis.records import GameRecords, Mark, PersonRecords
+from companion.history.played_games import side_people
 from companion.history.schema import COUNTED, NOT_COUNTED
 from scorers.names import name_key
 
@@ -72,8 +73,6 @@ def _play(db: sqlite3.Connection, play_id: int) -> PlayedGame | None:
 
 def _plays(db: sqlite3.Connection, ids: Sequence[int]) -> list[PlayedGame]:
     """Plays by id (in id order), each as :func:`companion.history.after_game._load` makes it."""
-    from companion.history.after_game import _side_people
-
     listed = json.dumps(list(ids))
     within = "IN (SELECT value FROM json_each(?))"
     rows = db.execute(
@@ -101,7 +100,7 @@ def _plays(db: sqlite3.Connection, ids: Sequence[int]) -> list[PlayedGame]:
         here = people.get(play_id, [])
         seats = []
         for seat, name, total, rank, winner in sides.get(play_id, []):
-            members, anonymous = _side_people(name, [p for p in here if p[0] == seat])
+            members, anonymous = side_people(name, [p for p in here if p[0] == seat])
             points: tuple[tuple[str, int], ...] = ()
             if seat < len(split):
                 breakdown = split[seat].get("breakdown") or {}

@@ -29,7 +29,7 @@ def stamp(played_at: str) -> str:
 
 def game_title(game: str) -> str:
     """A game id's box title."""
-    from companion.history.exports import title
+    from scorers import title
 
     return title(game)
 

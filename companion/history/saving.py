@@ -161,8 +161,10 @@ def save_game(
     )
     if not keep:
         if session is not None:
+            from companion.history.sessions import SessionStore
+
             assert history is not None
-            _discard(history, session)
+            SessionStore(history).discard(session)
     elif session is None:
         assert history is not None
         play_id = history.record(
@@ -223,13 +225,3 @@ def after_saving(history: History | None, saved: Saved) -> AfterGame:
         return after_game(history, saved.play_id)
     explanation = explain_result(saved.result, saved.score_file)
     return AfterGame(explanation, records_set(history, saved.play_id), None, saved.location)
-
-
-def _discard(history: History, session: int) -> None:
-    """Remove a session and its whole log (a ``--no-save`` entry, once scored).
-
-    Its number stays used: it is never handed out again.
-    """
-    with history.guard("close the game"), history.transaction() as db:
-        db.execute("DELETE FROM session_events WHERE session_id = ?", (session,))
-        db.execute("DELETE FROM sessions WHERE id = ?", (session,))

@@ -8,7 +8,7 @@ the next question is asked.
 Besides the answers, a session's log holds the seeds of its draws (``seed:``
 events) and facts about the game that are not answers (``meta:`` events): when
 a terminal started driving it and when it stopped, where it is played, and how
-long it took. Undo keeps both kinds; a replay skips them (:func:`is_answer`).
+long it took. Undo keeps both kinds; a replay skips them (:func:`companion.events.is_answer`).
 
 A session has the number its game will keep in the history (see
 :func:`companion.history.rows.next_number`). Only one process drives a session at a
@@ -27,33 +27,14 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.events import (
-    LOCATION,
-    META_PREFIX,
-    SEED_PREFIX,
-    START,
-    STOP,
-    TIME,
-    is_answer,
-)
+from companion.events import META_PREFIX, SEED_PREFIX
 from companion.history.errors import HistoryError
 from companion.history.model import Play, now_utc
 from companion.history.rows import insert, next_number
 from companion.history.store import History
 
 Event = tuple[str, Any]
-__all__ = [
-    "LOCATION",
-    "META_PREFIX",
-    "SEED_PREFIX",
-    "START",
-    "STOP",
-    "TIME",
-    "Event",
-    "SessionStore",
-    "is_answer",
-    "now",
-]
+__all__ = ["Event", "SessionStore", "Unreadable", "now"]
 # A holder on another machine that has not saved an answer for this long is
 # taken to be gone (on this machine the process itself is checked).
 STALE_AFTER_S = 30 * 60
@@ -438,6 +419,15 @@ class SessionStore:
                 "UPDATE sessions SET status = 'abandoned', holder = NULL WHERE id = ?",
                 (session_id,),
             )
+
+    def discard(self, session_id: int) -> None:
+        """Remove a session and its whole log (a ``--no-save`` entry, once scored).
+
+        Its number stays used: it is never handed out again.
+        """
+        with self.history.guard("close the game"), self.history.transaction() as db:
+            db.execute("DELETE FROM session_events WHERE session_id = ?", (session_id,))
+            db.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
 
     def replace_draft(self, session_id: int, key: str, value: Any) -> None:
         """Keep one answer only: ``value`` replaces every event of the session (a page's draft)."""

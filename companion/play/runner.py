@@ -14,11 +14,13 @@ from contextlib import suppress
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from companion import events
 from companion.analysis.clock import Timing, duration_text, measure, so_far
+from companion.events import LOCATION, META_PREFIX, START, TIME
 from companion.history import sessions
 from companion.history.errors import HistoryError
 from companion.history.saving import Saved, save_game
-from companion.history.sessions import LOCATION, META_PREFIX, START, TIME, SessionStore
+from companion.history.sessions import SessionStore
 from companion.history.store import History
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
@@ -79,15 +81,6 @@ def flow_for(game: str, kind: str) -> Flow:
     """The game's whole flow (``play``) or its score entry (``score``)."""
     module = importlib.import_module(f"companion.play.{game}")
     return module.flow if kind == "play" else module.score_only  # type: ignore[no-any-return]
-
-
-def known_names(history: History) -> list[str]:
-    """Player names already in the history, most frequent first."""
-    with history.guard("read the history"):
-        rows = history._db.execute(
-            "SELECT name FROM play_players GROUP BY name ORDER BY count(*) DESC, name LIMIT 50"
-        ).fetchall()
-    return [row[0] for row in rows]
 
 
 def rules_text(game: str, topic_id: str, columns: int | None = None) -> str:
@@ -159,7 +152,7 @@ def run(
     try:
         store.append(session_id, START, None, token=token)
         flow = flow_for(info.game, info.kind)
-        names = known_names(history)
+        names = history.known_names()
         current: dict[str, Table] = {}
         prompter = prompter_for(
             lambda: out(rules_text(info.game, current["table"].asking)),
@@ -197,7 +190,7 @@ def run(
     except (Pause, KeyboardInterrupt, Stopped):
         # The clock stops here; a mark that cannot be saved only loses the last seconds.
         with suppress(HistoryError):
-            store.append(session_id, sessions.STOP, None, token=token)
+            store.append(session_id, events.STOP, None, token=token)
         raise
     finally:
         store.release(session_id, token)

@@ -9,13 +9,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-PLAYER_COUNTS = {
-    "shimoda": (2,),
-    "shibuya": (2, 4),
-    "tokaido": (2, 3, 4, 5),
-    "kamakura": (2, 3, 4),
-    "shogun": (3, 4, 5),
-}
+from scorers import SCORERS
+
+PLAYER_COUNTS = SCORERS.facts(lambda info: info.player_counts)
 TRAVELER_COINS = {
     "Chuubei": 4,
     "Hiroshige": 3,

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from companion.history.sessions import SEED_PREFIX, Event, Unreadable, is_answer
+from companion.events import SEED_PREFIX, is_answer
+from companion.history.sessions import Event, Unreadable
 
-__all__ = ["SEED_PREFIX", "Event", "is_answer"]
 SET_UP = "set-up"
 """The round every game begins in."""
 

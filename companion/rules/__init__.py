@@ -23,17 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorers import GAME_IDS, SCORERS
+
 RULES_DIR = Path(__file__).resolve().parent
-GAME_FOLDERS = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
-# The box titles, as in the scorers' ``INFO`` (a test keeps them equal), so that
-# listing the games does not import the scorers.
-GAME_TITLES = {
-    "shimoda": "Shimoda: Perry Road",
-    "shibuya": "Shibuya",
-    "tokaido": "Tokaido",
-    "kamakura": "Kamakura Collection",
-    "shogun": "Shogun",
-}
+GAME_FOLDERS = GAME_IDS  # one folder per registered game, named by its id
+GAME_TITLES = SCORERS.facts(lambda info: info.title)
 PHASES = ("overview", "setup", "turn", "round", "scoring", "end", "variant", "faq")
 
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from companion.rules import topic_files
 from companion.safe_file import replacing
+from scorers import GAME_IDS
 
 INDEX_VERSION = "5"
 START, STOP = "\x02", "\x03"
@@ -44,14 +45,8 @@ SYNONYM_SHARE = 0.5
 MAX_QUERY, MAX_TERMS, MAX_WORD = 1000, 12, 40  # a question is short; longer input is cut
 SNIPPET_WORDS = 36  # a longer answering sentence is cut around its matches
 SHORT_SENTENCE = 8  # a sentence this short brings the next one along
-GAME_WORDS = {
-    "shimoda": "shimoda",
-    "perry": "shimoda",
-    "shibuya": "shibuya",
-    "tokaido": "tokaido",
-    "kamakura": "kamakura",
-    "shogun": "shogun",
-}
+# A word of a question that names a game: its id, and "perry" (Shimoda: Perry Road).
+GAME_WORDS = {**{game: game for game in GAME_IDS}, "perry": "shimoda"}
 
 STOP_WORDS = frozenset(
     """

@@ -12,9 +12,10 @@ from rich.text import Text
 
 from companion.analysis.explain import label
 from companion.analysis.ratings import Rating, Ratings
-from companion.analysis.records import GameRecords, Mark, PersonRecords, title
+from companion.analysis.records import GameRecords, Mark, PersonRecords
 from companion.history.after_game import in_game_order
 from companion.terminal.safe_text import plain
+from scorers import short_title
 from scorers.names import name_key
 
 HEADING = "bold"
@@ -84,7 +85,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
                 _value(person.longest_streak),
             )
         return Group(
-            Text(f"{title(game)} records ({_games(records.plays)})", HEADING),
+            Text(f"{short_title(game)} records ({_games(records.plays)})", HEADING),
             group,
             Text(""),
             Text("Personal bests", HEADING),
@@ -93,7 +94,7 @@ def records_tables(found: Mapping[str, GameRecords], game: str | None) -> Render
     table = _table("Game", "Record", "Value", "Held by", "Set in")
     for gid in in_game_order(found):
         for k, (name, mark) in enumerate(group_rows(found[gid], categories=False)):
-            table.add_row(plain(title(gid)) if k == 0 else "", name, *_cells(mark))
+            table.add_row(plain(short_title(gid)) if k == 0 else "", name, *_cells(mark))
     return Group(Text("The group's records", HEADING), table)
 
 
@@ -172,7 +173,7 @@ def ratings_table(ratings: Ratings, game: str | None) -> RenderableType:
             f"{rating.sigma:.1f}",
             str(rating.plays),
         )
-    scope = f"{title(game)} ratings" if game else "Ratings over every game"
+    scope = f"{short_title(game)} ratings" if game else "Ratings over every game"
     return Group(Text(f"{scope} ({_games(ratings.plays)} rated)", HEADING), table)
 
 

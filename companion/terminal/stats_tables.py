@@ -11,8 +11,8 @@ from rich.table import Table
 from rich.text import Text
 
 from companion.analysis.stats import Stats
-from companion.history.exports import title
 from companion.terminal.safe_text import plain
+from scorers import title
 
 if TYPE_CHECKING:
     from companion.history.after_game import Length

@@ -13,10 +13,11 @@ from typing import Any
 import ipywidgets as w
 
 from companion.widgets.history import HistoryPage, history_page
-from companion.widgets.page import GamePage, title
+from companion.widgets.page import GamePage
 from companion.widgets.score_form import ScoreForm
 from companion.widgets.setup import SetupPanel
 from companion.widgets.tracker import Tracker
+from scorers import title
 
 __all__ = [
     "GamePage",

@@ -10,16 +10,14 @@ answers with its game's number and records nothing (a second tap, a retry).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.history.errors import trouble
 from companion.history.saving import Saved, save_game
 from companion.history.sessions import SessionStore
-from companion.history.store import History, default_path
+from companion.history.store import History, default_path, opened
 
 KIND = "web"
 KEY = "draft"
@@ -36,12 +34,8 @@ def reading(db: Path | None = None) -> Iterator[History]:
     Args:
         db: The history file (default: ``COMPANION_DB`` or the user's).
     """
-    path = db or default_path()
-    try:
-        with History(path, write=False) as history:
-            yield history
-    except (sqlite3.Error, OSError) as error:
-        raise trouble(path, "read the history", error) from error
+    with opened(db or default_path(), write=False, action="read the history") as history:
+        yield history
 
 
 class Drafts:

@@ -22,7 +22,7 @@ import ipywidgets as w
 from companion.analysis.stats import Stats
 from companion.history.errors import HistoryError
 from companion.history.model import Filter
-from companion.history.store import History, default_path
+from companion.history.store import default_path, opened
 from companion.widgets.drafts import reading
 from companion.widgets.page import close_all, navigation, wait_for_visitor
 from companion.widgets.score_form import after_html, problem_line, result_html, sentences_html
@@ -57,11 +57,12 @@ class HistoryPage:
     """
 
     def __init__(self, db: Path | None = None) -> None:
-        from companion.widgets.page import PAGES, title
+        from companion.widgets.page import PAGES
+        from scorers import short_title
 
         self.db = db
         self.game = w.Dropdown(
-            options=[("every game", ""), *((title(g).split(":")[0], g) for g in PAGES)],
+            options=[("every game", ""), *((short_title(g), g) for g in PAGES)],
             value="",
             layout=w.Layout(width="12em"),
         )
@@ -100,10 +101,6 @@ class HistoryPage:
         self.widget.add_class("page-history")
         self.rows: dict[int, w.HBox] = {}
 
-    def _history(self) -> History:
-        """The history for writing (only a deletion writes)."""
-        return History(self.db or default_path())
-
     def open(self) -> w.VBox:
         """The page for a notebook cell (reads the history when the visitor arrives)."""
         wait_for_visitor()
@@ -112,8 +109,8 @@ class HistoryPage:
 
     def refresh(self) -> None:
         """Read the history again (read-only) and show the list and the stats for the filters."""
-        from companion.analysis.stats import of_history
         from companion.history.after_game import lengths, ratings, records
+        from companion.history.stat_queries import of_history
 
         game = self.game.value or None
         player = self.player.value or None
@@ -167,7 +164,7 @@ class HistoryPage:
         from ipywidgets.widgets.widget_button import ButtonStyle
 
         from companion.widgets.cells import label, shared_layout, shared_style
-        from companion.widgets.page import title
+        from scorers import short_title
 
         play_id = summary["id"]
         players = ", ".join(
@@ -182,7 +179,7 @@ class HistoryPage:
             outcome += " (ignored in stats)"
         text = label(
             f"<b>#{play_id}</b> {html.escape(summary['played_at'][:16].replace('T', ' '))} "
-            f"<b>{html.escape(title(summary['game']).split(':')[0])}</b>: "
+            f"<b>{html.escape(short_title(summary['game']))}</b>: "
             f"{html.escape(players)}{outcome}"
         )
         buttons = {"layout": shared_layout("6em"), "style": shared_style(ButtonStyle)}
@@ -199,7 +196,7 @@ class HistoryPage:
     def show(self, play_id: int) -> None:
         """One saved game: its breakdown, why it was won, the records it set, its details."""
         from companion.history.after_game import after_game
-        from companion.widgets.page import title
+        from scorers import title
 
         try:
             with reading(self.db) as history:
@@ -250,19 +247,11 @@ class HistoryPage:
 
     def delete(self, play_id: int) -> None:
         """Delete a game (after :meth:`ask_delete`)."""
-        import sqlite3
-
-        from companion.history.errors import trouble
-
-        path = self.db or default_path()
         try:
-            with self._history() as history:
+            with opened(self.db or default_path(), action="delete the game") as history:
                 history.delete(play_id)
         except HistoryError as error:
             self.status.value = problem_line(str(error))
-            return
-        except (sqlite3.Error, OSError) as error:
-            self.status.value = problem_line(str(trouble(path, "delete the game", error)))
             return
         self.pending_delete = None
         self.detail.value = ""
@@ -509,11 +498,11 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
         game: The game, or ``None`` for the ratings over every game.
         player: Only this player's line; ``None`` for the best rated.
     """
-    from companion.analysis.records import title
+    from scorers import short_title
     from scorers.names import name_key
 
     table_rows = rated.table(game)
-    scope = f"{title(game)} ratings" if game else "Ratings over every game"
+    scope = f"{short_title(game)} ratings" if game else "Ratings over every game"
     if not table_rows:
         return f"<p>No games rated yet ({NOT_COUNTED}).</p>"
     if player is not None:
@@ -582,15 +571,15 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
         game: The one game shown, or ``None`` for every game.
         player: Only this player's personal bests.
     """
-    from companion.analysis.records import title
     from companion.history.after_game import in_game_order
+    from scorers import short_title
     from scorers.names import name_key
 
     if not found or (game is not None and game not in found):
         return f"<p>No records yet ({NOT_COUNTED}).</p>"
     if game is None:
         rows = [
-            [title(gid) if k == 0 else "", *row]
+            [short_title(gid) if k == 0 else "", *row]
             for gid in in_game_order(found)
             for k, row in enumerate(_group_rows(found[gid], categories=False))
         ]
@@ -622,7 +611,7 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
     ]
     games = f"{records.plays} game{'' if records.plays == 1 else 's'}"
     return (
-        f"<p>{html.escape(title(game))} records ({games})</p>"
+        f"<p>{html.escape(short_title(game))} records ({games})</p>"
         + table(["Record", "Value", "Held by", "Set in"], group)
         + "<h4>Personal bests</h4>"
         + table(
@@ -634,12 +623,17 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
 def lengths_html(timed: list[Length]) -> str:
     """The average length per game and player count, where the length is known."""
     from companion.analysis.clock import minutes_text
-    from companion.analysis.records import title
+    from scorers import short_title
 
     if not timed:
         return "<p>No game with a known length yet.</p>"
     rows = [
-        [title(t.game), str(t.players), str(t.plays), minutes_text(round(t.average_min))]
+        [
+            short_title(t.game),
+            str(t.players),
+            str(t.plays),
+            minutes_text(round(t.average_min)),
+        ]
         for t in timed
     ]
     return table(["Game", "Players", "Games timed", "Average length"], rows)
@@ -647,7 +641,7 @@ def lengths_html(timed: list[Length]) -> str:
 
 def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
     """For each game, how many scores fell in each range: bars with a labelled axis."""
-    from companion.analysis.records import title
+    from scorers import short_title
 
     by_game: dict[str, list[int]] = defaultdict(list)
     for play in summaries:
@@ -672,7 +666,7 @@ def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
             for k, c in enumerate(counts)
         )
         parts.append(
-            f"<p><b>{html.escape(title(game))}</b> "
+            f"<p><b>{html.escape(short_title(game))}</b> "
             "<small>(score range → number of scores)</small></p>"
             f"<div class='bars'>{bars}</div>"
         )

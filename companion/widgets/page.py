@@ -23,27 +23,21 @@ from companion.widgets.score_form import ScoreForm
 from companion.widgets.setup import SetupPanel
 from companion.widgets.style import style
 from companion.widgets.tracker import Tracker
+from scorers import GAME_IDS, SCORERS, short_title, title
 from scorers.names import name_key, name_problem
 
 if TYPE_CHECKING:
     from companion.history.saving import Saved
 
-PAGES = ("shimoda", "shibuya", "tokaido", "kamakura", "shogun")
+PAGES = GAME_IDS  # a page per registered game
 TEAMS = ("Red", "Blue")
-
-
-def title(game: str) -> str:
-    """The box title of a game id."""
-    from scorers import SCORERS
-
-    return SCORERS[game].info.title
 
 
 def navigation(current: str) -> w.HTML:
     """Links to the other pages (relative, so they work wherever the pages are served)."""
     links = []
     for page in (*PAGES, "history"):
-        label = "History" if page == "history" else title(page).split(":")[0]
+        label = "History" if page == "history" else short_title(page)
         if page == current:
             links.append(f"<b>{html.escape(label)}</b>")
         else:
@@ -90,13 +84,11 @@ class GamePage:
         self.built_for: tuple[int, bool] | None = None
         self.restoring = True
         counts = PLAYER_COUNTS[game]
+        teams = SCORERS[game].info.team_counts
         if players is None:
             players = self._draft_count()
         self.count = w.Dropdown(
-            options=[
-                (f"{n} players" + (" (teams)" if game == "shibuya" and n == 4 else ""), n)
-                for n in counts
-            ],
+            options=[(f"{n} players" + (" (teams)" if n in teams else ""), n) for n in counts],
             value=players or counts[0],
             layout=w.Layout(width="12em"),
         )
@@ -183,8 +175,8 @@ class GamePage:
 
     @property
     def teams(self) -> bool:
-        """Shibuya with four players in two teams."""
-        return self.game == "shibuya" and self.players == 4
+        """Played in two teams (Shibuya with four players)."""
+        return self.players in SCORERS[self.game].info.team_counts
 
     def _seat_label(self, k: int) -> str:
         if self.game == "shibuya":

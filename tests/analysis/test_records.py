@@ -26,12 +26,12 @@ from companion.analysis.records import (
     records,
     set_after,
     set_by,
-    title,
 )
 from companion.analysis.stats import compute
 from companion.cli.app import app
 from companion.history import after_game as past
 from companion.history.store import History
+from scorers import short_title as title
 from scorers.names import name_key
 
 FILES = Path(__file__).parents[1] / "files"
@@ -563,7 +563,7 @@ def test_one_person_in_two_seats_counts_once_with_the_first_even_if_blank() -> N
 
 
 def seat_rows(plays: list[PlayedGame], game: str) -> list[tuple[Any, ...]]:
-    """The rows :meth:`History.seat_rows` gives the statistics, for one game's plays."""
+    """The rows :func:`stat_queries.seat_rows` gives the statistics, for one game's plays."""
     return [
         (p.id, p.game, k, s.name, s.total, s.rank, s.winner, name_key(n), n, s.anonymous)
         for p in plays

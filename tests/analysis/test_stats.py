@@ -11,8 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.analysis.stats import compute, of_history
+from companion.analysis.stats import compute
 from companion.history.model import Filter
+from companion.history.stat_queries import of_history, seat_rows
 from companion.history.store import History
 from companion.terminal.stats_tables import bar
 from tests.history_fixture import fill, random_play
@@ -21,7 +22,7 @@ from tests.history_fixture import fill, random_play
 def stats_of(path: Path, game: str | None = None) -> dict[str, Any]:
     fill(path)
     with History(path) as history:
-        return compute(history.seat_rows(Filter(game=game))).to_json()
+        return compute(seat_rows(history, Filter(game=game))).to_json()
 
 
 def test_players(db_path: Path) -> None:
@@ -158,7 +159,7 @@ def test_one_game_only(db_path: Path) -> None:
 
 def test_empty_history(db_path: Path) -> None:
     with History(db_path) as history:
-        assert compute(history.seat_rows()).to_json() == {
+        assert compute(seat_rows(history)).to_json() == {
             "players": [],
             "games": [],
             "head_to_head": [],
@@ -182,7 +183,7 @@ def imported(path: Path) -> dict[str, Any]:
     parsed = parse((FILES / "bgstats-backup.bgsplay").read_text())
     with History(path) as history:
         history.add(parsed.plays, keep_ids=False)
-        return compute(history.seat_rows()).to_json()
+        return compute(seat_rows(history)).to_json()
 
 
 def test_teams_blanks_ignored_and_anonymous(db_path: Path) -> None:
@@ -256,7 +257,7 @@ def test_interim_scorings_do_not_count(db_path: Path) -> None:
         db.execute("UPDATE plays SET status = 'interim' WHERE game = 'shogun'")
     db.close()
     with History(db_path) as history:
-        stats = compute(history.seat_rows()).to_json()
+        stats = compute(seat_rows(history)).to_json()
     assert [g["game"] for g in stats["games"]] == ["shibuya", "tokaido"]
 
 
@@ -270,7 +271,7 @@ def test_a_name_in_other_cases_is_one_person(db_path: Path) -> None:
                 score_file=None,
                 result=result("tokaido", [(name, 60, 1), ("Ben", 50, 2)], [name]),
             )
-        stats = compute(history.seat_rows()).to_json()
+        stats = compute(seat_rows(history)).to_json()
     assert [(p["name"], p["plays"], p["wins"]) for p in stats["players"]] == [
         ("zoë", 3, 3),
         ("Ben", 3, 0),
@@ -302,5 +303,5 @@ def test_sqlite_adds_up_what_compute_works_out(
             Filter(game="shogun", player="Ben", since="2026-03-03"),
         ]
         for where in filters:
-            expected = json.dumps(compute(history.seat_rows(where)).to_json())
+            expected = json.dumps(compute(seat_rows(history, where)).to_json())
             assert json.dumps(of_history(history, where).to_json()) == expected, where

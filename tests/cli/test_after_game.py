@@ -14,7 +14,8 @@ from typer.testing import CliRunner
 
 from companion.analysis.clock import STAMP, seconds_of
 from companion.cli.app import app
-from companion.history.sessions import SessionStore, is_answer
+from companion.events import is_answer
+from companion.history.sessions import SessionStore
 from companion.history.store import History
 from tests.history_fixture import fill
 from tests.play.test_play import shibuya_answers

@@ -12,6 +12,7 @@ from openskill.models import PlackettLuce
 from companion.history import after_game as past
 from companion.history.imports import parse
 from companion.history.model import Person, Play
+from companion.history.played_games import played
 from companion.history.store import History
 from tests.history_fixture import fill
 
@@ -35,7 +36,7 @@ def test_plays_become_seats_with_their_people(db_path: Path) -> None:
     with backup(db_path) as history:
         counted = past._counted(history, None)
         rated = past._rated(history, None)
-        every = [past.played(p) for p in history.plays()]
+        every = [played(p) for p in history.plays()]
     # The ignored play (the anonymous player won) is read by played() but counts for nothing.
     assert [(p.game, p.ignored) for p in every] == [
         ("tokaido", False),

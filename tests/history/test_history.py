@@ -19,8 +19,10 @@ from companion.history.errors import (
     NotACompanionDatabase,
     PlayNotFound,
 )
+from companion.history.history_file import APPLICATION_ID
 from companion.history.schema import SCHEMA_VERSION
-from companion.history.store import APPLICATION_ID, History, default_path
+from companion.history.stat_queries import seat_rows
+from companion.history.store import History, default_path
 
 FILES = Path(__file__).parents[1] / "files"
 RESULT = {
@@ -412,7 +414,7 @@ def test_migration_5_turns_teams_into_people(tmp_path: Path) -> None:
     with History(path) as history:
         assert history.backup_path == tmp_path / "v3.sqlite3.v3-backup"
         team, unknown, two, tokaido = history.plays()
-        rows = history.seat_rows()
+        rows = seat_rows(history)
     assert [(p.name, p.side) for p in team.persons] == [
         ("Aki", 0),
         ("Cho", 1),
@@ -462,11 +464,12 @@ def test_what_a_play_keeps_for_the_stats_is_what_migration_6_works_out(
 
 
 def test_an_older_history_gives_the_same_stats_after_migration_6(tmp_path: Path) -> None:
-    from companion.analysis.stats import compute, of_history
+    from companion.analysis.stats import compute
+    from companion.history.stat_queries import of_history
 
     path = tmp_path / "v3.sqlite3"
     _version_3_history(path)
     with History(path) as history:
-        expected = compute(history.seat_rows()).to_json()
+        expected = compute(seat_rows(history)).to_json()
         assert expected["head_to_head"] and expected["players"]
         assert of_history(history).to_json() == expected

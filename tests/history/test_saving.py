@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from companion.events import LOCATION
 from companion.history.errors import HistoryError
 from companion.history.saving import NOT_SAVED, Saved, after_saving, after_unread, save_game
-from companion.history.sessions import LOCATION, SessionStore
+from companion.history.sessions import SessionStore
 from companion.history.store import History
 from scorers import SCORERS
 

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from companion.history.errors import HistoryError
+from companion.history.history_file import APPLICATION_ID
 from companion.history.model import Play, now_utc
 from companion.history.schema import MIGRATIONS
 from companion.history.sessions import SessionHeld, SessionLost, SessionStore, Unreadable
-from companion.history.store import APPLICATION_ID, History
+from companion.history.store import History
 
 RESULT = {
     "game": "shibuya",

@@ -10,6 +10,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from companion.cli.app import app
+from companion.history.stat_queries import seat_rows
 from companion.history.store import History
 from tests.play_helpers import (
     CTRL_C,
@@ -235,7 +236,7 @@ def test_shogun_first_winter_alone_is_an_interim_scoring(db_path: Path) -> None:
     [game] = saved(db_path)
     assert game["status"] == "interim"
     with History(db_path) as history:
-        assert history.seat_rows() == []
+        assert seat_rows(history) == []
         assert history.summaries()[0]["status"] == "interim"
     runner = CliRunner()
     stats = json.loads(runner.invoke(app, ["history", "stats", "--json"]).stdout)

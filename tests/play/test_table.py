@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.history.sessions import Unreadable
+from companion.history.sessions import Event, Unreadable
 from companion.play.runner import flow_for
-from companion.play.table import Complete, Event, Preview, ReplayError, Table
+from companion.play.table import Complete, Preview, ReplayError, Table
 
 GAMES = ["tokaido", "shibuya", "shogun", "kamakura", "shimoda"]
 

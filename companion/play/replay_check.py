@@ -1,0 +1,195 @@
+"""``companion history check``: the history's own checks, then every played-along game replayed.
+
+:func:`check_history` is the whole check: :func:`companion.history.check.check_records`
+(SQLite's integrity, every game's seats and score file), then, when the file is
+whole, the fourth check, which needs the games' flows and so lives here:
+
+4. Every played-along game replays from its saved answers through the game's
+   flow without asking anything: a finished one to the end, an unfinished one
+   up to its next question. A prompter that fails when asked makes sure of it.
+
+:func:`report_text` is what ``companion history check`` prints.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion.events import is_answer
+from companion.history.check import (
+    Finding,
+    Report,
+    Session,
+    check_records,
+    first_difference,
+    saved_sessions,
+)
+from companion.history.sessions import Unreadable
+from companion.history.store import History
+from companion.play.runner import flow_for
+from companion.play.table import ReplayError, Table
+from companion.terminal.safe_text import line
+from companion.wording import plural
+
+__all__ = ["check_history", "check_session", "replay", "report_text"]
+
+
+def check_history(history: History) -> Report:
+    """Run every check on ``history`` (reading only).
+
+    Raises:
+        HistoryError: The database cannot be read at all (locked, say).
+    """
+    report = check_records(history)
+    if report.damaged:
+        return report  # the rest would read damaged pages
+    with history.guard("check the history"):
+        for session in saved_sessions(history):
+            report.sessions += 1
+            problem, note = check_session(session)
+            report.problems.extend(problem)
+            report.notes.extend(note)
+    return report
+
+
+def report_text(report: Report, path: Path, *, missing: bool = False) -> str:
+    """What ``companion history check`` prints about the history at ``path``.
+
+    Args:
+        report: What the check found.
+        path: The history file.
+        missing: There is no file there yet (it read as an empty history).
+    """
+    lines = [
+        f"History {path}" + (" (no file there yet)" if missing else ""),
+        f"  SQLite integrity check: {'damaged' if report.damaged else 'ok'}",
+    ]
+    if report.damaged:
+        lines.append("  The games are checked once the file is whole (see Backups in the README).")
+    else:
+        lines.append(
+            f"  {plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
+        )
+        lines.append(
+            f"  {plural(report.sessions, 'played-along game')} replayed from their answers"
+        )
+    lines.extend(f"  Note: {line(note)}" for note in report.notes)
+    if report.ok:
+        return "\n".join([*lines, "No problems found."])
+    lines.append(f"{plural(len(report.problems), 'problem')}:")
+    lines.extend(f"  {line(problem)}" for problem in report.problems)
+    return "\n".join(lines)
+
+
+class _Asked(Exception):
+    """The flow wanted a new answer: the saved ones are used up."""
+
+
+class _Diverged(Exception):
+    """A saved answer no longer fits the flow at this place."""
+
+    def __init__(self, keep: int, reason: str) -> None:
+        super().__init__(reason)
+        self.keep = keep
+        self.reason = reason
+
+
+class _RefusingPrompter:
+    """A prompter for replays: being asked anything means the saved answers ran out."""
+
+    def select(
+        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+    ) -> str:
+        raise _Asked(message)
+
+    def text(
+        self,
+        message: str,
+        validate: Any,
+        default: str,
+        suggestions: Sequence[str],
+        *,
+        complete: Any = None,
+        preview: Any = None,
+    ) -> str:
+        raise _Asked(message)
+
+
+def replay(game: str, kind: str, events: list[tuple[str, Any]]) -> tuple[Any, int]:
+    """Run a session's flow over its saved answers, reading only.
+
+    Returns:
+        ``(outcome, used)``: the flow's :class:`~companion.play.common.Outcome`
+        (``None`` when it stopped to ask a new question) and how many saved
+        answers (draw seeds aside) it used.
+
+    Raises:
+        _Diverged: A saved answer no longer fits the flow.
+        Exception: Whatever the flow raised on a saved answer it cannot use.
+    """
+
+    def refuse_save(key: str, value: Any, where: str) -> None:
+        raise _Asked(key)
+
+    table = Table(
+        game, list(events), save=refuse_save, prompter=_RefusingPrompter(), out=lambda text: None
+    )
+    try:
+        outcome = flow_for(game, kind)(table)
+        table.done()
+    except _Asked:
+        return None, table.position
+    except ReplayError as error:
+        raise _Diverged(error.position, str(error)) from error
+    return outcome, table.position
+
+
+def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
+    """Problems and notes of one played-along game."""
+    where = f"played-along game #{session.id} ({session.game})"
+    for k, (key, value) in enumerate(session.events, 1):
+        if isinstance(value, Unreadable):
+            return [Finding(where, f"saved answer {k} ({key}) is not readable JSON")], []
+    answers = [key for key, _ in session.events if is_answer(key)]
+    try:
+        outcome, used = replay(session.game, session.kind, session.events)
+    except _Diverged as error:
+        return [Finding(where, f"it no longer replays: {error.reason}")], []
+    except Exception as error:  # a flow failing on a saved answer is what we look for
+        return [Finding(where, f"replaying it fails: {type(error).__name__}: {error}")], []
+    if used < len(answers):
+        return [Finding(where, f"{len(answers) - used} saved answers are never used")], []
+    if session.status == "active":
+        if outcome is not None:
+            return [Finding(where, "it replays to its end but is not finished")], []
+        return [], []
+    if outcome is None:
+        return [Finding(where, "it is finished but its saved answers stop before the end")], []
+    if session.play is None:
+        return [Finding(where, "it is finished but is linked to no recorded game")], []
+    return [], _compare(where, session, outcome)
+
+
+def _compare(where: str, session: Session, outcome: Any) -> list[Finding]:
+    """A note when the recorded game is not what the answers give (it was edited, say)."""
+    from scorers import SCORERS, ScoreFileError
+
+    assert session.play is not None
+    game = f"game #{session.play['id']}"
+    try:
+        scored = SCORERS[session.game].score_json(outcome.score_file).to_json()
+    except ScoreFileError as error:
+        return [Finding(where, f"its answers no longer score ({error.problems[0]})")]
+    try:
+        stored = json.loads(session.play["result"])
+    except ValueError:
+        return []  # reported with the game itself
+    difference = first_difference(stored, scored)
+    if difference is None:
+        return []
+    return [
+        Finding(where, f"{game} differs from what its answers give, edited since? ({difference})")
+    ]
