@@ -1,6 +1,9 @@
 """The ``companion`` command line: parses options, asks the library, prints.
 
 :mod:`companion.cli.app` is the typer app and the program's entry point; each
-command group has its module beside it, and :mod:`companion.cli.common` holds
-what they share (options, errors, output).
+command group has its module beside it (``history``, ``play``, ``rules``,
+``notebooks``, and :mod:`companion.cli.menu` for ``companion`` alone). What
+they share is in :mod:`companion.cli.common` (options and their parsers,
+errors, output) and :mod:`companion.cli.sessions` (running a session at the
+terminal); no command module calls another's function.
 """

@@ -11,19 +11,24 @@ from typing import Annotated
 import typer
 
 from companion.cli.common import (
+    INTERRUPTED,
     DbOption,
     JsonOption,
+    LocationOption,
+    checked_place,
     fail,
     fail_with_problems,
     open_history,
     plural,
     print_json,
+    scorer_for,
     show,
 )
 from companion.cli.history import history_app
 from companion.cli.notebooks import notebook, serve
-from companion.cli.play import LocationOption, checked_place, play, resume, setup
+from companion.cli.play import play, resume, setup
 from companion.cli.rules import rules
+from companion.cli.sessions import start_session
 
 app = typer.Typer(
     name="companion",
@@ -73,7 +78,7 @@ def root(
     if ctx.invoked_subcommand is None:
         import sys
 
-        from companion.cli.play import INTERRUPTED, menu
+        from companion.cli.menu import menu
 
         if not sys.stdin.isatty():
             typer.echo(ctx.get_help())
@@ -118,16 +123,11 @@ def score(
         read_source,
         score_text,
     )
-    from scorers import ScoreFileError, UnknownGameError, find_game
+    from scorers import ScoreFileError
 
-    try:
-        scorer = find_game(game)
-    except UnknownGameError as error:
-        fail(str(error), 2)
+    scorer = scorer_for(game)
     place = checked_place(location)
     if input is None:
-        from companion.cli.play import start_session
-
         start_session(scorer.info.id, "score", db, place, save=not no_save, as_json=json)
         return
     try:
@@ -146,44 +146,39 @@ def score(
             error.problems,
         )
     document = result.to_json()
-    play_id = None
-    records: list[str] = []
+    saved = None
     if not no_save:
         from companion.history.errors import HistoryError
+        from companion.history.saving import save_game
 
         hint = " (score with --no-save to skip saving)"
         with open_history(db, hint=hint) as history:
             try:
-                play_id = history.record(
-                    game=scorer.info.id, score_file=text, result=document, location=place or ""
+                saved = save_game(
+                    history,
+                    scorer.info.id,
+                    text,
+                    document,
+                    location=place or "",
+                    read_back=False,
+                    after=not json,
                 )
             except HistoryError as error:
                 fail(f"{error}{hint}")
-            if not json:
-                from companion.history.after_game import records_set
-
-                records = records_set(history, play_id)
     if json:
         print_json(document)
         return
-    from companion.analysis.explain import explain_result
-    from companion.terminal.results import after_game, result_table
+    from companion.terminal.results import after_block, result_table
 
     show(result_table(document, title=scorer.info.title))
-    saved_place = place or "" if play_id is not None else ""
-    show(after_game(explain_result(document, text), records, location=saved_place))
-    if play_id is not None:
-        from companion.history.model import INTERIM, status_of
+    if saved is None:
+        from companion.history.saving import save_game
 
-        interim = status_of(scorer.info.id, text) == INTERIM
-        typer.echo(
-            f"Saved to the history as game #{play_id}"
-            + (
-                ", an interim scoring: it is shown but counts in no wins or stats."
-                if interim
-                else "."
-            )
-        )
+        saved = save_game(None, scorer.info.id, text, document, keep=False, read_back=False)
+    assert saved.after is not None
+    show(after_block(saved.after))
+    if saved.play_id is not None:
+        typer.echo(saved.message())
 
 
 def main() -> None:

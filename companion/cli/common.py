@@ -1,16 +1,24 @@
-"""Pieces every command shares: options, errors, output and the history."""
+"""Pieces every command shares: options and their parsers, errors, output and the history.
+
+A command module parses its options and prints; what two commands share is
+here or in the library, never in another command's module.
+"""
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, NoReturn, overload
 
 import typer
+
+from companion.wording import plural as plural
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from companion.history.store import History
+    from companion.rules import Topic
+    from scorers import Scorer
 
 DbOption = Annotated[
     Path | None,
@@ -23,6 +31,12 @@ DbOption = Annotated[
     ),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+LocationOption = Annotated[
+    str | None,
+    typer.Option("--location", metavar="PLACE", help="Where the game is played (saved with it)."),
+]
+INTERRUPTED = 130
+"""The exit code after Ctrl-C."""
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -46,9 +60,37 @@ def fail_with_problems(message: str, problems: Sequence[object], code: int = 2) 
     raise typer.Exit(code)
 
 
-def plural(count: int, word: str) -> str:
-    """``1 problem``, ``2 problems``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
+@overload
+def game_id(name: str) -> str: ...
+@overload
+def game_id(name: None) -> None: ...
+@overload
+def game_id(name: str | None) -> str | None: ...
+def game_id(name: str | None) -> str | None:
+    """A game name (id or title) → its id (``None`` stays ``None``); exit 2 when unknown."""
+    return None if name is None else scorer_for(name).info.id
+
+
+def scorer_for(name: str) -> "Scorer":
+    """A game name (id, title or alias) → its scorer; exit 2, naming the nearest game, if not."""
+    from scorers import UnknownGameError, find_game
+
+    try:
+        return find_game(name)
+    except UnknownGameError as error:
+        fail(str(error), 2)
+
+
+def checked_place(text: str | None) -> str | None:
+    """A ``--location`` value as stored (``""`` for none or ``-``); exit 2 if it breaks the rule."""
+    if text is None:
+        return None
+    from companion.history.places import InvalidPlace, clean_place
+
+    try:
+        return clean_place(text)
+    except InvalidPlace as error:
+        fail(f"--location: {error}", 2)
 
 
 @contextmanager
@@ -92,3 +134,27 @@ def show(renderable: "RenderableType") -> None:
     from companion.terminal.results import print_clean
 
     print_clean(renderable)
+
+
+def show_parts(parts: "Sequence[RenderableType]") -> None:
+    """Print a report's parts in order: a string as it is, anything else with :func:`show`."""
+    for part in parts:
+        if isinstance(part, str):
+            typer.echo(part)
+        else:
+            show(part)
+
+
+def show_topic(topic: "Topic", title: str) -> None:
+    """Print a rules topic: rich Markdown on a terminal, plain text wrapped at whole words in
+    a pipe (``title`` is its game's)."""
+    import sys
+
+    from companion.terminal import rules_text
+
+    if sys.stdout.isatty():
+        rules_text.print_topic(topic, title)
+        return
+    from companion.rules.render import width
+
+    typer.echo(rules_text.topic_text(topic, title, width()))

@@ -10,12 +10,15 @@ import typer
 from companion.cli.common import (
     DbOption,
     JsonOption,
+    checked_place,
     fail,
     fail_with_problems,
+    game_id,
     open_history,
     plural,
     print_json,
     show,
+    show_parts,
 )
 
 if TYPE_CHECKING:
@@ -29,18 +32,6 @@ GameOption = Annotated[
     str | None, typer.Option("--game", "-g", help="Only this game (id or title).")
 ]
 TABLE_LIMIT = 50
-
-
-def game_id(name: str | None) -> str | None:
-    """Resolve a ``--game`` value to a game id; exit 2 when unknown."""
-    if name is None:
-        return None
-    from scorers import UnknownGameError, find_game
-
-    try:
-        return find_game(name).info.id
-    except UnknownGameError as error:
-        fail(str(error), 2)
 
 
 def parse_time(text: str, option: str) -> str:
@@ -62,47 +53,6 @@ def make_filter(game: str | None, player: str | None = None, since: str | None =
     )
 
 
-def stamp(played_at: str) -> str:
-    """``2026-11-30T20:15:00Z`` → ``2026-11-30 20:15``."""
-    return played_at.replace("T", " ").removesuffix("Z")[:16]
-
-
-def _teams(play: dict[str, Any]) -> bool:
-    return any(
-        len(side["members"]) != 1 or side["members"][0] != side["name"] for side in play["players"]
-    )
-
-
-def side_label(side: dict[str, Any]) -> str:
-    """``Red (Aki, Cho)``; ``Red (members not known)``."""
-    inside = ", ".join(side["members"]) if side["members"] else "members not known"
-    return f"{side['name']} ({inside})"
-
-
-def players_line(play: dict[str, Any]) -> str:
-    """The people of a summary: names, or each team with its members."""
-    if _teams(play):
-        return " v ".join(side_label(side) for side in play["players"])
-    return ", ".join(p["name"] for p in play["people"])
-
-
-def winners_line(play: dict[str, Any], join: Any) -> str:
-    """Who won: the winners' names, a team with its members; ``-`` for none recorded."""
-    if not play["winners"]:
-        return "-"
-    if _teams(play):
-        won = [side for side in play["players"] if side["name"] in play["winners"]]
-        return str(join([side_label(side) for side in won]))
-    return str(join(play["winners"]))
-
-
-def game_title(game: str) -> str:
-    """A game id's box title."""
-    from scorers import title
-
-    return title(game)
-
-
 @history_app.command("list")
 def history_list(
     game: GameOption = None,
@@ -122,42 +72,19 @@ def history_list(
     db: DbOption = None,
 ) -> None:
     """List the recorded games, oldest first."""
+    from companion.history.reports import listing
+
     where = make_filter(game, player, since)
     with open_history(db, write=False) as history:
-        shown = limit if limit is not None else (0 if json else TABLE_LIMIT)
-        plays = history.summaries(where, limit=shown + 1 if shown else 0)
-    more = bool(shown) and len(plays) > shown
-    plays = plays[1:] if more else plays
-    if json:
-        print_json(plays)
-        return
-    if not plays:
-        typer.echo("No games recorded yet." if where == make_filter(None) else "No such games.")
-        return
-    from rich import box
-    from rich.table import Table
-
-    from companion.terminal.safe_text import plain
-    from scorers import join_names
-
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False)
-    for heading in ("#", "Played (UTC)", "Game", "Players", "Winner"):
-        # A long name wraps onto the next line rather than losing its end to an ellipsis.
-        table.add_column(heading, justify="right" if heading == "#" else "left", overflow="fold")
-    for play in plays:
-        ignored = " (ignored)" if play["ignored"] else ""
-        table.add_row(
-            str(play["id"]),
-            plain(stamp(play["played_at"])),
-            plain(game_title(play["game"]) + ignored),
-            plain(players_line(play)),
-            plain(
-                winners_line(play, join_names) if "status" not in play else f"({play['status']})"
-            ),
+        shown = listing(
+            history, where, limit if limit is not None else (0 if json else TABLE_LIMIT)
         )
-    show(table)
-    if more:
-        typer.echo(f"Showing the {shown} most recent; --limit 0 shows all.")
+    if json:
+        print_json(shown.plays)
+        return
+    from companion.terminal.history_tables import listing_parts
+
+    show_parts(listing_parts(shown, filtered=where != make_filter(None)))
 
 
 @history_app.command("show")
@@ -170,75 +97,20 @@ def history_show(
 
     The records are those it set against the games before it, as the history is now.
     """
-    from companion.history.after_game import explanation, records_set, timing
     from companion.history.errors import HistoryError
+    from companion.history.reports import play_report
 
     with open_history(db, write=False) as history:
         try:
-            play = history.get(play_id)
+            report = play_report(history, play_id)
         except HistoryError as error:
             fail(str(error))
-        records = records_set(history, play_id)
-        timed = timing(history, play_id)
-    why = explanation(play)
     if json:
-        print_json(
-            {
-                **play.to_json(),
-                "explanation": why,
-                "records_set": records,
-                "timing": timed.to_json() if timed is not None else None,
-            }
-        )
+        print_json(report.to_json())
         return
-    from companion.analysis.clock import minutes_text, rounds_text
-    from companion.terminal.results import after_game, result_table
-    from companion.terminal.safe_text import line, lines
-    from scorers import join_names
+    from companion.terminal.history_tables import play_parts
 
-    title = f"Game #{play.id}: {game_title(play.game)}, {stamp(play.played_at)} UTC"
-    show(result_table(play.result, title=title))
-    show(after_game(why, records))
-    said: list[str] = []
-    if play.uses_teams:
-        for side, name in enumerate(play.players):
-            people = [p.name for p in play.members(side)]
-            known = join_names(people) if people else "members not known"
-            said.append(f"{name}: {known}")
-    anonymous = [p.name for p in play.persons if p.anonymous]
-    starter = play.starter
-    details = [
-        ("Started", starter.name if starter else ""),
-        (
-            "Anonymous",
-            join_names(anonymous) + " (not counted as a person in the stats)" if anonymous else "",
-        ),
-        (
-            "Not scored",
-            join_names([s["name"] for s in play.result["players"] if s["total"] is None]),
-        ),
-        ("Expansions", ", ".join(e.name for e in play.expansions)),
-        ("Location", play.location),
-        ("Duration", minutes_text(play.duration_min) if play.duration_min else ""),
-        ("Rounds", rounds_text(timed.rounds) if timed is not None and timed.rounds else ""),
-        ("Imported from", play.source if play.source != "companion" else ""),
-        ("Ignored", "yes: kept out of the statistics (as in BG Stats)" if play.ignored else ""),
-        (
-            "Status",
-            "interim scoring, counted in no wins or stats" if play.status != "final" else "",
-        ),
-        ("Notes", play.notes),
-    ]
-    said.extend(f"{label}: {lines(value)}" for label, value in details if value)
-    if play.uses_teams and not all(play.members(k) for k in range(len(play.players))):
-        example = line(play.players[0])
-        said.append(
-            f"Name the members with: companion history edit {play.id} "
-            f"--members '{example}=NAME,NAME'"
-        )
-    if said:
-        # A blank line after the explanation, none straight after the table.
-        typer.echo("\n".join(["", *said] if why or records else said))
+    show_parts(play_parts(report))
 
 
 def _get(db: Path | None, play_id: int, *, write: bool = True) -> "Play":
@@ -286,7 +158,6 @@ def history_edit(
     db: DbOption = None,
 ) -> None:
     """Change a recorded game: names, a team's members, date, location, notes or its score file."""
-    from companion.cli.play import checked_place
     from companion.history.editing import EditError, edit_play
 
     location = checked_place(location)
@@ -366,6 +237,7 @@ def history_delete(
 
     play = _get(db, play_id)
     if not yes:
+        from companion.history.reports import game_title, stamp
         from companion.terminal.safe_text import line
 
         question = line(
@@ -455,6 +327,8 @@ def history_records(
         print_json(records_json(found))
         return
     if not found:
+        from companion.history.reports import game_title
+
         which = f"{game_title(gid)} games" if gid else "games"
         typer.echo(f"No {which} recorded yet ({NOT_COUNTED}).")
         return
@@ -485,6 +359,8 @@ def history_ratings(
         print_json(ratings_json(rated, gid))
         return
     if not rated.plays:
+        from companion.history.reports import game_title
+
         which = f"{game_title(gid)} games" if gid else "games"
         typer.echo(f"No {which} rated yet ({NOT_COUNTED}).")
         return
@@ -569,29 +445,12 @@ def _check_out(out: Path, database: Path, *, force: bool) -> None:
 
 def _write_out(out: Path, data: bytes) -> None:
     """Write through a temporary file beside ``out``, renamed into place; removed on failure."""
-    import os
-    import tempfile
+    from companion.safe_file import write_bytes
 
     try:
-        handle, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".part")
+        write_bytes(out, data)
     except OSError as error:
         fail(f"cannot write {out}: {error.strerror or error}")
-    temporary = Path(name)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        mask = os.umask(0)
-        os.umask(mask)
-        temporary.chmod(0o666 & ~mask)
-        os.replace(temporary, out)
-    except OSError as error:
-        temporary.unlink(missing_ok=True)
-        fail(f"cannot write {out}: {error.strerror or error}")
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 @history_app.command("import")
@@ -602,7 +461,7 @@ def history_import(
     db: DbOption = None,
 ) -> None:
     """Import games from our json export or a BG Stats backup."""
-    from companion.history.imports import not_scored, read_import
+    from companion.history.imports import read_import
     from companion.scorefile import FileTooLarge, InputError, NotText
     from scorers import ScoreFileError
 
@@ -629,29 +488,9 @@ def history_import(
             added_plays=added_plays,
             player_uuids=parsed.player_uuids,
         )
-    typer.echo(
-        f"Imported {plural(added, 'game')}; "
-        f"{skipped} {'was' if skipped == 1 else 'were'} already in the history."
-    )
-    if parsed.skipped_games:
-        others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
-        total = sum(parsed.skipped_games.values())
-        typer.echo(f"Skipped {plural(total, 'play')} of other games: {others}.")
-    blank = not_scored(added_plays)
-    if blank:
-        typer.echo(
-            f"{plural(blank, 'seat')} had no score: kept as not scored, "
-            "out of the score statistics."
-        )
-    ignored = sum(1 for p in added_plays if p.ignored)
-    if ignored:
-        typer.echo(
-            f"{plural(ignored, 'game')} marked ignored in BG Stats: kept, out of the statistics."
-        )
-    for note in parsed.notes[:20]:
-        typer.echo(f"Note: {note}")
-    if len(parsed.notes) > 20:
-        typer.echo(f"... and {len(parsed.notes) - 20} more notes.")
+    from companion.history.reports import import_report
+
+    typer.echo("\n".join(import_report(parsed, added, skipped, added_plays)))
 
 
 def _with_progress(plays: list[Any]) -> Any:

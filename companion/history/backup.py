@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion.history.errors import HistoryError, problem_kind, trouble
 from companion.history.store import History
+from companion.safe_file import replacing
 
 
 class BackupError(HistoryError):
@@ -67,32 +68,27 @@ def backup(history: History, target: Path, *, force: bool = False) -> int:
     check_target(target, history.path, force=force)
     partial = target.with_name(f".{target.name}.partial-{os.getpid()}")
     try:
-        copy = sqlite3.connect(partial, isolation_level=None)
-        try:
-            history._db.backup(copy)  # one step: one consistent snapshot
-            copy.execute("PRAGMA journal_mode = DELETE")
-            games = int(copy.execute("SELECT count(*) FROM plays").fetchone()[0])
-            if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise BackupError(f"the copy written to {target} did not check out; removed")
-        finally:
-            copy.close()
-        with partial.open("rb") as written:
-            os.fsync(written.fileno())
-        partial.replace(target)
-    except BaseException as error:
-        partial.unlink(missing_ok=True)
-        if isinstance(error, sqlite3.Error | OSError):
-            reasons = {
-                "full": "the disk is full",
-                "read-only": "its folder cannot be written",
-                "cannot-open": "its folder cannot be written",
-            }
-            kind = problem_kind(error, target)
-            if kind == "locked":
-                raise trouble(history.path, "back up the history", error) from error
-            reason = reasons.get(kind) or getattr(error, "strerror", None) or str(error)
-            raise BackupError(
-                f"cannot write the backup {target}: {reason}; nothing was written"
-            ) from error
-        raise
+        with replacing(target, partial):
+            copy = sqlite3.connect(partial, isolation_level=None)
+            try:
+                history._db.backup(copy)  # one step: one consistent snapshot
+                copy.execute("PRAGMA journal_mode = DELETE")
+                games = int(copy.execute("SELECT count(*) FROM plays").fetchone()[0])
+                if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                    raise BackupError(f"the copy written to {target} did not check out; removed")
+            finally:
+                copy.close()
+    except (sqlite3.Error, OSError) as error:
+        reasons = {
+            "full": "the disk is full",
+            "read-only": "its folder cannot be written",
+            "cannot-open": "its folder cannot be written",
+        }
+        kind = problem_kind(error, target)
+        if kind == "locked":
+            raise trouble(history.path, "back up the history", error) from error
+        reason = reasons.get(kind) or getattr(error, "strerror", None) or str(error)
+        raise BackupError(
+            f"cannot write the backup {target}: {reason}; nothing was written"
+        ) from error
     return games

@@ -35,6 +35,7 @@ from companion.history.errors import (
 )
 from companion.history.model import now_utc
 from companion.history.schema import MIGRATIONS, SCHEMA_VERSION
+from companion.safe_file import replacing
 from scorers.names import name_key
 
 APPLICATION_ID = 0x43504E31  # "CPN1"
@@ -268,23 +269,17 @@ class HistoryFile:
         if target.exists():
             target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
         partial = self.path.with_name(f"{self.path.name}.v{version}-backup.partial")
-        partial.unlink(missing_ok=True)
         # Our connection holds the write lock, so a second one reads the last
         # committed state (WAL lets readers through) and copies it.
         source = sqlite3.connect(self.path, timeout=errors.BUSY_TIMEOUT_MS / 1000)
         try:
-            copy = sqlite3.connect(partial)
-            try:
-                source.backup(copy)
-                copy.execute("PRAGMA journal_mode = DELETE")
-            finally:
-                copy.close()
-            with partial.open("rb") as written:
-                os.fsync(written.fileno())
-            partial.replace(target)
-        except BaseException:
-            partial.unlink(missing_ok=True)
-            raise
+            with replacing(target, partial):
+                copy = sqlite3.connect(partial)
+                try:
+                    source.backup(copy)
+                    copy.execute("PRAGMA journal_mode = DELETE")
+                finally:
+                    copy.close()
         finally:
             source.close()
         return target

@@ -32,6 +32,7 @@ from companion.history.store import History
 from companion.play.runner import flow_for
 from companion.play.table import ReplayError, Table
 from companion.terminal.safe_text import line
+from companion.wording import plural
 
 __all__ = ["check_history", "check_session", "replay", "report_text"]
 
@@ -70,22 +71,17 @@ def report_text(report: Report, path: Path, *, missing: bool = False) -> str:
         lines.append("  The games are checked once the file is whole (see Backups in the README).")
     else:
         lines.append(
-            f"  {_plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
+            f"  {plural(report.games, 'game')}, {report.rescored} re-scored from their score files"
         )
         lines.append(
-            f"  {_plural(report.sessions, 'played-along game')} replayed from their answers"
+            f"  {plural(report.sessions, 'played-along game')} replayed from their answers"
         )
     lines.extend(f"  Note: {line(note)}" for note in report.notes)
     if report.ok:
         return "\n".join([*lines, "No problems found."])
-    lines.append(f"{_plural(len(report.problems), 'problem')}:")
+    lines.append(f"{plural(len(report.problems), 'problem')}:")
     lines.extend(f"  {line(problem)}" for problem in report.problems)
     return "\n".join(lines)
-
-
-def _plural(count: int, word: str) -> str:
-    """``1 problem``, ``2 problems``."""
-    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class _Asked(Exception):

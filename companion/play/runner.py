@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import json
-import uuid
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -20,7 +19,7 @@ from companion.analysis.clock import Timing, duration_text, measure, so_far
 from companion.events import LOCATION, META_PREFIX, START, TIME
 from companion.history import sessions
 from companion.history.errors import HistoryError
-from companion.history.model import Play
+from companion.history.saving import Saved, save_game
 from companion.history.sessions import SessionStore
 from companion.history.store import History
 from companion.play.common import Outcome
@@ -45,24 +44,37 @@ class Stopped(Exception):
 
 @dataclass(frozen=True)
 class Finished:
-    """A session played to its end and saved.
+    """A session played to its end and saved (or, begun with ``--no-save``, scored only).
 
     Attributes:
-        play_id: The game's number in the history (the session's own), or
-            ``None`` for a score entry begun with ``--no-save`` (not recorded).
+        saved: What was saved (:class:`~companion.history.saving.Saved`).
         result: The scored result.
-        status: ``final`` or ``interim``.
         timing: How long a played-along game took (``None`` for a score entry).
-        location: Where it was played (empty when not said).
-        score_file: The score file it was scored from (JSON text).
     """
 
-    play_id: int | None
+    saved: Saved
     result: Result
-    status: str
     timing: Timing | None = None
-    location: str = ""
-    score_file: str = ""
+
+    @property
+    def play_id(self) -> int | None:
+        """The game's number in the history (the session's own), or ``None`` when not saved."""
+        return self.saved.play_id
+
+    @property
+    def status(self) -> str:
+        """``final`` or ``interim``."""
+        return self.saved.status
+
+    @property
+    def location(self) -> str:
+        """Where it was played (empty when not said)."""
+        return self.saved.location
+
+    @property
+    def score_file(self) -> str:
+        """The score file it was scored from (JSON text)."""
+        return self.saved.score_file
 
 
 def flow_for(game: str, kind: str) -> Flow:
@@ -245,40 +257,52 @@ def finish(
 
     A session begun with ``--no-save`` (its :data:`NO_SAVE` fact) is scored
     and then removed with its answers: nothing of it stays in the history.
+
+    Args:
+        store: The sessions.
+        session_id: The session.
+        game: The game id.
+        outcome: What the flow ended with.
+        table: The table it was played at (for the time of each round).
+        kind: ``play`` or ``score``.
+
+    Returns:
+        The saved game; what is shown after it is read by the caller
+        (:func:`companion.history.saving.after_saving`).
     """
     from scorers import SCORERS
 
     text = json.dumps(outcome.score_file, indent=2, ensure_ascii=False)
     result = SCORERS[game].score_json(outcome.score_file)
     if store.fact(session_id, NO_SAVE):
-        store.discard(session_id)
-        place = store.fact(session_id, LOCATION)
-        store.discard(session_id)
-        return Finished(
-            None,
-            result,
-            outcome.status,
-            location=place if isinstance(place, str) else "",
-            score_file=text,
+        saved = save_game(
+            store.history,
+            game,
+            text,
+            result.to_json(),
+            session=session_id,
+            keep=False,
+            status=outcome.status,
+            after=False,
         )
+        return Finished(saved, result)
     ended = sessions.now()
     timing = None
     if kind == "play":
         timing = measure(store.timeline(session_id), table.rounds if table else [], ended_at=ended)
     place = store.fact(session_id, LOCATION)
-    location = place if isinstance(place, str) else ""
-    play = Play(
-        id=session_id,
-        uuid=str(uuid.uuid4()),
+    saved = save_game(
+        store.history,
+        game,
+        text,
+        result.to_json(),
+        session=session_id,
+        location=place if isinstance(place, str) else "",
         played_at=ended,
-        game=game,
-        score_file=text,
-        result=result.to_json(),
-        location=location,
         duration_min=timing.minutes if timing is not None and timing.seconds else None,
         start_player=outcome.start_player,
         status=outcome.status,
+        facts=[(TIME, timing.to_json())] if timing is not None else [],
+        after=False,
     )
-    facts = [(TIME, timing.to_json())] if timing is not None else []
-    play_id = store.finish(session_id, play, facts=facts)
-    return Finished(play_id, result, outcome.status, timing, location, text)
+    return Finished(saved, result, timing)

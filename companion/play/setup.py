@@ -219,3 +219,13 @@ def describe_draws(drawn: dict[str, Any]) -> list[str]:
     if "start_player" in drawn:
         lines.append(f"Start player: {drawn['start_player']}")
     return lines
+
+
+def setup_text(game: str, players: int, steps: list[str], seed: int, drawn: dict[str, Any]) -> str:
+    """What ``companion setup`` prints: the numbered checklist, then the draws and their seed."""
+    lines = [f"Set-up for {game}, {players} players:"]
+    lines.extend(f"  {k}. {step}" for k, step in enumerate(steps, 1))
+    if drawn:
+        lines.append(f"Draws (seed {seed}; --seed {seed} repeats them):")
+        lines.extend(f"  {line}" for line in describe_draws(drawn))
+    return "\n".join(lines)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion.rules import topic_files
+from companion.safe_file import replacing
 from scorers import GAME_IDS
 
 INDEX_VERSION = "5"
@@ -200,52 +201,55 @@ def build(path: Path, stamp: str) -> None:
     Two processes building at once each write their own file; the last move
     wins and both files are complete.
     """
-    from companion.rules import read_topic
-
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temporary.unlink(missing_ok=True)
-    db = sqlite3.connect(temporary)
-    try:
-        db.executescript(
-            """
-            CREATE VIRTUAL TABLE topics USING fts5(
-                game UNINDEXED, topic UNINDEXED, title, keywords, body,
-                tokenize = 'porter unicode61 remove_diacritics 2');
-            CREATE VIRTUAL TABLE sentences USING fts5(
-                game UNINDEXED, topic UNINDEXED, first UNINDEXED, last UNINDEXED, text,
-                tokenize = 'porter unicode61 remove_diacritics 2');
-            CREATE VIRTUAL TABLE words USING fts5(word, tokenize = 'trigram');
-            CREATE TABLE vocabulary (word TEXT PRIMARY KEY) WITHOUT ROWID;
-            CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            """
+    # Not flushed to disk: an index found damaged is built again.
+    with replacing(path, temporary, sync=False):
+        db = sqlite3.connect(temporary)
+        try:
+            _fill(db, stamp)
+        finally:
+            db.close()
+
+
+def _fill(db: sqlite3.Connection, stamp: str) -> None:
+    """Index every topic into the empty database ``db``, marked with ``stamp``."""
+    from companion.rules import read_topic
+
+    db.executescript(
+        """
+        CREATE VIRTUAL TABLE topics USING fts5(
+            game UNINDEXED, topic UNINDEXED, title, keywords, body,
+            tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE sentences USING fts5(
+            game UNINDEXED, topic UNINDEXED, first UNINDEXED, last UNINDEXED, text,
+            tokenize = 'porter unicode61 remove_diacritics 2');
+        CREATE VIRTUAL TABLE words USING fts5(word, tokenize = 'trigram');
+        CREATE TABLE vocabulary (word TEXT PRIMARY KEY) WITHOUT ROWID;
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        """
+    )
+    vocabulary: set[str] = set()
+    for file in topic_files():
+        topic = read_topic(file)
+        keywords = " ".join(topic.keywords)
+        db.execute(
+            "INSERT INTO topics (game, topic, title, keywords, body) VALUES (?, ?, ?, ?, ?)",
+            (topic.game, topic.id, topic.title, keywords, plain(topic.body)),
         )
-        vocabulary: set[str] = set()
-        for file in topic_files():
-            topic = read_topic(file)
-            keywords = " ".join(topic.keywords)
-            db.execute(
-                "INSERT INTO topics (game, topic, title, keywords, body) VALUES (?, ?, ?, ?, ?)",
-                (topic.game, topic.id, topic.title, keywords, plain(topic.body)),
-            )
-            parts = sentences(topic.body)
-            db.executemany(
-                "INSERT INTO sentences (game, topic, first, last, text) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (topic.game, topic.id, k == 0, k == len(parts) - 1, text)
-                    for k, text in enumerate(parts)
-                ],
-            )
-            vocabulary.update(WORD.findall(f"{topic.title} {keywords} {topic.body}".lower()))
-        db.executemany("INSERT INTO vocabulary (word) VALUES (?)", [(w,) for w in vocabulary])
+        parts = sentences(topic.body)
         db.executemany(
-            "INSERT INTO words (word) VALUES (?)", [(w,) for w in vocabulary if len(w) >= 3]
+            "INSERT INTO sentences (game, topic, first, last, text) VALUES (?, ?, ?, ?, ?)",
+            [
+                (topic.game, topic.id, k == 0, k == len(parts) - 1, text)
+                for k, text in enumerate(parts)
+            ],
         )
-        db.execute("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)", (stamp,))
-        db.commit()
-    finally:
-        db.close()
-    os.replace(temporary, path)
+        vocabulary.update(WORD.findall(f"{topic.title} {keywords} {topic.body}".lower()))
+    db.executemany("INSERT INTO vocabulary (word) VALUES (?)", [(w,) for w in vocabulary])
+    db.executemany("INSERT INTO words (word) VALUES (?)", [(w,) for w in vocabulary if len(w) >= 3])
+    db.execute("INSERT INTO meta (key, value) VALUES ('fingerprint', ?)", (stamp,))
+    db.commit()
 
 
 def plain(markdown: str) -> str:

@@ -22,6 +22,7 @@ from scorers import join_names
 
 if TYPE_CHECKING:
     from companion.analysis.clock import Timing
+    from companion.history.after_game import AfterGame
 
 
 def label(category: str) -> str:
@@ -127,6 +128,13 @@ def after_game(
             lines.append(Text(""))
             lines.extend(part)
     return Group(*lines)
+
+
+def after_block(after: AfterGame) -> RenderableType:
+    """What follows the result of a game just scored (see :func:`after_game`)."""
+    return after_game(
+        after.explanation, after.records, timing=after.timing, location=after.location
+    )
 
 
 class Flow:

@@ -10,13 +10,12 @@ answers with its game's number and records nothing (a second tap, a retry).
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from companion.history.model import Play, now_utc, status_of
+from companion.history.saving import Saved, save_game
 from companion.history.sessions import SessionStore
 from companion.history.store import History, default_path, opened
 
@@ -87,7 +86,7 @@ class Drafts:
         result: dict[str, Any],
         start_player: int | None = None,
         location: str = "",
-    ) -> int:
+    ) -> Saved:
         """Record the game and close its draft; a finished draft gives back its game.
 
         Args:
@@ -96,24 +95,30 @@ class Drafts:
             result: Its scored result.
             start_player: The seat that started, if known.
             location: Where it was played (a clean place, or ``""``).
+
+        Returns:
+            The saved game; what is shown after it is read separately
+            (:func:`companion.history.saving.after_saving`).
         """
         with self._open() as history:
             store = SessionStore(history)
-            if session_id is not None:
-                info = store.get(session_id)
-                if info is not None and info.status == "finished" and info.play_id is not None:
-                    return info.play_id
-            if session_id is None or not self._active(store, session_id):
+            if session_id is None or not self._open_or_saved(store, session_id):
                 session_id = store.start(self.game, KIND)
-            play = Play(
-                id=0,
-                uuid=str(uuid.uuid4()),
-                played_at=now_utc(),
-                game=self.game,
-                score_file=json.dumps(document, indent=2, ensure_ascii=False),
-                result=result,
+            return save_game(
+                history,
+                self.game,
+                json.dumps(document, indent=2, ensure_ascii=False),
+                result,
+                session=session_id,
                 start_player=start_player,
                 location=location,
-                status=status_of(self.game, document),
+                after=False,
             )
-            return store.finish(session_id, play)
+
+    @staticmethod
+    def _open_or_saved(store: SessionStore, session_id: int) -> bool:
+        """Whether saving finishes this draft: it is still open, or it is already a game."""
+        info = store.get(session_id)
+        if info is None:
+            return False
+        return info.status == "active" or (info.status == "finished" and info.play_id is not None)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
@@ -25,6 +25,9 @@ from companion.widgets.style import style
 from companion.widgets.tracker import Tracker
 from scorers import GAME_IDS, SCORERS, short_title, title
 from scorers.names import name_key, name_problem
+
+if TYPE_CHECKING:
+    from companion.history.saving import Saved
 
 PAGES = GAME_IDS  # a page per registered game
 TEAMS = ("Red", "Blue")
@@ -462,7 +465,7 @@ class GamePage:
         self.load_draft()
         return self.widget
 
-    def _record(self, document: dict[str, Any], result: dict[str, Any]) -> int:
+    def _record(self, document: dict[str, Any], result: dict[str, Any]) -> Saved:
         from companion.history.places import clean_place
 
         start = None if self.teams else self.tracker.first_start

@@ -10,7 +10,8 @@ save says why, beside the button.
 
 A valid pad shows why the game is being won as it is typed; once saved, the
 form shows why it was won and the records it set, read back from the history
-by the same functions as the CLI (:func:`companion.history.after_game.after_game`). Every
+by the same functions as the CLI. It saves, and says so, through
+:mod:`companion.history.saving` as every other way of scoring does. Every
 name and sentence is escaped: what players type is data, never markup.
 """
 
@@ -31,9 +32,10 @@ from companion.widgets.pads import card_colours, player_rows, shared_cells, tour
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
+    from companion.history.saving import Saved
 
 TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-SaveHook = Callable[[dict[str, Any], dict[str, Any]], int]
+SaveHook = Callable[[dict[str, Any], dict[str, Any]], "Saved"]
 
 
 def set_path(document: dict[str, Any], path: str, value: Any) -> None:
@@ -396,7 +398,7 @@ class ScoreForm:
                     "<span class='problem'>Not saved: fix the cells marked in red first.</span>"
                 )
                 return None
-            play_id = self._record()
+            saved = self._record()
         except Exception as error:  # every failure is said beside the button
             self.status.value = (
                 f"<span class='problem'>Not saved: {html.escape(reason(error), quote=False)}</span>"
@@ -407,43 +409,45 @@ class ScoreForm:
             if self.saved_id is None:
                 self.save_button.disabled = False
                 self.save_button.description = "Save the game"
-        self.saved_id = play_id
+        assert saved.play_id is not None
+        self.saved_id = saved.play_id
         self.save_button.layout.display = "none"
         self.new_button.layout.display = ""
-        interim = self.game == "shogun" and self.document().get("year") == 1
-        self.status.value = f"<b class='saved'>Saved as game #{play_id}.</b>" + (
-            " An interim scoring: it is shown, but counts in no wins or stats." if interim else ""
+        headline, note = saved.page_message()
+        self.status.value = f"<b class='saved'>{html.escape(headline, quote=False)}</b>" + (
+            f" {html.escape(note, quote=False)}" if note else ""
         )
-        self.show_after(play_id)
-        return play_id
+        self.show_after(saved)
+        return saved.play_id
 
-    def show_after(self, play_id: int) -> None:
+    def show_after(self, saved: Saved) -> None:
         """Why the saved game was won and the records it set, read back from the history."""
-        from companion.history.after_game import after_game
         from companion.history.errors import HistoryError
+        from companion.history.saving import after_saving, after_unread
         from companion.widgets.drafts import reading
 
         try:
             with reading(self.db) as history:
-                after = after_game(history, play_id)
+                after = after_saving(history, saved)
         except HistoryError as error:
-            self.after.value = problem_line(f"Saved, but the history cannot be read: {error}")
+            self.after.value = problem_line(after_unread(error))
             return
         self.preview.value = result_html(self.result())
         self.after.value = after_html(after)
 
-    def _record(self) -> int:
+    def _record(self) -> Saved:
         import json
 
         document = self.document()
         result = self.result()
         if self.on_save is not None:
             return self.on_save(document, result)
+        from companion.history.saving import save_game
         from companion.history.store import History, default_path
 
         with History(self.db or default_path()) as history:
-            return history.record(
-                game=self.game, score_file=json.dumps(document, indent=2), result=result
+            return save_game(
+                history, self.game, json.dumps(document, indent=2), result, after=False
             )
 
     def new_game(self) -> None:

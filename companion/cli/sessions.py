@@ -1,0 +1,255 @@
+"""Running a session at the terminal: start it, ask its questions, say how it ended.
+
+Shared by ``companion play``, ``resume``, ``score`` without a score file and
+the menu. The questions are asked with questionary (:mod:`companion.play.prompts`);
+the game is scored and saved by :func:`companion.play.runner.run`, and what is
+said after the save comes from :mod:`companion.history.saving`.
+"""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+from companion.cli.common import INTERRUPTED, fail, open_history, print_json, show
+
+if TYPE_CHECKING:
+    from companion.history.sessions import SessionInfo
+    from companion.history.store import History
+
+NO_TERMINAL = {
+    "play": "companion play asks the players at a terminal, and there is none here; "
+    "run it in a terminal (nothing was started)",
+    "score": "there is no terminal to ask the players in; give the score file with "
+    "--input FILE, or --input - to read it from standard input (nothing was saved)",
+    "resume": "companion resume asks the players at a terminal, and there is none here; "
+    "run it in a terminal (nothing was changed)",
+}
+
+
+def has_terminal() -> bool:
+    """Whether questions can be asked: stdin is a terminal, or an input was set up."""
+    import sys
+
+    from prompt_toolkit.application.current import get_app_session
+
+    # A caller (a test, an embedding program) may give prompt_toolkit its own input.
+    return get_app_session()._input is not None or sys.stdin.isatty()
+
+
+def need_terminal(kind: str) -> None:
+    """Exit 2 with what to do instead when there is no terminal to ask in."""
+    if not has_terminal():
+        fail(NO_TERMINAL[kind], 2)
+
+
+def resume_session(session: int | None, abandon: bool, db: Path | None) -> None:
+    """Continue unfinished game ``session`` (or one the players choose), or set it aside.
+
+    Args:
+        session: The game to resume; ``None`` asks which (when there are any).
+        abandon: Set game ``session`` aside for good instead.
+        db: The ``--db`` option.
+    """
+    from companion.history.sessions import SessionStore
+    from companion.terminal.safe_text import line
+
+    if not abandon:
+        need_terminal("resume")
+    if abandon and session is None:
+        fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+    # Finding the game only reads: no history file is created to find nothing in it.
+    with open_history(db, write=False) as history:
+        store = SessionStore(history)
+        if session is None:
+            waiting = store.unfinished()
+            if not waiting:
+                typer.echo("No unfinished games.")
+                return
+        found = store.get(session) if session is not None else None
+    if session is None:
+        session = pick_session(waiting)
+    elif found is None or found.status != "active":
+        if abandon:
+            fail("--abandon needs the id of an unfinished game (companion resume lists them)")
+        fail(f"no unfinished game #{session} (companion resume lists them)")
+    with open_history(db) as history:
+        store = SessionStore(history)
+        if abandon:
+            found = store.get(session)
+            holder = found.held_by() if found is not None else None
+            if holder:
+                fail(f"game #{session} is being played in another terminal ({holder})")
+            store.abandon(session)
+            typer.echo(f"Game #{session} set aside; it will not be offered again.")
+            return
+        info = store.get(session)
+        if info is None or info.status != "active":
+            fail(f"no unfinished game #{session} (companion resume lists them)")
+        holder = info.held_by()
+        if holder:
+            from companion.history.sessions import held_message
+
+            fail(held_message(info.id, holder))
+        typer.echo(line(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'})."))
+        drive(history, info.id)
+
+
+def pick_session(waiting: "list[SessionInfo]") -> int:
+    """Ask which unfinished game to resume."""
+    import questionary
+
+    from companion.terminal.safe_text import line
+
+    labels = {}
+    for s in waiting:
+        held = s.held_by()
+        where = f"; open in another terminal: {held}" if held else ""
+        label = (
+            f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC{where})"
+        )
+        labels[line(label)] = s.id
+    answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
+    return labels[answer]
+
+
+OTHER_PLACE = "Somewhere else (type it)"
+NO_PLACE = "No place (not saved)"
+
+
+def ask_place(places: "list[str]") -> str:
+    """Where the game is played: one of the known ``places``, another one, or none."""
+    import questionary
+
+    from companion.history.places import NONE, clean_place, place_problem
+    from companion.terminal.safe_text import line
+
+    choices = [questionary.Choice(line(p), value=p) for p in places]
+    answer = questionary.select(
+        "Where are you playing?", choices=[*choices, OTHER_PLACE, NO_PLACE], default=choices[0]
+    ).unsafe_ask()
+    if answer == NO_PLACE:
+        return ""
+    if answer != OTHER_PLACE:
+        return str(answer)
+    typed = questionary.text(
+        f"The place ({NONE} for none)?",
+        validate=lambda text: place_problem(text) or True,
+        validate_while_typing=False,
+    ).unsafe_ask()
+    return clean_place(str(typed))
+
+
+def start_session(
+    game: str,
+    kind: str,
+    db: Path | None,
+    place: str | None = None,
+    *,
+    save: bool = True,
+    as_json: bool = False,
+) -> None:
+    """Open a new session and run it (exit 2, creating nothing, without a terminal).
+
+    Args:
+        game: The game id.
+        kind: ``play`` or ``score``.
+        db: The ``--db`` option.
+        place: Where it is played (``""``: none); ``None`` asks, offering the
+            places the history knows (nothing is asked when it knows none).
+        save: ``False`` (``score --no-save``): the entry is kept while it is
+            typed, so that Ctrl-C loses nothing, and removed once scored;
+            nothing is recorded.
+        as_json: ``score --json``: the questions and messages go to standard
+            error and standard output gets only the result's JSON.
+    """
+    from companion.events import LOCATION
+    from companion.history.places import known_places
+    from companion.history.sessions import SessionStore
+    from companion.play.runner import NO_SAVE
+
+    need_terminal(kind)
+    with open_history(db) as history, prompts_to_stderr(as_json):
+        if place is None:
+            places = known_places(history) if save else []
+            try:
+                place = ask_place(places) if places else ""
+            except KeyboardInterrupt:
+                typer.echo("\nStopped; nothing was started.", err=as_json)
+                raise typer.Exit(INTERRUPTED) from None
+        facts: list[tuple[str, object]] = [(LOCATION, place)] if place else []
+        if not save:
+            facts.append((NO_SAVE, True))
+        session = SessionStore(history).start(game, kind, facts=facts)
+        drive(history, session, as_json=as_json)
+
+
+@contextmanager
+def prompts_to_stderr(wanted: bool) -> Iterator[None]:
+    """While ``wanted``, the prompts draw on standard error (stdout is kept for JSON).
+
+    A caller that gave prompt_toolkit an output of its own (a test) keeps it.
+    """
+    from prompt_toolkit.application.current import create_app_session, get_app_session
+
+    current = get_app_session()
+    if not wanted or current._output is not None:
+        yield
+        return
+    import sys
+
+    from prompt_toolkit.output import create_output
+
+    with create_app_session(input=current._input, output=create_output(stdout=sys.stderr)):
+        yield
+
+
+def drive(history: "History", session: int, *, as_json: bool = False) -> None:
+    """Run a session; a pause or Ctrl-C saves and says how to resume.
+
+    With ``as_json`` every message goes to standard error and the result is
+    printed as the JSON of ``companion score --input FILE --json``.
+    """
+    from companion.history.saving import after_saving
+    from companion.history.sessions import SessionHeld, SessionLost
+    from companion.play.prompts import QuestionaryPrompter
+    from companion.play.runner import Abandoned, Stopped, run
+    from companion.play.table import Pause
+    from companion.terminal.results import after_block, result_table
+    from companion.terminal.safe_text import lines
+
+    def echo(text: str) -> None:
+        typer.echo(text, err=as_json)
+
+    try:
+        done = run(
+            history,
+            session,
+            prompter_for=QuestionaryPrompter,
+            out=lambda text: echo(lines(text)),
+        )
+    except (SessionHeld, SessionLost) as error:
+        fail(str(error))
+    except Pause:
+        echo(f"Paused and saved. Continue with: companion resume {session}")
+        raise typer.Exit(0) from None
+    except Abandoned:
+        echo(f"Game #{session} set aside; its answers are kept in the history.")
+        raise typer.Exit(0) from None
+    except Stopped:
+        echo(f"Stopped; nothing was changed. Game #{session} waits in: companion resume")
+        raise typer.Exit(1) from None
+    except KeyboardInterrupt:
+        echo(f"\nStopped; every answer is saved. Continue with: companion resume {session}")
+        raise typer.Exit(INTERRUPTED) from None
+    from scorers import SCORERS
+
+    document = done.result.to_json()
+    if as_json:
+        print_json(document)
+    else:
+        show(result_table(document, title=SCORERS[done.result.game].info.title))
+        show(after_block(after_saving(history, done.saved)))
+    echo(done.saved.message())
