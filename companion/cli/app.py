@@ -19,7 +19,6 @@ from companion.cli.common import (
     fail,
     fail_with_problems,
     open_history,
-    plural,
     print_json,
     scorer_for,
     show,
@@ -29,6 +28,7 @@ from companion.cli.notebooks import notebook, serve
 from companion.cli.play import play, resume, setup
 from companion.cli.rules import rules
 from companion.cli.sessions import start_session
+from companion.wording import plural
 
 app = typer.Typer(
     name="companion",

@@ -11,8 +11,6 @@ from typing import TYPE_CHECKING, Annotated, NoReturn, overload
 
 import typer
 
-from companion.wording import plural as plural
-
 if TYPE_CHECKING:
     from rich.console import RenderableType
 

@@ -15,11 +15,11 @@ from companion.cli.common import (
     fail_with_problems,
     game_id,
     open_history,
-    plural,
     print_json,
     show,
     show_parts,
 )
+from companion.wording import plural
 
 if TYPE_CHECKING:
     from companion.history.model import Filter, Play

@@ -12,7 +12,7 @@ the history and rated on, or rated again after any other change
 neither.
 
 A play becomes a :class:`~companion.analysis.played_game.PlayedGame` as
-:mod:`companion.history.played_games` says.
+:mod:`companion.history.to_played` says.
 
 For the web page and the notebooks (which call these with an open history):
     - :func:`after_game` after saving a game: the explanation, the records it
@@ -32,8 +32,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import FINAL, INTERIM, PlayedGame, PlayedSeat, in_play_order
-from companion.history.played_games import side_people
 from companion.history.schema import COUNTED
+from companion.history.to_played import side_people
 
 if TYPE_CHECKING:
     from companion.analysis.clock import Timing
@@ -117,7 +117,7 @@ def _load(
 
     A side is a team of its named people unless it is exactly one person of
     its own name; for a game's seats this is the same as deciding for the
-    whole play (see :mod:`companion.history.played_games`).
+    whole play (see :mod:`companion.history.to_played`).
 
     With ``after`` (``(played_at, id)``), only the plays after it in play order.
     """

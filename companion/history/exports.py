@@ -31,7 +31,8 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from companion.history.model import ANONYMOUS_KEY, FINAL, Person, Play
+from companion.analysis.played_game import FINAL
+from companion.history.model import ANONYMOUS_KEY, Person, Play
 from scorers import SCORERS, title
 from scorers.names import name_key
 

@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from companion.analysis.played_game import FINAL as FINAL  # the statuses, owned by analysis
-from companion.analysis.played_game import INTERIM as INTERIM
+from companion.analysis.played_game import FINAL, INTERIM
 from scorers import SCORERS
 from scorers.names import name_key
 

@@ -45,8 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import PlayedGame, PlayedSeat
 from companion.analysis.records import GameRecords, Mark, PersonRecords
-from companion.history.played_games import side_people
 from companion.history.schema import COUNTED, NOT_COUNTED
+from companion.history.to_played import side_people
 from scorers.names import name_key
 
 if TYPE_CHECKING:

@@ -26,7 +26,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from companion.history.model import INTERIM, Play, now_utc, status_of
+from companion.analysis.played_game import INTERIM
+from companion.history.model import Play, now_utc, status_of
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame

@@ -17,8 +17,9 @@ from __future__ import annotations
 import heapq
 from typing import TYPE_CHECKING, Any
 
+from companion.analysis.played_game import FINAL
 from companion.analysis.stats import Stats, Tables, summarize
-from companion.history.model import FINAL, Filter
+from companion.history.model import Filter
 from companion.history.schema import COUNTED, NOT_COUNTED
 
 if TYPE_CHECKING:

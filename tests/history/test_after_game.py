@@ -12,8 +12,8 @@ from openskill.models import PlackettLuce
 from companion.history import after_game as past
 from companion.history.imports import parse
 from companion.history.model import Person, Play
-from companion.history.played_games import played
 from companion.history.store import History
+from companion.history.to_played import played
 from tests.history_fixture import fill
 
 FILES = Path(__file__).parents[1] / "files"
