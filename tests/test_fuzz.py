@@ -33,7 +33,7 @@ from companion.cli.app import app
 from companion.scorefile import MAX_SCORE_FILE_BYTES, score_text
 from scorers import SCORERS, ScoreFileError
 from scorers.names import clean_name, name_key, name_problem
-from tests.test_score_limits import EXAMPLES
+from tests.support.score_examples import EXAMPLES
 
 BUDGET = float(os.environ.get("COMPANION_FUZZ_SECONDS", "6"))
 MEMORY_LIMIT = 32_000_000

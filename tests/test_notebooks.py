@@ -9,7 +9,7 @@ import pytest
 from nbclient import NotebookClient
 
 from companion.cli.notebooks import NOTEBOOKS
-from tests.history_fixture import fill
+from tests.support.history_fixture import fill
 
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 

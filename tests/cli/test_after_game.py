@@ -16,9 +16,9 @@ from companion.analysis.clock import STAMP, seconds_of
 from companion.cli.app import app
 from companion.history.sessions import SessionStore, is_answer
 from companion.history.store import History
-from tests.history_fixture import fill
-from tests.play.test_play import shibuya_answers
-from tests.play_helpers import CLEAR, CTRL_C, pause, run, sel, txt
+from tests.support.history_fixture import fill
+from tests.support.play_helpers import CLEAR, CTRL_C, pause, run, sel, txt
+from tests.support.play_scripts import shibuya_answers
 
 FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()

@@ -13,7 +13,7 @@ from companion.history import after_game as past
 from companion.history.imports import parse
 from companion.history.model import Person, Play
 from companion.history.store import History
-from tests.history_fixture import fill
+from tests.support.history_fixture import fill
 
 FILES = Path(__file__).parents[1] / "files"
 PL = PlackettLuce()

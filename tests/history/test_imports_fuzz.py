@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from tests.history.test_imports import BACKUP, ours
+from tests.support.import_files import BACKUP, ours
 
 SETTINGS = settings(
     max_examples=int(os.environ.get("COMPANION_FUZZ_IMPORT_EXAMPLES", "40")),

@@ -8,31 +8,27 @@ import pytest
 
 from companion.history.store import History
 from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
-from tests.play_helpers import (
+from tests.support.play_helpers import (
     CLEAR,
     CTRL_C,
     pause,
     rules,
     run,
     saved,
-    seeds,
     sel,
     sessions,
     txt,
     undo,
     yes_from_no,
 )
-from tests.play_scripts import kamakura, shimoda, shogun, tokaido
-
-__all__ = ["seeds"]  # the fixture
-
-
-def shibuya_keys(names: tuple[str, str] = ("Aki", "Ben")) -> str:
-    keys = sel(0) + txt(names[0]) + txt(names[1]) + sel(0) + sel(0) + txt("") + sel(0)
-    keys += sel(0) * 3 + sel(1)  # three tiles laid one by one, then the other 13 at once
-    # Aki's pawn reaches the goal on each of her turns; Ben only moves.
-    keys += (sel(1) + sel(0)) * 2 + sel(1)
-    return keys + txt("")  # the score pad: save
+from tests.support.play_scripts import (
+    kamakura,
+    shibuya_answers,
+    shibuya_keys,
+    shimoda,
+    shogun,
+    tokaido,
+)
 
 
 def test_shibuya_end_to_end(db_path: Path) -> None:
@@ -197,7 +193,7 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
 def test_one_slip_is_fixed_on_the_score_pad_in_three_answers(
     db_path: Path, script: object, field: tuple[object, ...], value: int
 ) -> None:
-    from tests.play_scripts import Script
+    from tests.support.play_scripts import Script
 
     assert isinstance(script, Script)
     assert len(script.fix) + 1 <= 3  # the place, the value, then save
@@ -307,14 +303,6 @@ def test_json_export_carries_the_event_log_and_imports_it_back(
     assert runner.invoke(app, ["history", "import", str(source), "--db", str(other)]).exit_code == 0
     again = runner.invoke(app, ["history", "export", "--format", "json", "--db", str(other)])
     assert again.stdout == first
-
-
-def shibuya_answers() -> list[str]:
-    """The keys of each answer of a whole Shibuya game, one entry per answer."""
-    answers = [sel(0), txt("Aki"), txt("Ben"), sel(0), sel(0), txt(""), sel(0)]
-    answers += [sel(0)] * 3 + [sel(1)] + [sel(1), sel(0), sel(1), sel(0), sel(1), txt("")]
-    assert "".join(answers) == shibuya_keys()
-    return answers
 
 
 @pytest.mark.parametrize("cut", [6, 9, 16])

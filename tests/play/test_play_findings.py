@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from companion.cli.app import app
 from companion.history.store import History
-from tests.play_helpers import (
+from tests.support.play_helpers import (
     CTRL_C,
     UP,
     answers,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.play_helpers import run, saved, sel, sessions, txt
+from tests.support.play_helpers import run, saved, sel, sessions, txt
 
 DOWN = "\x1b[B"
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorers import SCORERS
-from tests.strategies import STRATEGIES
+from tests.support.strategies import STRATEGIES
 
 SCORERS_DIR = Path(__file__).resolve().parents[2] / "scorers"
 
