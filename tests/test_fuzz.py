@@ -191,6 +191,7 @@ def budget_files() -> Budget:
     return Budget(BUDGET)
 
 
+@pytest.mark.fuzz
 @FUZZ
 @given(case=hostile_files())
 def test_hostile_score_files(case: tuple[str, bytes], fuzz_dir: Path, budget_files: Budget) -> None:
@@ -215,6 +216,7 @@ def test_hostile_score_files(case: tuple[str, bytes], fuzz_dir: Path, budget_fil
     every_reader_works(db, play_id)
 
 
+@pytest.mark.fuzz
 def test_the_file_fuzz_ran(budget_files: Budget) -> None:
     """The budget was not spent before anything ran (the fuzz test ran first)."""
     assert budget_files.runs > 0
@@ -226,6 +228,7 @@ def budget_names() -> Budget:
     return Budget(BUDGET / 3)
 
 
+@pytest.mark.fuzz
 @FUZZ
 @given(first=HOSTILE_TEXT, second=HOSTILE_TEXT)
 def test_hostile_names(first: str, second: str, fuzz_dir: Path, budget_names: Budget) -> None:
@@ -269,6 +272,7 @@ def test_hostile_names(first: str, second: str, fuzz_dir: Path, budget_names: Bu
     assert f"Winner: {clean_name(first)}." in shown.stdout
 
 
+@pytest.mark.fuzz
 def test_the_name_fuzz_ran(budget_names: Budget) -> None:
     assert budget_names.runs > 0
 
@@ -288,6 +292,7 @@ BIG = [
 ]
 
 
+@pytest.mark.fuzz
 @settings(FUZZ, max_examples=max(30, int(BUDGET * 5)))
 @given(
     game=st.sampled_from(sorted(SCORERS)),
@@ -311,6 +316,7 @@ def test_reading_and_scoring_stay_within_a_memory_bound(
     assert peak < MEMORY_LIMIT, peak
 
 
+@pytest.mark.fuzz
 def test_the_memory_fuzz_ran(budget_memory: Budget) -> None:
     assert budget_memory.runs > 0
 

@@ -40,6 +40,7 @@ def test_the_wheel_ships_the_notebooks_and_the_page_template() -> None:
     assert not (root / "companion" / "notebooks").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_notebook_executes(path: Path, db_path: Path) -> None:

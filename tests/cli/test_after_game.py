@@ -69,6 +69,7 @@ Saved to the history as game #1.
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("away", ["pause", "ctrl-c", "closed terminal"])
 def test_time_away_never_counts(db_path: Path, clock: FakeClock, away: str) -> None:
     answers = shibuya_answers()  # 17 answers: 34 minutes at the table
@@ -109,6 +110,7 @@ def test_time_away_never_counts(db_path: Path, clock: FakeClock, away: str) -> N
     }
 
 
+@pytest.mark.slow
 def test_time_on_request_and_the_place_of_the_game(db_path: Path, clock: FakeClock) -> None:
     answers = shibuya_answers()
     # :time in a text prompt (the first name), the Time entry of a list (the first tile).

@@ -212,6 +212,7 @@ for k in range(count):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("processes", [2, 8])
 def test_processes_saving_at_the_same_moment_keep_every_record(
     db_path: Path, processes: int

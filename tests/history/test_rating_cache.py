@@ -216,6 +216,7 @@ OPERATIONS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

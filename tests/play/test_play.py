@@ -31,6 +31,7 @@ from tests.support.play_scripts import (
 )
 
 
+@pytest.mark.slow
 def test_shibuya_end_to_end(db_path: Path) -> None:
     result = run(["play", "shibuya"], shibuya_keys())
     assert result.exit_code == 0, result.output
@@ -78,6 +79,7 @@ def test_shibuya_four_players_teams(db_path: Path) -> None:
     assert [p.name for p in play.persons if play.won(p)] == ["Ben", "Dai"]
 
 
+@pytest.mark.slow
 def test_shimoda_end_to_end(db_path: Path) -> None:
     script = shimoda()
     result = run(script.args, script.keys())
@@ -105,6 +107,7 @@ def test_shimoda_end_to_end(db_path: Path) -> None:
     assert game["result"]["winners"] == ["Aki"]
 
 
+@pytest.mark.slow
 def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     names = ["Aki", "Ben", "Cho"]
     keys = txt("3") + "".join(txt(n) for n in names) + txt("2 7") + sel(0)
@@ -143,6 +146,7 @@ def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     assert game["start"] == names.index(line[-1])
 
 
+@pytest.mark.slow
 def test_kamakura_end_to_end(db_path: Path) -> None:
     script = kamakura(2)
     result = run(script.args, script.keys())
@@ -162,6 +166,7 @@ def test_kamakura_end_to_end(db_path: Path) -> None:
     assert game["result"]["winners"] == ["Aki"]
 
 
+@pytest.mark.slow
 def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     script = shogun(3)
     result = run(script.args, script.keys())
@@ -180,6 +185,7 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     assert game["status"] == "final"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "field", "value"),
     [
@@ -220,6 +226,7 @@ def test_a_default_is_replaced_by_typing_and_controls_work_in_it(db_path: Path) 
     assert [p["journey"] for p in game["score_file"]["players"]] == [6, 58]
 
 
+@pytest.mark.slow
 def test_undo_and_rules_at_any_prompt(db_path: Path) -> None:
     keys = sel(0) + txt("Aki") + txt(":undo") + txt("Ann") + txt("Ben")
     keys += rules(2) + undo(2)  # the colour question: rules, then undo Ben's name
@@ -232,6 +239,7 @@ def test_undo_and_rules_at_any_prompt(db_path: Path) -> None:
     assert [p["name"] for p in game["score_file"]["players"]] == ["Ann", "Bo"]
 
 
+@pytest.mark.slow
 def test_names_follow_the_name_rule(db_path: Path) -> None:
     long = "x" * 41
     keys = sel(0) + txt(long) + CLEAR + txt("  Aki  ") + txt("aki") + CLEAR + txt("Ben")
@@ -242,6 +250,7 @@ def test_names_follow_the_name_rule(db_path: Path) -> None:
     assert [p["name"] for p in game["score_file"]["players"]] == ["Aki", "Ben"]
 
 
+@pytest.mark.slow
 def test_pause_then_resume(db_path: Path) -> None:
     first = sel(0) + txt("Aki") + txt("Ben") + sel(0) + sel(0) + txt("")
     rest = shibuya_keys()[len(first) :]
@@ -258,6 +267,7 @@ def test_pause_then_resume(db_path: Path) -> None:
     assert game["result"]["winners"] == ["Aki"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_and_exits_130_then_resume_with_undo(db_path: Path) -> None:
     keys = shibuya_keys()
     cut = len(sel(0) + txt("Aki") + txt("Ben"))
@@ -305,6 +315,7 @@ def test_json_export_carries_the_event_log_and_imports_it_back(
     assert again.stdout == first
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cut", [6, 9, 16])
 def test_interrupted_anywhere_then_resumed_to_the_same_result(db_path: Path, cut: int) -> None:
     answers = shibuya_answers()

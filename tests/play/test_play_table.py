@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from companion.play.runner import rules_text
 from tests.support.play_helpers import CLEAR, events, run, saved, sel, sessions, txt
 
@@ -148,6 +150,7 @@ def test_a_resumed_score_pad_shows_only_its_latest_values(db_path: Path) -> None
 # --- Kamakura: a station holds no site coin -------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) -> None:
     from companion.play.kamakura import coins_problem
     from tests.support.play_scripts import kamakura
@@ -168,6 +171,7 @@ def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) ->
 # --- Shogun: round names read well in a list ------------------------------------------
 
 
+@pytest.mark.slow
 def test_shogun_rounds_are_named_without_commas(db_path: Path, seeds: list[int]) -> None:
     # Found at the table: "Rounds: set-up <1 min, year 1, spring <1 min, year 1, summer ..."
     # could not be read; a round's name now has no comma of its own.

@@ -13,6 +13,7 @@ import pytest
 from tests.support.play_helpers import run, saved, sel, sessions, txt
 
 DOWN = "\x1b[B"
+pytestmark = pytest.mark.terminal
 
 
 def spawn(*args: str) -> pexpect.spawn:

@@ -22,6 +22,7 @@ def test_every_registered_scorer_has_a_strategy() -> None:
     assert set(STRATEGIES) == set(SCORERS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(SCORERS))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

@@ -67,9 +67,12 @@ TOO_SMALL = """() => [...document.querySelectorAll(
   .map(e => (e.closest('.cell') || e.parentElement).className + ' ' + e.tagName + ' '
             + Math.round(e.getBoundingClientRect().height))"""
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
+    ),
+]
 
 
 def free_port() -> int:
