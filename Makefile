@@ -1,12 +1,13 @@
 # Two entry points, both safe to run on a fresh machine with Python 3.11+ and make:
 #   make run   - create .venv, install the companion with its web page, start it (pass ARGS="score ...")
 #   make test  - create .venv, install the companion with its dev tools, run every check
+#   make quick - the same install, then only the tests not marked slow (pytest -m "not slow")
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 PIP := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 
-.PHONY: run test
+.PHONY: run test quick
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,3 +30,7 @@ test: $(BIN)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict scorers companion
 	$(BIN)/pytest
+
+# The quick loop: everything but the slow tests (browser, terminal, fuzz, multi-second).
+quick: $(BIN)/.installed
+	$(BIN)/pytest -m "not slow"

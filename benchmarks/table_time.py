@@ -1,6 +1,6 @@
 """Answers and keystrokes at the table, per game and player count, through the real prompts.
 
-Plays the scripted complete games of ``tests/play_scripts.py`` through the
+Plays the scripted complete games of ``tests/support/play_scripts.py`` through the
 command line, with prompt_toolkit's pipe input, each into a fresh history,
 and checks that each is saved with the expected winner. For each game and
 player count it prints the end count's answers (in all, and per player) and
@@ -37,7 +37,7 @@ FIX_TARGET = 3
 def play(keys: str, args: list[str], folder: Path) -> dict[str, Any]:
     """Run one scripted game into a fresh history; return the saved game."""
     import companion.play.setup as setup
-    from tests.play_helpers import run, saved
+    from tests.support.play_helpers import run, saved
 
     counter = iter(range(5000, 10**6))
     setup.new_seed = lambda: next(counter)  # the same draws on every run
@@ -53,8 +53,8 @@ def play(keys: str, args: list[str], folder: Path) -> dict[str, Any]:
 
 def measure() -> list[dict[str, Any]]:
     """Play every script, plain and with one slip fixed; the figures of each."""
-    from tests.play_helpers import keystrokes
-    from tests.play_scripts import SCRIPTS
+    from tests.support.play_helpers import keystrokes
+    from tests.support.play_scripts import SCRIPTS
 
     os.environ.setdefault("COLUMNS", "100")
     rows = []

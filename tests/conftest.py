@@ -1,4 +1,7 @@
-"""Shared fixtures: every test runs with its own history, never the user's."""
+"""Shared fixtures: every test runs with its own history, never the user's.
+
+Also: browser, terminal and fuzz tests are slow tests too (``-m "not slow"`` is the quick loop).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+ALWAYS_SLOW = ("browser", "terminal", "fuzz")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every browser, terminal and fuzz test slow as well."""
+    for item in items:
+        if any(item.get_closest_marker(name) for name in ALWAYS_SLOW):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -33,7 +33,7 @@ from companion.cli.app import app
 from companion.scorefile import MAX_SCORE_FILE_BYTES, score_text
 from scorers import SCORERS, ScoreFileError
 from scorers.names import clean_name, name_key, name_problem
-from tests.test_score_limits import EXAMPLES
+from tests.support.score_examples import EXAMPLES
 
 BUDGET = float(os.environ.get("COMPANION_FUZZ_SECONDS", "6"))
 MEMORY_LIMIT = 32_000_000
@@ -191,6 +191,7 @@ def budget_files() -> Budget:
     return Budget(BUDGET)
 
 
+@pytest.mark.fuzz
 @FUZZ
 @given(case=hostile_files())
 def test_hostile_score_files(case: tuple[str, bytes], fuzz_dir: Path, budget_files: Budget) -> None:
@@ -215,6 +216,15 @@ def test_hostile_score_files(case: tuple[str, bytes], fuzz_dir: Path, budget_fil
     every_reader_works(db, play_id)
 
 
+@pytest.fixture
+def files_fuzzed(fuzz_dir: Path, budget_files: Budget) -> None:
+    """The file fuzz has had its run: run it here if it has not run yet (this test alone)."""
+    if budget_files.runs == 0:
+        test_hostile_score_files(fuzz_dir=fuzz_dir, budget_files=budget_files)
+
+
+@pytest.mark.fuzz
+@pytest.mark.usefixtures("files_fuzzed")
 def test_the_file_fuzz_ran(budget_files: Budget) -> None:
     """The budget was not spent before anything ran (the fuzz test ran first)."""
     assert budget_files.runs > 0
@@ -226,6 +236,7 @@ def budget_names() -> Budget:
     return Budget(BUDGET / 3)
 
 
+@pytest.mark.fuzz
 @FUZZ
 @given(first=HOSTILE_TEXT, second=HOSTILE_TEXT)
 def test_hostile_names(first: str, second: str, fuzz_dir: Path, budget_names: Budget) -> None:
@@ -269,6 +280,15 @@ def test_hostile_names(first: str, second: str, fuzz_dir: Path, budget_names: Bu
     assert f"Winner: {clean_name(first)}." in shown.stdout
 
 
+@pytest.fixture
+def names_fuzzed(fuzz_dir: Path, budget_names: Budget) -> None:
+    """The name fuzz has had its run: run it here if it has not run yet (this test alone)."""
+    if budget_names.runs == 0:
+        test_hostile_names(fuzz_dir=fuzz_dir, budget_names=budget_names)
+
+
+@pytest.mark.fuzz
+@pytest.mark.usefixtures("names_fuzzed")
 def test_the_name_fuzz_ran(budget_names: Budget) -> None:
     assert budget_names.runs > 0
 
@@ -288,6 +308,7 @@ BIG = [
 ]
 
 
+@pytest.mark.fuzz
 @settings(FUZZ, max_examples=max(30, int(BUDGET * 5)))
 @given(
     game=st.sampled_from(sorted(SCORERS)),
@@ -311,6 +332,15 @@ def test_reading_and_scoring_stay_within_a_memory_bound(
     assert peak < MEMORY_LIMIT, peak
 
 
+@pytest.fixture
+def memory_fuzzed(budget_memory: Budget) -> None:
+    """The memory fuzz has had its run: run it here if it has not run yet (this test alone)."""
+    if budget_memory.runs == 0:
+        test_reading_and_scoring_stay_within_a_memory_bound(budget_memory=budget_memory)
+
+
+@pytest.mark.fuzz
+@pytest.mark.usefixtures("memory_fuzzed")
 def test_the_memory_fuzz_ran(budget_memory: Budget) -> None:
     assert budget_memory.runs > 0
 

@@ -9,7 +9,7 @@ import pytest
 from nbclient import NotebookClient
 
 from companion.cli.notebooks import NOTEBOOKS
-from tests.history_fixture import fill
+from tests.support.history_fixture import fill
 
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
 
@@ -40,6 +40,7 @@ def test_the_wheel_ships_the_notebooks_and_the_page_template() -> None:
     assert not (root / "companion" / "notebooks").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(180)
 @pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
 def test_notebook_executes(path: Path, db_path: Path) -> None:

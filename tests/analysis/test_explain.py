@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import companion.analysis.explain
 from companion.analysis.explain import LABELS, Game, decisive, explain, label, read
 from scorers import SCORERS
-from tests.strategies import STRATEGIES
+from tests.support.strategies import STRATEGIES
 
 Breakdown = dict[str, int]
 

@@ -1,4 +1,4 @@
-"""History stats against tables worked out by hand (see tests/history_fixture.py)."""
+"""History stats against tables worked out by hand (see tests/support/history_fixture.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from companion.history.model import Filter
 from companion.history.stat_queries import of_history, seat_rows
 from companion.history.store import History
 from companion.terminal.stats_tables import bar
-from tests.history_fixture import fill, random_play
+from tests.support.history_fixture import fill, random_play
 
 
 def stats_of(path: Path, game: str | None = None) -> dict[str, Any]:
@@ -262,7 +262,7 @@ def test_interim_scorings_do_not_count(db_path: Path) -> None:
 
 
 def test_a_name_in_other_cases_is_one_person(db_path: Path) -> None:
-    from tests.history_fixture import result
+    from tests.support.history_fixture import result
 
     with History(db_path) as history:
         for name in ("Zoë", "ZOË", "zoë"):

@@ -17,9 +17,9 @@ from companion.cli.app import app
 from companion.events import is_answer
 from companion.history.sessions import SessionStore
 from companion.history.store import History
-from tests.history_fixture import fill
-from tests.play.test_play import shibuya_answers
-from tests.play_helpers import CLEAR, CTRL_C, pause, run, sel, txt
+from tests.support.history_fixture import fill
+from tests.support.play_helpers import CLEAR, CTRL_C, pause, run, sel, txt
+from tests.support.play_scripts import shibuya_answers
 
 FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()
@@ -70,6 +70,7 @@ Saved to the history as game #1.
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("away", ["pause", "ctrl-c", "closed terminal"])
 def test_time_away_never_counts(db_path: Path, clock: FakeClock, away: str) -> None:
     answers = shibuya_answers()  # 17 answers: 34 minutes at the table
@@ -110,6 +111,7 @@ def test_time_away_never_counts(db_path: Path, clock: FakeClock, away: str) -> N
     }
 
 
+@pytest.mark.slow
 def test_time_on_request_and_the_place_of_the_game(db_path: Path, clock: FakeClock) -> None:
     answers = shibuya_answers()
     # :time in a text prompt (the first name), the Time entry of a list (the first tile).

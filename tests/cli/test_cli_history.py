@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from companion.cli.app import app
 from companion.history.store import History
-from tests.history_fixture import fill
+from tests.support.history_fixture import fill
 
 FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()
@@ -293,7 +293,7 @@ def test_edit_names_the_members_of_a_team(tmp_path: Path) -> None:
         play = history.get(1)
         from dataclasses import replace
 
-        from tests.history_fixture import result
+        from tests.support.history_fixture import result
 
         sides = result("shibuya", [("Red", 6, 1), ("Blue", 3, 2)], ["Red"])
         history.replace(replace(play, result=sides, people=(), start_player=None))

@@ -14,7 +14,7 @@ from companion.history.imports import parse
 from companion.history.model import Person, Play
 from companion.history.store import History
 from companion.history.to_played import played
-from tests.history_fixture import fill
+from tests.support.history_fixture import fill
 
 FILES = Path(__file__).parents[1] / "files"
 PL = PlackettLuce()

@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from companion.cli.app import app
 from companion.history.check import first_difference
 from companion.history.store import History
-from tests.history_fixture import fill
-from tests.play.test_play import shibuya_keys
-from tests.play_helpers import pause, run, sel, txt
+from tests.support.history_fixture import damage_page_2, fill
+from tests.support.play_helpers import pause, run, sel, txt
+from tests.support.play_scripts import shibuya_keys
 
 FILES = Path(__file__).parents[1] / "files"
 runner = CliRunner()
@@ -138,8 +138,6 @@ def test_a_finished_game_unlinked_from_its_record_is_a_problem(played: Path) -> 
 
 
 def test_a_damaged_file_is_reported_and_left_as_it_is(db_path: Path) -> None:
-    from tests.history.test_history_faults import damage_page_2
-
     damage_page_2(db_path)
     before = db_path.read_bytes()
     result = runner.invoke(app, ["history", "check"])
@@ -278,8 +276,6 @@ def test_backup_is_one_consistent_moment_while_another_companion_saves(
 
 def test_restoring_a_backup_as_the_readme_says(played: Path, db_path: Path, tmp_path: Path) -> None:
     """The README's steps: check the backup, move the broken history aside, copy it in."""
-    from tests.history.test_history_faults import damage_page_2
-
     backup = tmp_path / "backup.sqlite3"
     assert runner.invoke(app, ["history", "backup", str(backup)]).exit_code == 0
     expected = runner.invoke(app, ["history", "export", "--format", "json"]).stdout

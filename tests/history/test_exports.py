@@ -16,7 +16,7 @@ from companion.history.imports import parse
 from companion.history.model import Person
 from companion.history.store import History
 from scorers import SCORERS
-from tests.history_fixture import PLAYS, fill
+from tests.support.history_fixture import PLAYS, fill
 
 FILES = Path(__file__).parents[1] / "files"
 TEAMS_FILE = (FILES / "shibuya-teams.json").read_text()
@@ -254,7 +254,7 @@ def test_bgg_xml_reads_like_the_api(filled: Path) -> None:
 
 
 def test_bgg_xml_drops_characters_xml_forbids(db_path: Path) -> None:
-    from tests.history_fixture import result
+    from tests.support.history_fixture import result
 
     with History(db_path) as history:
         history.record(
@@ -328,7 +328,7 @@ def test_csv_cells_cannot_be_formulas(text: object, cell: object) -> None:
 
 
 def test_csv_neutralises_and_quotes_user_text(db_path: Path) -> None:
-    from tests.history_fixture import result
+    from tests.support.history_fixture import result
 
     with History(db_path) as history:
         history.record(
@@ -354,7 +354,7 @@ def test_an_interim_scoring_in_every_export(filled: Path, tmp_path: Path) -> Non
     BoardGameGeek, ignored (as BG Stats can only say) with a note our importer
     reads back, a status column in csv and in json."""
     from companion.history.model import Play
-    from tests.history_fixture import result
+    from tests.support.history_fixture import result
 
     winter = Play(
         id=0,

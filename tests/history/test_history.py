@@ -214,6 +214,7 @@ for k in range(count):
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("processes", [2, 8])
 def test_processes_saving_at_the_same_moment_keep_every_record(
     db_path: Path, processes: int
@@ -439,7 +440,7 @@ def test_what_a_play_keeps_for_the_stats_is_what_migration_6_works_out(
 ) -> None:
     """Each write keeps what the statistics read; migration 6's statements give the same."""
     from companion.history.schema import DERIVED
-    from tests.history_fixture import random_play
+    from tests.support.history_fixture import random_play
 
     rng = random.Random(seed)
     path = tmp_path / "history.sqlite3"

@@ -36,8 +36,8 @@ from companion.history.errors import (
 )
 from companion.history.schema import SCHEMA_VERSION
 from companion.history.store import History
-from tests.cli_driver import invoke_at_terminal
-from tests.history_fixture import fill
+from tests.support.cli_driver import invoke_at_terminal
+from tests.support.history_fixture import damage_page_2, fill
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = Path(__file__).parents[1] / "files"
@@ -146,18 +146,6 @@ def test_a_read_of_a_history_held_exclusively_is_one_line(
 
 
 # --- damaged, newer, not a history, uncreatable ------------------------------
-
-
-def damage_page_2(db_path: Path) -> None:
-    """A history of 7 games with garbage in the cell pointers of page 2."""
-    fill(db_path)
-    with sqlite3.connect(db_path) as db:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        size = db.execute("PRAGMA page_size").fetchone()[0]
-    db.close()
-    with db_path.open("r+b") as handle:
-        handle.seek(size + 8)
-        handle.write(b"\xff" * 60)
 
 
 def test_garbage_in_page_2_is_noticed_before_writing(db_path: Path) -> None:
@@ -331,7 +319,7 @@ def as_user(commands: list[list[str]], *, cwd: Path) -> list[dict[str, Any]]:
         prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     env = {**os.environ, "HOME": str(cwd), "PYTHONPATH": str(ROOT), "COMPANION_DB": ""}
     done = subprocess.run(
-        [*prefix, sys.executable, "-m", "tests.cli_driver", json.dumps(commands)],
+        [*prefix, sys.executable, "-m", "tests.support.cli_driver", json.dumps(commands)],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -410,7 +398,7 @@ def in_full_tmpfs(commands: list[list[str]], folder: Path) -> list[dict[str, Any
         pytest.skip("no unshare: cannot mount a small tmpfs for the full-disk test")
     script = (
         f"mount -t tmpfs -o size=2m companion-full {folder} || exit 97\n"
-        f'exec "{sys.executable}" -m tests.cli_driver "$0"\n'
+        f'exec "{sys.executable}" -m tests.support.cli_driver "$0"\n'
     )
     done = subprocess.run(
         [

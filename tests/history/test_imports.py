@@ -15,9 +15,9 @@ from companion.history.imports import Parsed, parse, read_import, score_value
 from companion.history.model import Expansion, Person
 from companion.history.store import History
 from scorers import ScoreFileError
+from tests.support.import_files import BACKUP, ours
 
 FILES = Path(__file__).parents[1] / "files"
-BACKUP = FILES / "bgstats-backup.bgsplay"
 
 
 def backup() -> dict[str, Any]:
@@ -120,40 +120,6 @@ def test_scores(score: object, expected: tuple[int | None, str | None]) -> None:
 def test_not_scores(score: object) -> None:
     with pytest.raises(ValueError):
         score_value(score)
-
-
-def ours() -> dict[str, Any]:
-    """A valid json export of one Tokaido play with its score file."""
-    score_file = (FILES / "tokaido-final.json").read_text()
-    from scorers import SCORERS
-
-    result = SCORERS["tokaido"].score_json(json.loads(score_file)).to_json()
-    return {
-        "format": "companion-history",
-        "version": 2,
-        "plays": [
-            {
-                "id": 1,
-                "uuid": "2b1a4c4e-0000-4000-8000-000000000001",
-                "played_at": "2026-11-30T20:15:00Z",
-                "game": "tokaido",
-                "location": "",
-                "notes": "",
-                "duration_min": None,
-                "source": "companion",
-                "start_player": 0,
-                "people": [
-                    {"name": p["name"], "side": k, "anonymous": False}
-                    for k, p in enumerate(result["players"])
-                ],
-                "ignored": False,
-                "expansions": [],
-                "score_file": score_file,
-                "result": result,
-                "events": [],
-            }
-        ],
-    }
 
 
 def test_our_export_is_read() -> None:

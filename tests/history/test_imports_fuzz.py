@@ -14,13 +14,15 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from tests.history.test_imports import BACKUP, ours
+from tests.support.import_files import BACKUP, ours
 
+pytestmark = pytest.mark.fuzz
 SETTINGS = settings(
     max_examples=int(os.environ.get("COMPANION_FUZZ_IMPORT_EXAMPLES", "40")),
     deadline=None,

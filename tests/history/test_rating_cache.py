@@ -18,7 +18,7 @@ from companion.history import after_game as past
 from companion.history import rating_cache as kept
 from companion.history.model import Play
 from companion.history.store import History
-from tests.history_fixture import fill, random_play, result
+from tests.support.history_fixture import fill, random_play, result
 
 NAMES = ["Aki", "Ben", "Cho", "Dai", "Eri"]
 
@@ -216,6 +216,7 @@ OPERATIONS = st.lists(
 )
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -179,6 +179,7 @@ def replayed(history: History) -> dict[int, list[NewRecord]]:
     return found
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from([(8192, 16), (3, 1), (5, 2)]))
 def test_what_a_play_set_is_what_the_replay_says(

@@ -8,33 +8,30 @@ import pytest
 
 from companion.history.store import History
 from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
-from tests.play_helpers import (
+from tests.support.play_helpers import (
     CLEAR,
     CTRL_C,
     pause,
     rules,
     run,
     saved,
-    seeds,
     sel,
     sessions,
     txt,
     undo,
     yes_from_no,
 )
-from tests.play_scripts import kamakura, shimoda, shogun, tokaido
-
-__all__ = ["seeds"]  # the fixture
-
-
-def shibuya_keys(names: tuple[str, str] = ("Aki", "Ben")) -> str:
-    keys = sel(0) + txt(names[0]) + txt(names[1]) + sel(0) + sel(0) + txt("") + sel(0)
-    keys += sel(0) * 3 + sel(1)  # three tiles laid one by one, then the other 13 at once
-    # Aki's pawn reaches the goal on each of her turns; Ben only moves.
-    keys += (sel(1) + sel(0)) * 2 + sel(1)
-    return keys + txt("")  # the score pad: save
+from tests.support.play_scripts import (
+    kamakura,
+    shibuya_answers,
+    shibuya_keys,
+    shimoda,
+    shogun,
+    tokaido,
+)
 
 
+@pytest.mark.slow
 def test_shibuya_end_to_end(db_path: Path) -> None:
     result = run(["play", "shibuya"], shibuya_keys())
     assert result.exit_code == 0, result.output
@@ -82,6 +79,7 @@ def test_shibuya_four_players_teams(db_path: Path) -> None:
     assert [p.name for p in play.persons if play.won(p)] == ["Ben", "Dai"]
 
 
+@pytest.mark.slow
 def test_shimoda_end_to_end(db_path: Path) -> None:
     script = shimoda()
     result = run(script.args, script.keys())
@@ -109,6 +107,7 @@ def test_shimoda_end_to_end(db_path: Path) -> None:
     assert game["result"]["winners"] == ["Aki"]
 
 
+@pytest.mark.slow
 def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     names = ["Aki", "Ben", "Cho"]
     keys = txt("3") + "".join(txt(n) for n in names) + txt("2 7") + sel(0)
@@ -147,6 +146,7 @@ def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     assert game["start"] == names.index(line[-1])
 
 
+@pytest.mark.slow
 def test_kamakura_end_to_end(db_path: Path) -> None:
     script = kamakura(2)
     result = run(script.args, script.keys())
@@ -166,6 +166,7 @@ def test_kamakura_end_to_end(db_path: Path) -> None:
     assert game["result"]["winners"] == ["Aki"]
 
 
+@pytest.mark.slow
 def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     script = shogun(3)
     result = run(script.args, script.keys())
@@ -184,6 +185,7 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     assert game["status"] == "final"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("script", "field", "value"),
     [
@@ -197,7 +199,7 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
 def test_one_slip_is_fixed_on_the_score_pad_in_three_answers(
     db_path: Path, script: object, field: tuple[object, ...], value: int
 ) -> None:
-    from tests.play_scripts import Script
+    from tests.support.play_scripts import Script
 
     assert isinstance(script, Script)
     assert len(script.fix) + 1 <= 3  # the place, the value, then save
@@ -224,6 +226,7 @@ def test_a_default_is_replaced_by_typing_and_controls_work_in_it(db_path: Path) 
     assert [p["journey"] for p in game["score_file"]["players"]] == [6, 58]
 
 
+@pytest.mark.slow
 def test_undo_and_rules_at_any_prompt(db_path: Path) -> None:
     keys = sel(0) + txt("Aki") + txt(":undo") + txt("Ann") + txt("Ben")
     keys += rules(2) + undo(2)  # the colour question: rules, then undo Ben's name
@@ -236,6 +239,7 @@ def test_undo_and_rules_at_any_prompt(db_path: Path) -> None:
     assert [p["name"] for p in game["score_file"]["players"]] == ["Ann", "Bo"]
 
 
+@pytest.mark.slow
 def test_names_follow_the_name_rule(db_path: Path) -> None:
     long = "x" * 41
     keys = sel(0) + txt(long) + CLEAR + txt("  Aki  ") + txt("aki") + CLEAR + txt("Ben")
@@ -246,6 +250,7 @@ def test_names_follow_the_name_rule(db_path: Path) -> None:
     assert [p["name"] for p in game["score_file"]["players"]] == ["Aki", "Ben"]
 
 
+@pytest.mark.slow
 def test_pause_then_resume(db_path: Path) -> None:
     first = sel(0) + txt("Aki") + txt("Ben") + sel(0) + sel(0) + txt("")
     rest = shibuya_keys()[len(first) :]
@@ -262,6 +267,7 @@ def test_pause_then_resume(db_path: Path) -> None:
     assert game["result"]["winners"] == ["Aki"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_saves_and_exits_130_then_resume_with_undo(db_path: Path) -> None:
     keys = shibuya_keys()
     cut = len(sel(0) + txt("Aki") + txt("Ben"))
@@ -309,14 +315,7 @@ def test_json_export_carries_the_event_log_and_imports_it_back(
     assert again.stdout == first
 
 
-def shibuya_answers() -> list[str]:
-    """The keys of each answer of a whole Shibuya game, one entry per answer."""
-    answers = [sel(0), txt("Aki"), txt("Ben"), sel(0), sel(0), txt(""), sel(0)]
-    answers += [sel(0)] * 3 + [sel(1)] + [sel(1), sel(0), sel(1), sel(0), sel(1), txt("")]
-    assert "".join(answers) == shibuya_keys()
-    return answers
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("cut", [6, 9, 16])
 def test_interrupted_anywhere_then_resumed_to_the_same_result(db_path: Path, cut: int) -> None:
     answers = shibuya_answers()

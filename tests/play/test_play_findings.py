@@ -7,12 +7,13 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from companion.cli.app import app
 from companion.history.stat_queries import seat_rows
 from companion.history.store import History
-from tests.play_helpers import (
+from tests.support.play_helpers import (
     CTRL_C,
     UP,
     answers,
@@ -63,6 +64,7 @@ def test_answers_that_do_not_fit_ask_only_the_cells_involved(db_path: Path) -> N
     assert [p["score_before"] for p in game["score_file"]["players"]] == [10, 5, 3]
 
 
+@pytest.mark.slow
 def test_too_many_tourists_of_a_colour_asks_only_the_two_streets(db_path: Path) -> None:
     keys = txt("Aki") + txt("Ben") + txt("") + txt("")  # no merchants
     cards = "".join(txt("b y 3 3") for _ in range(7))
@@ -106,6 +108,7 @@ def test_undo_keeps_a_tie_drawn_between_bids(db_path: Path) -> None:
     assert ties[0] == ties[1]
 
 
+@pytest.mark.slow
 def test_shogun_bids_rice_and_revolts_follow_the_rulebook(db_path: Path) -> None:
     keys = txt("3") + NAMES3 + txt("") + sel(0)
     keys += sel(5) + sel(4) + sel(4) + rules(1) + sel(0)  # province card, 0, 0; rules; done

@@ -11,7 +11,7 @@ import pytest
 from companion.play.runner import flow_for, rules_text
 from companion.play.table import Table
 from companion.rules import load_topics
-from tests.play.test_table import Scripted
+from tests.support.prompters import Scripted
 
 N = r"\d+"
 # Every question's key (numbers as N) -> the topic id `:rules` must open there.

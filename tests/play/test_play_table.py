@@ -8,10 +8,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from companion.play.runner import rules_text
-from tests.play_helpers import CLEAR, events, run, saved, seeds, sel, sessions, txt
+import pytest
 
-__all__ = ["seeds"]  # the fixture
+from companion.play.runner import rules_text
+from tests.support.play_helpers import CLEAR, events, run, saved, sel, sessions, txt
+
 TOKAIDO_ROWS = ("61 58", "1 2", "2 3", "1 0", "0 0", "0 1", "0 0")
 
 
@@ -149,9 +150,10 @@ def test_a_resumed_score_pad_shows_only_its_latest_values(db_path: Path) -> None
 # --- Kamakura: a station holds no site coin -------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) -> None:
     from companion.play.kamakura import coins_problem
-    from tests.play_scripts import kamakura
+    from tests.support.play_scripts import kamakura
 
     assert coins_problem("A", {}) == "circle A is a station: it holds no site coin"
     assert coins_problem("B O N3p", {}) == "circle N is a station: it holds no site coin"
@@ -169,10 +171,11 @@ def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) ->
 # --- Shogun: round names read well in a list ------------------------------------------
 
 
+@pytest.mark.slow
 def test_shogun_rounds_are_named_without_commas(db_path: Path, seeds: list[int]) -> None:
     # Found at the table: "Rounds: set-up <1 min, year 1, spring <1 min, year 1, summer ..."
     # could not be read; a round's name now has no comma of its own.
-    from tests.play_scripts import shogun
+    from tests.support.play_scripts import shogun
 
     script = shogun(3)
     result = run(script.args, script.keys())

@@ -10,9 +10,10 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from tests.play_helpers import run, saved, sel, sessions, txt
+from tests.support.play_helpers import run, saved, sel, sessions, txt
 
 DOWN = "\x1b[B"
+pytestmark = pytest.mark.terminal
 
 
 def spawn(*args: str) -> pexpect.spawn:

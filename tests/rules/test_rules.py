@@ -623,6 +623,7 @@ def test_plain_text(markdown: str, width: int, text: str) -> None:
     assert plain_text(markdown, width) == text
 
 
+@pytest.mark.terminal
 @pytest.mark.timeout(60)
 @pytest.mark.parametrize("width", [60, 100])
 def test_a_topic_on_a_terminal_is_rich_markdown_at_its_width(width: int) -> None:

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorers import SCORERS
-from tests.strategies import STRATEGIES
+from tests.support.strategies import STRATEGIES
 
 SCORERS_DIR = Path(__file__).resolve().parents[2] / "scorers"
 
@@ -22,6 +22,7 @@ def test_every_registered_scorer_has_a_strategy() -> None:
     assert set(STRATEGIES) == set(SCORERS)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(SCORERS))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())

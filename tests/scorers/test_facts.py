@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import scorers
 from scorers import GAME_IDS, SCORERS, find_game, short_title, title
-from tests.strategies import STRATEGIES
+from tests.support.strategies import STRATEGIES
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scorers.kamakura import eat_bonus
-from tests.helpers import expect, problems, score
+from tests.support.helpers import expect, problems, score
 
 NAMES = ("Aki", "Ben", "Cho", "Dai")
 VALUES = {"B": (3, "pink"), "F": (4, "green"), "K": (3, "blue"), "O": (3, "pink")}

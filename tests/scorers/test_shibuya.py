@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import expect, problems, score
+from tests.support.helpers import expect, problems, score
 
 
 def game(red: int, blue: int, variant: str | None = None, teams: bool = False) -> dict[str, Any]:

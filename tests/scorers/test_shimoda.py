@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scorers.shimoda import covered, max_three_color_sets
-from tests.helpers import expect, problems, score
+from tests.support.helpers import expect, problems, score
 
 BLANK = {"type": "any", "points": 0, "range": 1}
 

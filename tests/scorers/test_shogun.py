@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scorers.shogun import majority_points
-from tests.helpers import expect, problems, score
+from tests.support.helpers import expect, problems, score
 
 NAMES = ("Aki", "Ben", "Cho", "Dai", "Emi")
 REGIONS = ("brown", "yellow", "red", "purple", "green")

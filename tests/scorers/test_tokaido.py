@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scorers.tokaido import souvenir_points, temple_points
-from tests.helpers import expect, problems, score
+from tests.support.helpers import expect, problems, score
 
 FIELDS = (
     "journey",

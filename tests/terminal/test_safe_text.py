@@ -13,7 +13,7 @@ from companion.cli.app import app
 from companion.history.store import History
 from companion.terminal.results import print_clean, result_table
 from companion.terminal.safe_text import line, lines, plain
-from tests.history_fixture import result
+from tests.support.history_fixture import result
 
 runner = CliRunner()
 

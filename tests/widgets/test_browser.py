@@ -67,9 +67,12 @@ TOO_SMALL = """() => [...document.querySelectorAll(
   .map(e => (e.closest('.cell') || e.parentElement).className + ' ' + e.tagName + ' '
             + Math.round(e.getBoundingClientRect().height))"""
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
-)
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
+    ),
+]
 
 
 def free_port() -> int:
@@ -450,7 +453,7 @@ def test_reloaded_pages_free_their_kernels(server: Server, browser: Any) -> None
 
 @pytest.mark.timeout(240, method="signal")
 def test_the_history_page_opens_and_deletes_games(server: Server, browser: Any) -> None:
-    from tests.history_fixture import fill as fill_history
+    from tests.support.history_fixture import fill as fill_history
 
     fill_history(server.db)
     page = open_page(browser, server, "history", "phone")

@@ -17,7 +17,7 @@ from companion.widgets import GamePage, HistoryPage, ScoreForm, SetupPanel, Trac
 from companion.widgets.cells import ListCell
 from companion.widgets.history import nice_ticks, wins_chart
 from companion.widgets.score_form import set_path
-from tests.history_fixture import fill
+from tests.support.history_fixture import fill
 
 TOKAIDO = {
     0: ("Aki", "58", "4", "7", "6", "3", "2", "1"),
@@ -772,7 +772,7 @@ def test_a_damaged_history_is_one_line_on_the_history_page(tmp_path: Path) -> No
 def test_history_page_reads_any_shape_of_play_and_lists_fifty_at_a_time(db_path: Path) -> None:
     import random
 
-    from tests.history_fixture import random_play
+    from tests.support.history_fixture import random_play
 
     rng = random.Random(14)
     with History(db_path) as history:

@@ -3,7 +3,7 @@
 Used by the fault tests to run commands as another user (``setpriv``) or in a
 private mount namespace (``unshare``) without paying a process start each:
 
-    python -m tests.cli_driver '[["history", "list", "--db", "h.sqlite3"], ...]'
+    python -m tests.support.cli_driver '[["history", "list", "--db", "h.sqlite3"], ...]'
 
 Prints one JSON list of ``{"code", "stdout", "stderr", "traceback"}``. A
 command given as ``["fill", PATH]`` instead writes zeros to PATH until the

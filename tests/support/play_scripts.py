@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tests.play_helpers import DOWN, sel, txt
+from tests.support.play_helpers import DOWN, sel, txt
 
 NAMES = ("Aki", "Ben", "Cho", "Dai", "Eve")
 
@@ -204,6 +204,26 @@ def shogun(count: int) -> Script:
         [txt("A2"), txt("3 1 0 2")],
         ["Aki"],
     )
+
+
+# The short Shibuya game the play, check and after-game tests share.
+
+
+def shibuya_keys(names: tuple[str, str] = ("Aki", "Ben")) -> str:
+    """The keys of a whole two-player Shibuya game, won by the first player 3 to 0."""
+    keys = sel(0) + txt(names[0]) + txt(names[1]) + sel(0) + sel(0) + txt("") + sel(0)
+    keys += sel(0) * 3 + sel(1)  # three tiles laid one by one, then the other 13 at once
+    # Aki's pawn reaches the goal on each of her turns; Ben only moves.
+    keys += (sel(1) + sel(0)) * 2 + sel(1)
+    return keys + txt("")  # the score pad: save
+
+
+def shibuya_answers() -> list[str]:
+    """The keys of each answer of a whole Shibuya game, one entry per answer."""
+    answers = [sel(0), txt("Aki"), txt("Ben"), sel(0), sel(0), txt(""), sel(0)]
+    answers += [sel(0)] * 3 + [sel(1)] + [sel(1), sel(0), sel(1), sel(0), sel(1), txt("")]
+    assert "".join(answers) == shibuya_keys()
+    return answers
 
 
 SCRIPTS = {

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
@@ -64,19 +62,6 @@ def run(args: list[str], keys: str) -> Result:
 def keystrokes(keys: str) -> int:
     """Keys pressed: an arrow key (an escape sequence) counts once."""
     return len(keys.replace(DOWN, "v").replace(UP, "^").replace(LEFT, "<"))
-
-
-@pytest.fixture
-def seeds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """Make the seeds of random draws 1001, 1002, ... (the list shows those used)."""
-    used: list[int] = []
-
-    def fixed() -> int:
-        used.append(1001 + len(used))
-        return used[-1]
-
-    monkeypatch.setattr("companion.play.setup.new_seed", fixed)
-    yield used
 
 
 def saved(db: Path) -> list[dict[str, Any]]:

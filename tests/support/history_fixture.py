@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,18 @@ def fill(path: Path) -> None:
                 duration_min=45 + k,
                 start_player=0 if k != 3 else 1,
             )
+
+
+def damage_page_2(db_path: Path) -> None:
+    """A history of 7 games with garbage in the cell pointers of page 2."""
+    fill(db_path)
+    with sqlite3.connect(db_path) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    with db_path.open("r+b") as handle:
+        handle.seek(size + 8)
+        handle.write(b"\xff" * 60)
 
 
 POOL = ["Aki", "aki", "Ben", "Cho", "Dai", "Émi", "Fay", "Gen"]
