@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -318,3 +319,49 @@ _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrst
 def fold_uuid(text: str) -> str:
     """A uuid as SQLite's NOCASE compares it (only A to Z are folded)."""
     return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+def new_play(
+    game: str,
+    score_file: str | None,
+    result: Mapping[str, Any],
+    *,
+    number: int = 0,
+    played_at: str | None = None,
+    location: str = "",
+    notes: str = "",
+    duration_min: int | None = None,
+    start_player: int | None = None,
+    people: tuple[Person, ...] | None = None,
+    status: str | None = None,
+) -> Play:
+    """A game just scored, ready to be recorded: a new uuid, and now unless ``played_at``.
+
+    Args:
+        game: The game id.
+        score_file: The score file exactly as given.
+        result: The result document (``Result.to_json()``).
+        number: The number it is to keep (a session's), or 0 for the next free one.
+        played_at: ISO 8601 UTC time; now when omitted.
+        location: Where it was played.
+        notes: Free text.
+        duration_min: Minutes played, if known.
+        start_player: The person who started, if known (an index into the people).
+        people: The people; taken from the score file when omitted.
+        status: ``final`` or ``interim``; what the score file says when omitted
+            (:func:`status_of`).
+    """
+    return Play(
+        id=number,
+        uuid=str(uuid.uuid4()),
+        played_at=played_at or now_utc(),
+        game=game,
+        score_file=score_file,
+        result=dict(result),
+        location=location,
+        notes=notes,
+        duration_min=duration_min,
+        start_player=start_player,
+        people=people,
+        status=status or status_of(game, score_file),
+    )

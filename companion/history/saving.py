@@ -21,13 +21,12 @@ itself is made here: :meth:`Saved.message` for the terminal,
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import INTERIM
-from companion.history.model import Play, now_utc, status_of
+from companion.history.model import new_play, status_of
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
@@ -182,13 +181,12 @@ def save_game(
         from companion.history.sessions import SessionStore
 
         assert history is not None
-        play = Play(
-            id=session,
-            uuid=str(uuid.uuid4()),
-            played_at=played_at or now_utc(),
-            game=game,
-            score_file=score_file,
-            result=dict(result),
+        play = new_play(
+            game,
+            score_file,
+            result,
+            number=session,
+            played_at=played_at,
             location=location,
             duration_min=duration_min,
             start_player=start_player,

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import uuid as uuids
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,8 +21,7 @@ from companion.history.model import (
     Person,
     Play,
     fold_uuid,
-    now_utc,
-    status_of,
+    new_play,
     summary_of,
 )
 from companion.history.rows import (
@@ -87,19 +85,16 @@ class History(HistoryFile):
         Returns:
             The new record's id.
         """
-        play = Play(
-            id=0,
-            uuid=str(uuids.uuid4()),
-            played_at=played_at or now_utc(),
-            game=game,
-            score_file=score_file,
-            result=dict(result),
+        play = new_play(
+            game,
+            score_file,
+            result,
+            played_at=played_at,
             location=location,
             notes=notes,
             duration_min=duration_min,
             start_player=start_player,
             people=people,
-            status=status_of(game, score_file),
         )
         with self.guard("save the game"), self.transaction() as db:
             return insert(db, play, keep_id=False)
