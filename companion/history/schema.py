@@ -376,7 +376,8 @@ MIGRATIONS += (
                 dirty INTEGER NOT NULL,
                 deleted INTEGER NOT NULL
             ) WITHOUT ROWID""",
-            f"""INSERT OR IGNORE INTO play_versions (uuid, counter, changed_at, base, dirty, deleted)
+            f"""INSERT OR IGNORE INTO play_versions
+                (uuid, counter, changed_at, base, dirty, deleted)
                 SELECT uuid, 1, {_NOW}, NULL, 1, 0 FROM plays""",
             "CREATE INDEX play_versions_waiting ON play_versions (uuid) WHERE dirty = 1",
             """CREATE TABLE person_renames (
