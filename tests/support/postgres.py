@@ -20,7 +20,7 @@ import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 SUPERUSER = "postgres"
@@ -51,7 +51,7 @@ class Server:
     port: int
     password: str
     folder: Path
-    _names: Iterator[int] = itertools.count(1)
+    _names: Iterator[int] = field(default_factory=lambda: itertools.count(1))
 
     def url(self, database: str, user: str = SUPERUSER, password: str | None = None) -> str:
         """A connection string through 127.0.0.1 (with the password only when given)."""
@@ -168,7 +168,7 @@ def _stop(bins: Path, data: Path) -> None:
     """Stop the server: ``pg_ctl stop``, and the postmaster's group killed if it hangs."""
     pid_file = data / "postmaster.pid"
     pid = int(pid_file.read_text().split()[0]) if pid_file.exists() else None
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         subprocess.run(
             _as_postgres([str(bins / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"]),
             stdout=subprocess.DEVNULL,
@@ -176,8 +176,6 @@ def _stop(bins: Path, data: Path) -> None:
             timeout=60,
             check=False,
         )
-    except subprocess.TimeoutExpired:
-        pass
     if pid is not None and pid_file.exists():  # still running: end its whole group
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(os.getpgid(pid), signal.SIGKILL)
