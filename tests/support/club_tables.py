@@ -6,6 +6,7 @@ import json
 import random
 import sqlite3
 from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,11 +20,15 @@ from tests.support.history_fixture import random_play
 def table(path: Path, prefix: str, count: int, *, seed: int = 0) -> Path:
     """A history at ``path`` with ``count`` plays of every shape, uuids ``{prefix}-{k}``."""
     rng = random.Random(f"{prefix}{seed}")
+    start = datetime(2026, 3, 1, 18, tzinfo=UTC) + timedelta(hours=sum(map(ord, prefix)))
+    plays = []
+    for k in range(count):
+        # Each play at its own time: plays at the same second are ordered by their
+        # local number, which differs from table to table.
+        at = (start + timedelta(minutes=k)).strftime("%Y-%m-%dT%H:%M:%SZ")
+        plays.append(replace(random_play(rng, k), uuid=f"{prefix}-{k}", played_at=at))
     with History(path) as history:
-        history.add(
-            [replace(random_play(rng, k), uuid=f"{prefix}-{k}") for k in range(count)],
-            keep_ids=False,
-        )
+        history.add(plays, keep_ids=False)
     return path
 
 
