@@ -285,7 +285,8 @@ def test_an_unreachable_server(local: Path) -> None:
         result = run("club", command, url, "--db", str(local))
         assert result.exit_code == 1
         assert result.output.startswith(
-            f"Error: cannot connect to the club's ledger postgresql://alice:***@127.0.0.1:{port}/club: "
+            "Error: cannot connect to the club's ledger "
+            f"postgresql://alice:***@127.0.0.1:{port}/club: "
         )
         assert result.output.count("\n") == 1
         assert "s3cret-pw" not in result.output
