@@ -117,6 +117,17 @@ class Ledger:
                 f"could not {action} on the club's ledger {self.shown}: {_reason(error, self.url)}"
             ) from None
 
+    @contextmanager
+    def _one_write(self) -> Iterator[None]:
+        """One transaction on the server: committed after the body, rolled back on any error."""
+        self.db.rollback()  # what was only read ends here
+        try:
+            yield
+        except BaseException:
+            self.db.rollback()
+            raise
+        self.db.commit()
+
     def version(self) -> int | None:
         """The ledger's version, or ``None`` when the database holds no ledger at all.
 
@@ -171,7 +182,7 @@ class Ledger:
             self.check()
         if before == VERSION:
             return before, before
-        with self.guard("create the ledger's tables"), self.db.transaction():
+        with self.guard("create the ledger's tables"), self._one_write():
             self.db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
             for number, name, statements in MIGRATIONS:
                 if number <= before:
@@ -270,7 +281,7 @@ class Ledger:
         if not batch:
             return done
         keys = [o.version.uuid for o in batch]
-        with self.guard("write plays"), self.db.transaction():
+        with self.guard("write plays"), self._one_write():
             self.db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
             theirs = {
                 row[0]: row
