@@ -58,14 +58,17 @@ def _ledger(url: str | None, club: str | None) -> Iterator["Ledger"]:
 @club_app.command("init")
 def init(url: UrlArgument = None, club: ClubOption = None) -> None:
     """Create the club's ledger (its tables) in a PostgreSQL database, or upgrade it."""
+    from companion.terminal.safe_text import line
+
     with _ledger(url, club) as ledger:
         before, now = ledger.init()
+        shown = line(ledger.shown)
         if before == now:
-            typer.echo(f"The club's ledger {ledger.shown} is ready (version {now}); nothing to do.")
+            typer.echo(f"The club's ledger {shown} is ready (version {now}); nothing to do.")
         elif before == 0:
-            typer.echo(f"Created the club's ledger in {ledger.shown} (version {now}).")
+            typer.echo(f"Created the club's ledger in {shown} (version {now}).")
         else:
-            typer.echo(f"Upgraded the club's ledger {ledger.shown} from version {before} to {now}.")
+            typer.echo(f"Upgraded the club's ledger {shown} from version {before} to {now}.")
 
 
 @club_app.command("sync")
@@ -92,7 +95,7 @@ def status(url: UrlArgument = None, club: ClubOption = None, db: DbOption = None
         ledger.check()
         with open_history(db, write=False) as history:
             now = read(history, ledger)
-    typer.echo(f"Club's ledger: {now.shown}")
+    typer.echo(f"Club's ledger: {line(now.shown)}")
     typer.echo(f"  {plural(now.plays, 'play')} ({now.deleted} deleted)")
     if now.read_only:
         typer.echo("  This role may only read the ledger: it can take plays, not send them.")

@@ -315,6 +315,22 @@ def test_no_password_at_all(club: str, local: Path, monkeypatch: pytest.MonkeyPa
     )
 
 
+def test_a_password_in_the_address_is_never_shown_or_kept(
+    club: str, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PGPASSWORD")
+    url = server.url(club.rsplit("/", 1)[1], password=server.password)
+    a = table(tmp_path / "a.sqlite3", "a", 2)
+    said = ok(url, a) + run("club", "status", url, "--db", str(a)).output
+    assert server.password not in said
+    assert "postgresql://postgres:***@127.0.0.1:" in said
+    History(a).close()  # checkpoint: everything in the one file
+    assert server.password.encode() not in a.read_bytes()
+    assert sql(a, "SELECT shown FROM club_state") == [
+        (server.url(club.rsplit("/", 1)[1], password="***"),)
+    ]
+
+
 def test_a_password_from_pgpass(
     club: str, server: Server, local: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
