@@ -75,13 +75,18 @@ def init(url: UrlArgument = None, club: ClubOption = None) -> None:
 def sync(url: UrlArgument = None, club: ClubOption = None, db: DbOption = None) -> None:
     """Make this history and the club's ledger the same: send up what changed here,
     take down what changed at other tables."""
+    from companion.club.sync import idle
     from companion.club.sync import sync as run
 
     with _ledger(url, club) as ledger:
         ledger.check()
-        with open_history(db) as history:
-            report = run(history, ledger)
-        typer.echo(report.line()[0].upper() + report.line()[1:] + ".")
+        with open_history(db, write=False) as history:
+            report = idle(history, ledger)
+        if report is None:
+            with open_history(db) as history:
+                report = run(history, ledger)
+        said = report.line()
+        typer.echo(said[0].upper() + said[1:] + ".")
 
 
 @club_app.command("status")

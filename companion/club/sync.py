@@ -122,6 +122,22 @@ def sync(history: HistoryFile, ledger: Ledger, *, batch: int = BATCH) -> SyncRep
     return report
 
 
+def idle(history: HistoryFile, ledger: Ledger) -> SyncReport | None:
+    """The report of a sync that would change nothing, or ``None`` when there is work.
+
+    Reads only, so that a table with nothing new need not open its history for
+    writing (which first checks the whole file).
+    """
+    known = state(history, ledger.id)
+    if ledger.last_seq() > (known.last_seq if known else 0):
+        return None
+    up = waiting(history)[0]
+    writable = ledger.writable()
+    if writable and up:
+        return None
+    return SyncReport(read_only=not writable, not_sent=0 if writable else up)
+
+
 @dataclass(frozen=True)
 class Status:
     """What ``club status`` shows.
