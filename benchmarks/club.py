@@ -56,7 +56,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plays", type=int, default=100_000)
     parser.add_argument("--url", help="an empty PostgreSQL database to use")
+    parser.add_argument(
+        "--make", nargs=3, metavar=("PATH", "PLAYS", "SEED"), help=argparse.SUPPRESS
+    )
     args = parser.parse_args()
+    if args.make:
+        path, count, seed = args.make
+        with History(Path(path)) as history:
+            history.add(generated(int(count), random.Random(int(seed))), keep_ids=False)
+        return 0
     compile_project()
     companion = str(Path(sys.executable).parent / "companion")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -69,15 +77,15 @@ def main() -> int:
             env["PGPASSWORD"] = server.password
             url = server.url(server.new_database())
         subprocess.run([companion, "club", "init", url], env=env, check=True)
-        rng = random.Random(11)
         first, table = Path(folder) / "first.sqlite3", Path(folder) / "table.sqlite3"
-        with History(first) as history:
-            history.add(generated(args.plays, rng), keep_ids=False)
+        # Made in processes of their own, so that this one stays small: a child's
+        # peak memory counts what it was forked from.
+        made = [sys.executable, __file__, "--make"]
+        subprocess.run([*made, str(first), str(args.plays), "11"], env=env, check=True)
         sync = [companion, "club", "sync", url, "--db"]
         runs = {"fill the club": measured([*sync, str(first)], env)}
         runs["empty table"] = measured([*sync, str(table)], env)
-        with History(table) as history:
-            history.add(generated(1000, random.Random(12)), keep_ids=False)
+        subprocess.run([*made, str(table), "1000", "12"], env=env, check=True)
         runs["1,000 new"] = measured([*sync, str(table)], env)
         runs["nothing new"] = measured([*sync, str(table)], env)
     failed = False
