@@ -234,6 +234,7 @@ def take(
                 (now, sent_counter, sent_counter, now, uuid),
             )
         local = _versions(db, [item.uuid for item in items])
+        ids = _local_ids(db, [item.uuid for item in items])
         numbers = _Numbers(db)
         rows = _Rows()
         relink: list[tuple[int, int]] = []
@@ -253,11 +254,9 @@ def take(
                 except ScoreFileError as error:
                     done.refused.append(f"{item.uuid}: {error.problems[0]}")  # type: ignore[union-attr]
                     continue
-            found = db.execute(
-                "SELECT id FROM plays WHERE uuid = ? COLLATE NOCASE", (item.uuid,)
-            ).fetchone()
+            found = ids.get(item.uuid)
             if found is not None:
-                play_id = int(found[0])
+                play_id = found
                 relink += [
                     (play_id, int(s))
                     for (s,) in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play_id,))
@@ -311,4 +310,17 @@ def _versions(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, tuple[i
             f"SELECT uuid, counter, dirty, base FROM play_versions WHERE uuid IN ({marks})", part
         ):
             found[fold_uuid(uuid)] = (int(counter), bool(dirty), -1 if base is None else base)
+    return found
+
+
+def _local_ids(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, int]:
+    """``uuid -> local number`` for the plays ``uuids`` this history has."""
+    found: dict[str, int] = {}
+    for start in range(0, len(uuids), _CHUNK):
+        part = list(uuids[start : start + _CHUNK])
+        marks = ",".join("?" * len(part))
+        for uuid, play_id in db.execute(
+            f"SELECT uuid, id FROM plays WHERE uuid COLLATE NOCASE IN ({marks})", part
+        ):
+            found[fold_uuid(uuid)] = int(play_id)
     return found
