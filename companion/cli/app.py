@@ -13,6 +13,7 @@ import typer
 from companion.cli.common import (
     INTERRUPTED,
     DbOption,
+    HelpGroup,
     JsonOption,
     LocationOption,
     checked_place,
@@ -34,7 +35,7 @@ app = typer.Typer(
     name="companion",
     help="A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.",
     invoke_without_command=True,
-    add_completion=False,
+    cls=HelpGroup,
     rich_markup_mode=None,
 )
 app.command("play")(play)

@@ -7,9 +7,10 @@ here or in the library, never in another command's module.
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, overload
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, overload
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -156,3 +157,57 @@ def show_topic(topic: "Topic", title: str) -> None:
     from companion.rules.render import width
 
     typer.echo(rules_text.topic_text(topic, title, width()))
+
+
+class _Argument(TyperArgument):
+    """An argument whose usage shows its placeholder as it is (``GAME``, not ``{GAME}``)."""
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        """The placeholder; an optional one in brackets."""
+        shown = self.make_metavar(ctx)
+        return [shown if self.required or shown.startswith("[") else f"[{shown}]"]
+
+
+def _placeholder(param: object) -> None:
+    """Give ``param`` the house placeholder: an upper-case word (``N`` for a number)."""
+    if isinstance(param, TyperArgument):
+        param.__class__ = _Argument
+        if param.metavar is None:
+            param.metavar = (param.name or "value").upper()
+    elif isinstance(param, TyperOption) and not param.is_flag and param.metavar is None:
+        number = getattr(param.type, "name", "") in ("int", "int range", "integer", "integer range")
+        param.metavar = "N" if number else (param.name or "value").upper()
+
+
+def _tidy(command: object) -> None:
+    """Every placeholder of ``command`` and its subcommands one way; groups list whole lines."""
+    for param in getattr(command, "params", []):
+        _placeholder(param)
+    if isinstance(command, TyperGroup):
+        command.__class__ = HelpGroup
+        for sub in command.commands.values():
+            _tidy(sub)
+
+
+class HelpGroup(TyperGroup):
+    """The app's group: one placeholder style in every help, and command lines never cut.
+
+    Typer writes a required argument as ``{game}``, a number as ``<int>`` and a
+    text as ``<str>``; here every placeholder is an upper-case word (``GAME``,
+    ``N``, ``FILE``), and each command's first sentence is listed whole.
+    """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        _tidy(self)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """List every command with its whole first sentence."""
+        rows = [
+            (name, command.get_short_help_str(limit=1000))
+            for name in self.list_commands(ctx)
+            if (command := self.get_command(ctx, name)) is not None and not command.hidden
+        ]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)

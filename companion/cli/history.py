@@ -60,7 +60,10 @@ def history_list(
         str | None, typer.Option("--player", "-p", help="Only games this player was in.")
     ] = None,
     since: Annotated[
-        str | None, typer.Option("--since", metavar="DATE", help="Only games on or after DATE.")
+        str | None,
+        typer.Option(
+            "--since", metavar="DATE", help="Only games on or after DATE (UTC), e.g. 2026-11-30."
+        ),
     ] = None,
     limit: Annotated[
         int | None,
@@ -142,12 +145,22 @@ def history_edit(
         str | None, typer.Option("--start-player", metavar="NAME", help="Who started.")
     ] = None,
     date: Annotated[
-        str | None, typer.Option("--date", help="When it was played, e.g. 2026-11-30 20:15 (UTC).")
+        str | None,
+        typer.Option(
+            "--date",
+            metavar="DATE",
+            help="When it was played, in UTC: 2026-11-30 20:15 or 2026-11-30.",
+        ),
     ] = None,
-    location: Annotated[str | None, typer.Option("--location", help="Where it was played.")] = None,
-    notes: Annotated[str | None, typer.Option("--notes", help="Replace the notes.")] = None,
+    location: Annotated[
+        str | None, typer.Option("--location", metavar="PLACE", help="Where it was played.")
+    ] = None,
+    notes: Annotated[
+        str | None, typer.Option("--notes", metavar="TEXT", help="Replace the notes.")
+    ] = None,
     duration: Annotated[
-        int | None, typer.Option("--duration", min=0, help="Minutes it took.")
+        int | None,
+        typer.Option("--duration", metavar="MINUTES", min=0, help="Minutes it took, e.g. 55."),
     ] = None,
     score_file: Annotated[
         str | None,
@@ -371,10 +384,14 @@ def history_ratings(
 
 @history_app.command("export")
 def history_export(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="csv, json, bgstats or bgg-xml.")],
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="csv, json, bgstats or bgg-xml.")
+    ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write to FILE (a new file) instead of the screen."),
+        typer.Option(
+            "--out", "-o", metavar="FILE", help="Write to FILE (a new file) instead of the screen."
+        ),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace FILE if it already exists.")
