@@ -239,6 +239,71 @@ def history_edit(
     typer.echo(f"Game #{play_id} changed.")
 
 
+@history_app.command("rename")
+def history_rename(
+    old: Annotated[str, typer.Argument(metavar="OLD", help="The person's name now.")],
+    new: Annotated[
+        str, typer.Argument(metavar="NEW", help="Their new name; if it is someone's, a merge.")
+    ],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Merge without asking.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Rename a person in every game, or merge them into NEW when NEW is someone's already.
+
+    Stats, records and ratings then know one person. A merge asks first; the
+    history backup taken before it undoes it.
+    """
+    from companion.history.errors import HistoryError
+    from companion.history.people import RenameError, plan_rename, rename_person
+    from companion.terminal.safe_text import line
+
+    with open_history(db) as history:
+        try:
+            plan = plan_rename(history, old, new)
+            if plan.merge and not yes:
+                question = line(
+                    f"{plan.new} is already in the history: {plan.old} is in "
+                    f"{plural(len(plan.old_games), 'game')} and {plan.new} in "
+                    f"{plural(len(plan.new_games), 'game')}. Merge {plan.old} into {plan.new} "
+                    f"({plural(len(plan.old_games) + len(plan.new_games), 'game')})?"
+                )
+                if not typer.confirm(question, default=False):
+                    typer.echo("Nothing changed.")
+                    raise typer.Exit(1)
+            changed = rename_person(history, plan)
+        except RenameError as error:
+            fail(str(error), 2)
+        except HistoryError as error:
+            fail(str(error))
+    done = "merged into" if plan.merge else "renamed"
+    typer.echo(line(f"{plan.old} {done} {plan.new} in {plural(changed, 'game')}."))
+
+
+@history_app.command("people")
+def history_people(json: JsonOption = False, db: DbOption = None) -> None:
+    """List the people of the history with their games and earlier names."""
+    from companion.history.errors import HistoryError
+    from companion.history.people import people
+
+    with open_history(db, write=False) as history:
+        try:
+            found = people(history)
+        except HistoryError as error:
+            fail(str(error))
+    if json:
+        print_json([{"name": p.name, "games": p.games, "aliases": list(p.aliases)} for p in found])
+        return
+    from companion.terminal.safe_text import line
+
+    if not found:
+        typer.echo("Nobody is in the history yet.")
+        return
+    width = max(len(p.name) for p in found)
+    for person in found:
+        aliases = f"   was: {', '.join(person.aliases)}" if person.aliases else ""
+        typer.echo(line(f"{person.name:<{width}}  {plural(person.games, 'game'):>9}{aliases}"))
+
+
 @history_app.command("delete")
 def history_delete(
     play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],

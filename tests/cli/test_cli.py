@@ -317,6 +317,8 @@ def test_every_command_has_help_text() -> None:
             "history list",
             "history show",
             "history edit",
+            "history rename",
+            "history people",
             "history delete",
             "history note",
             "history stats",
