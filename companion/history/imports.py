@@ -17,7 +17,9 @@ BG Stats specifics: scores written as sums (``"58+10+4"``) are added up,
 decimals are rounded (with a note), blank scores are *not scored* (kept, never
 0), winners are taken as marked and never invented, ``ignored`` plays are
 kept out of statistics, expansions are kept, team plays become sides with
-their members, the anonymous player stays anonymous. A game is matched by its
+their members (a play is a team play only when it, or its game, says it uses
+teams: BG Stats writes ``"team": "0"`` on the seats of ordinary plays too),
+the anonymous player stays anonymous. A game is matched by its
 BoardGameGeek id, and by name only when it has none; plays of other games are
 counted and skipped, and never block an import.
 """
@@ -1164,7 +1166,9 @@ def _bgstats_play(
         # Our own export of an interim scoring: BG Stats keeps it as ignored.
         status = "interim"
         ignored = marker.get(METADATA_IGNORED) is True
-    uses_teams = _flag(r, raw, "usesTeams", path) or any(s.team for s in seats)
+    # BG Stats writes "team": "0" on the seats of ordinary plays: a team is a team only
+    # when the play, or its game, says it is played in teams.
+    uses_teams = _flag(r, raw, "usesTeams", path) or _game_uses_teams(book, raw.get("gameRefId"))
     expansions = _bg_expansions(r, raw.get("expansionPlays"), f"{path}.expansionPlays", games)
     location = ""
     where = raw.get("locationRefId")
@@ -1220,6 +1224,12 @@ def _bgstats_play(
         expansions=expansions,
         status=status,
     )
+
+
+def _game_uses_teams(book: _Book, ref: object) -> bool:
+    """Whether the BG Stats game ``ref`` says its plays are played in teams."""
+    entry = book.games.get(ref) if _is_scalar(ref) else None
+    return entry is not None and entry.get("usesTeams") in (True, 1)
 
 
 def _companion_marker(value: object) -> dict[str, Any]:
