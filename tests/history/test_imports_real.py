@@ -190,3 +190,28 @@ def test_uuids_of_either_case_import_once(db_path: Path) -> None:
             for play in data["plays"]:
                 play["uuid"] = play["uuid"].swapcase()
             assert history.add(parse(json.dumps(data)).plays) == (0, added)
+
+
+@pytest.mark.parametrize("digits", ["²", "١٢٣٥٤٠", "１２３５４０"])
+def test_a_bgg_id_in_other_digits_is_a_problem_with_its_path(digits: str, db_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli.app import app
+    from scorers import ScoreFileError
+
+    data = json.loads(WRAPPED.read_text())
+    data["games"][0]["bggId"] = digits
+    data["plays"][0]["expansionPlays"] = [{"bggId": digits, "gameRefId": 999}]
+    with pytest.raises(ScoreFileError) as caught:
+        parse(json.dumps(data))
+    assert [str(p) for p in caught.value.problems] == [
+        f"games[0].bggId: must be a BoardGameGeek id in the digits 0-9, got {digits!r}",
+        f"plays[0].expansionPlays[0].bggId: must be a BoardGameGeek id in the digits 0-9, "
+        f"got {digits!r}",
+    ]
+    bad = db_path.parent / "bad.json"
+    bad.write_text(json.dumps(data), encoding="utf-8")
+    result = CliRunner().invoke(app, ["history", "import", str(bad)])
+    assert result.exit_code == 2
+    assert "games[0].bggId" in result.output
+    assert not db_path.exists() or History(db_path).plays() == []
