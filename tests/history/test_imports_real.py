@@ -55,6 +55,7 @@ WRAPPED_SEATS: list[Seats] = [
         ("Yaddle", 40, False),
         ("Darth Vader", 51, False),
     ],
+    [("Darth Vader", None, False), ("Darth Maul", None, True)],
 ]
 VISUALIZE_SEATS: list[Seats] = [
     [
@@ -167,13 +168,15 @@ def test_ranks_are_kept_or_derived() -> None:
     wrapped = parse(WRAPPED.read_text()).plays
     # BG Stats wrote every rank as 0: the winner 1, the others by score.
     assert [s["rank"] for s in wrapped[0].result["players"]] == [3, 2, 1]
-    assert [s["rank"] for s in wrapped[-1].result["players"]] == [2, 1, 4, 3]
+    assert [s["rank"] for s in wrapped[-2].result["players"]] == [2, 1, 4, 3]
+    # Nobody scored: the winner is first, the others have no rank.
+    assert [s["rank"] for s in wrapped[-1].result["players"]] == [None, 1]
     visualize = parse(VISUALIZE.read_text()).plays
     assert [s["rank"] for s in visualize[1].result["players"]] == [3, 1, 4, 5, 2]
 
 
 def test_the_anonymous_player_stays_anonymous() -> None:
-    play = parse(WRAPPED.read_text()).plays[-1]
+    play = parse(WRAPPED.read_text()).plays[-2]
     assert [(p.name, p.anonymous) for p in play.persons] == [
         ("Anonymous player", True),
         ("D-O", False),
