@@ -24,6 +24,7 @@ from companion.history.sessions import SessionStore
 from companion.history.store import History
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
+from companion.wording import plural
 
 if TYPE_CHECKING:
     from scorers import Result
@@ -196,9 +197,7 @@ def run(
         store.release(session_id, token)
 
 
-UNDO_TO = (
-    "Undo to that point: keep the {kept} answer(s) before it, drop it and the {dropped} after it"
-)
+UNDO_TO = "Undo to that point: keep the {kept} before it, drop it and the {dropped} after it"
 ABANDON = "Abandon the game: set it aside (its answers stay in the history)"
 STOP = "Stop here and change nothing"
 
@@ -226,7 +225,9 @@ def settle(
     out(f"  Question: {error.question}")
     out(f"  Problem: {error.reason}")
     out("Nothing has been changed.")
-    undo = UNDO_TO.format(kept=error.position, dropped=max(0, saved - error.position - 1))
+    undo = UNDO_TO.format(
+        kept=plural(error.position, "answer"), dropped=max(0, saved - error.position - 1)
+    )
     choice = prompter.select("What now?", [undo, ABANDON, STOP], STOP, controls=False)
     if choice == undo:
         store.truncate(session_id, error.position)

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from companion.events import SEED_PREFIX, is_answer
 from companion.history.sessions import Event, Unreadable
+from companion.wording import plural
 
 SET_UP = "set-up"
 """The round every game begins in."""
@@ -182,7 +183,8 @@ class Table:
             raise ReplayError(
                 self.position,
                 "after the end of the game",
-                f"{extra} saved answer(s) come after the game's last question",
+                f"{plural(extra, 'saved answer')} "
+                f"{'comes' if extra == 1 else 'come'} after the game's last question",
             )
 
     def _answer(
