@@ -121,10 +121,11 @@ def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iter
 
 
 def print_json(document: object) -> None:
-    """Print one JSON document on standard output."""
-    import json
+    """Print one JSON document on standard output (no control character reaches the
+    terminal: see :func:`~companion.terminal.safe_text.json_text`)."""
+    from companion.terminal.safe_text import json_text
 
-    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    typer.echo(json_text(document))
 
 
 def show(renderable: "RenderableType") -> None:
