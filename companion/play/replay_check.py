@@ -29,7 +29,7 @@ from companion.history.check import (
 )
 from companion.history.sessions import Unreadable
 from companion.history.store import History
-from companion.play.runner import flow_for
+from companion.play.runner import UnknownSession, flow_for
 from companion.play.table import ReplayError, Table
 from companion.terminal.safe_text import line
 from companion.wording import plural
@@ -150,6 +150,10 @@ def replay(game: str, kind: str, events: list[tuple[str, Any]]) -> tuple[Any, in
 def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     """Problems and notes of one played-along game."""
     where = f"played-along game #{session.id} ({session.game})"
+    try:
+        flow_for(session.game, session.kind)
+    except UnknownSession as error:
+        return [Finding(where, str(error))], []
     for k, (key, value) in enumerate(session.events, 1):
         if isinstance(value, Unreadable):
             return [Finding(where, f"saved answer {k} ({key}) is not readable JSON")], []
