@@ -479,6 +479,16 @@ def history_import(
             "nothing was imported:",
             error.problems,
         )
+    if parsed.events:
+        from companion.play.replay_check import imported_problems
+
+        replayed = imported_problems(parsed.plays, parsed.events)
+        if replayed:
+            fail_with_problems(
+                f"{file} cannot be imported ({plural(len(replayed), 'problem')}); "
+                "nothing was imported:",
+                replayed,
+            )
     added_plays: list[Any] = []
     with open_history(db) as history:
         added, skipped = history.add(
