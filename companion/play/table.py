@@ -19,7 +19,7 @@ which is what the clock needs to time the rounds (:mod:`companion.analysis.clock
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from companion.events import SEED_PREFIX, is_answer
@@ -231,16 +231,23 @@ class Table:
         default: str | None = None,
         *,
         topic: str | None = None,
+        formerly: Mapping[str, str] | None = None,
     ) -> str:
-        """One of ``choices``."""
+        """One of ``choices``.
+
+        ``formerly`` maps the words an earlier version offered to today's choice:
+        a game saved then replays (those words are never offered).
+        """
+        renamed = formerly or {}
 
         def problem(value: Any) -> str | None:
-            return None if value in choices else "is not one of the choices"
+            ok = value in choices or renamed.get(value) in choices
+            return None if ok else "is not one of the choices"
 
         value = self._answer(
             key, message, lambda: self.prompter.select(message, choices, default), problem, topic
         )
-        return str(value)
+        return renamed.get(value, str(value))
 
     def yes(
         self, key: str, message: str, *, default: bool = True, topic: str | None = None
