@@ -270,7 +270,7 @@ class Table:
 
         def check(text: str) -> str | None:
             cleaned = text.strip()
-            if not cleaned.lstrip("-").isdigit() or len(cleaned) > 9:
+            if not (cleaned.isascii() and cleaned.lstrip("-").isdigit()) or len(cleaned) > 9:
                 return "type a whole number, like 3"
             value = int(cleaned)
             if value < low:
@@ -304,7 +304,7 @@ class Table:
             if len(parts) != count:
                 return f"{count} numbers, one per player, separated by spaces"
             for part in parts:
-                if not part.isdigit() or len(part) > 9:
+                if not (part.isascii() and part.isdigit()) or len(part) > 9:
                     return f"not a whole number: {part}"
                 if int(part) > high:
                     return f"{part} is too big: at most {high}"
