@@ -169,9 +169,12 @@ def score(
     if json:
         print_json(document)
         return
+    from companion.analysis.played_game import INTERIM
+    from companion.history.model import status_of
     from companion.terminal.results import after_block, result_table
 
-    show(result_table(document, title=scorer.info.title))
+    interim = status_of(scorer.info.id, text) == INTERIM
+    show(result_table(document, title=scorer.info.title, interim=interim))
     if saved is None:
         from companion.history.saving import save_game
 

@@ -93,7 +93,9 @@ def checked_place(text: str | None) -> str | None:
 
 
 @contextmanager
-def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iterator["History"]:
+def open_history(
+    db: Path | None, *, hint: str = "", write: bool = True, verify: bool = True
+) -> Iterator["History"]:
     """Use the history at ``db`` (or the default); any database trouble is one line, exit 1.
 
     Trouble met while opening it or while the ``with`` body uses it (a lock
@@ -105,6 +107,9 @@ def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iter
         hint: Added to the error message, e.g. how to go on without the history.
         write: ``False`` for commands that only read: they never create a file
             or a folder, and a missing history reads as an empty one.
+        verify: A command that only reads checks the file first (SQLite's quick
+            check), so that damage is reported whichever pages it reads;
+            ``False`` for ``history check``, which lists the damage itself.
     """
     from companion.history.errors import HistoryError
     from companion.history.store import default_path, opened
@@ -116,16 +121,19 @@ def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iter
                     f"The history was upgraded; the old file was kept as {history.backup_path}.",
                     err=True,
                 )
+            if not write and verify:
+                history.verify()
             yield history
     except HistoryError as error:
         fail(f"{error}{hint}")
 
 
 def print_json(document: object) -> None:
-    """Print one JSON document on standard output."""
-    import json
+    """Print one JSON document on standard output (no control character reaches the
+    terminal: see :func:`~companion.terminal.safe_text.json_text`)."""
+    from companion.terminal.safe_text import json_text
 
-    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    typer.echo(json_text(document))
 
 
 def show(renderable: "RenderableType") -> None:

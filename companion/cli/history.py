@@ -561,6 +561,16 @@ def history_import(
             "nothing was imported:",
             error.problems,
         )
+    if parsed.events:
+        from companion.play.replay_check import imported_problems
+
+        replayed = imported_problems(parsed.plays, parsed.events)
+        if replayed:
+            fail_with_problems(
+                f"{file} cannot be imported ({plural(len(replayed), 'problem')}); "
+                "nothing was imported:",
+                replayed,
+            )
     added_plays: list[Any] = []
     with open_history(db) as history:
         added, skipped = history.add(
@@ -592,7 +602,7 @@ def history_check(db: DbOption = None) -> None:
     """Check the history: SQLite's integrity, every score file and every played-along game."""
     from companion.play.replay_check import check_history, report_text
 
-    with open_history(db, write=False) as history:
+    with open_history(db, write=False, verify=False) as history:
         report = check_history(history)
         text = report_text(report, history.path, missing=history.missing)
     typer.echo(text)

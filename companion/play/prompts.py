@@ -11,6 +11,7 @@ left to the caller, which tells the players how to resume.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from typing import Any
 
 import questionary
@@ -79,6 +80,14 @@ def select_all(question: questionary.Question, default: str) -> None:
     buffer.selection_state = state
 
 
+def _clear_input() -> None:
+    """Empty the line being edited (the problem is still shown below it)."""
+    from prompt_toolkit.application import get_app
+
+    with suppress(Exception):  # (no application running: nothing typed to clear)
+        get_app().current_buffer.text = ""
+
+
 class QuestionaryPrompter:
     """Asks in the terminal; shows rules (or the time) on request and asks again.
 
@@ -142,6 +151,8 @@ class QuestionaryPrompter:
             if control is not None and (control != TIME or self.show_time is not None):
                 return True
             problem = validate(text)
+            if problem is not None:
+                _clear_input()  # a refused answer does not stay to be typed onto
             return True if problem is None else problem
 
         if suggestions and complete is None:

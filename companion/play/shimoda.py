@@ -19,6 +19,7 @@ from typing import Any
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
 from companion.play.pad import Pad, Row, review
 from companion.play.table import Table
+from companion.wording import plural
 from scorers.names import clean_name, name_problem
 from scorers.shimoda import COLORS
 
@@ -274,11 +275,11 @@ def describe_card(text: str) -> str:
     if len(parts) >= 2:
         words.append(what)
     if len(parts) >= 3:
-        words[-1] = f"{scoring['points']} points {what}"
+        words[-1] = f"{plural(scoring['points'], 'point')} {what}"
     if len(parts) >= 4:
         words.append(f"over {RANGES[scoring['range']]}")
     if space["chairs"]:
-        words.append(f"{space['chairs']} chair icon(s) on it")
+        words.append(f"{plural(space['chairs'], 'chair icon')} on it")
     return "  " + ", ".join(words) + ("" if len(parts) >= 4 else " ...")
 
 

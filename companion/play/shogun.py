@@ -17,6 +17,7 @@ from companion.play.common import Outcome, ask_players, choose_player, row_messa
 from companion.play.pad import Pad, Row, review
 from companion.play.setup import shuffled
 from companion.play.table import Table
+from companion.wording import plural
 
 GAME = "shogun"
 SEASONS = ("Spring", "Summer", "Autumn")
@@ -270,7 +271,8 @@ def winter(t: Table, year: int, names: list[str]) -> list[Grid]:
             left = names[(seat + 1) % len(names)]
             t.say(
                 f"{name} holds {held} provinces with {rice} rice: {shortfall} short, so "
-                f"{revolts} revolt(s), {farmers} extra farmer(s) each. {left}, on {name}'s "
+                f"{plural(revolts, 'revolt')}, {plural(farmers, 'extra farmer')} each. {left}, "
+                f"on {name}'s "
                 f"left, draws {revolts} of {name}'s province cards at random."
             )
             revolting.append(seat)

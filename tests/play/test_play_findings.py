@@ -130,7 +130,7 @@ def test_shogun_bids_rice_and_revolts_follow_the_rulebook(db_path: Path) -> None
     assert "Year 1, Winter\n1. Everyone lowers their rice marker by the rice loss" in out
     assert "\nWinter: rice and revolts\n" in out
     assert (
-        "Aki holds 5 provinces with 3 rice: 2 short, so 1 revolt(s), 2 extra farmer(s) each. "
+        "Aki holds 5 provinces with 3 rice: 2 short, so 1 revolt, 2 extra farmers each. "
         "Ben, on Aki's left, draws 1 of Aki's province cards at random." in out
     )
     assert "Ben holds 2 provinces with 2 rice: every province is fed." in out
