@@ -38,6 +38,7 @@ class Script:
     wrong: tuple[int, str]
     fix: list[str]
     winners: list[str] = field(default_factory=list)
+    turns: int | None = None
 
     def keys(self) -> str:
         """Every answer's keys."""
@@ -138,21 +139,27 @@ def shibuya(count: int) -> Script:
 
 
 def kamakura(count: int) -> Script:
-    """Aki visits a new circle every turn, the others walk and rest; cards A I L M."""
+    """Aki visits a new circle every other turn and walks between; the others walk and rest.
+
+    Nobody does the same action twice in a row. The coins of the circles Aki
+    takes are described at set-up in one answer; each turn is one short
+    answer, and Enter takes the action offered (the one before the last).
+    """
     people = names(count)
     before = [txt(str(count)), *map(txt, people), txt("")]
     if count > 2:
         before.append(txt(""))  # not the advanced rules
     cards = "A I L M" if count > 2 else "A I L"
     before += [txt(""), DOWN + "\r", txt(cards), sel(0)]
-    described = {"B": sel(0), "O": sel(1), "K": sel(2), "M": sel(0), "F": sel(1)}
-    unknown = {"C": txt("2 pink"), "D": txt("3 green"), "E": txt("1 pink")}
+    before.append(txt("Bp Og Kb Mp Fg C2p D3g E1p"))  # the board's coins, for the table
     circles = "BOKMFCDE"
-    for number in range(8):
-        circle = circles[number]
-        before += [sel(0), txt(circle), described.get(circle) or unknown[circle]]
-        for other in range(1, count):
-            before.append(sel(1 + (number + other) % 2))  # walked, or rested
+    turns = 0
+    for number in range(15):
+        # Aki: v B, then Enter for the walk offered; the others: w, r, then Enter.
+        before.append(txt(f"v {circles[number // 2]}") if number % 2 == 0 else txt(""))
+        for _ in range(1, count):
+            before.append(txt(["w", "r"][number]) if number < 2 else txt(""))
+        turns += count
     count_keys = [txt("B O K 6"), txt("pink 4"), txt("3")]
     if count > 2:
         count_keys.append(txt("2"))
@@ -170,6 +177,7 @@ def kamakura(count: int) -> Script:
         (0, txt("B O K 5")),
         [txt("6" if count > 2 else "5"), txt("B O K 6")],
         ["Aki"],
+        turns,
     )
 
 
