@@ -95,17 +95,10 @@ def shimoda() -> Script:
         if number < 7:
             before.append(txt("4 4"))  # a tie: the marker passes
             holder = 1 - holder
-    cards = [
-        "b y 3 3",
-        "k rp 5 5",
-        "r any 1 1",
-        "y two 3 3",
-        "p all 7 7",
-        "b chair 3 3 c1",
-        "k vm 4 7",
-    ]
+    cards = ["by33", "krp55", "rany11", "ytwo33", "pall77", "bchair33c1", "kvm47"]
     aki = [txt(c) for c in cards] + [txt("yy b r kyp - bp y")]
-    ben = [txt(c) for c in reversed(cards)] + [txt("b - k rr - p -")]
+    # Ben's street holds the same cards, space k facing Aki's space 8 - k: =7 ... =1.
+    ben = [txt(f"={SEVEN - k}") for k in range(SEVEN)] + [txt("b - k rr - p -")]
     count_keys = aki + ben + [txt("")]
     return Script(
         "shimoda",
@@ -113,10 +106,14 @@ def shimoda() -> Script:
         ["play", "shimoda"],
         before,
         count_keys,
-        (0, txt("b y 2 3")),
-        [txt("A3"), txt("b y 3 3")],
+        (7, txt("yy b r kyp - bp -")),
+        [txt("A10"), txt("yy b r kyp - bp y")],
         ["Aki"],
+        14,
     )
+
+
+SEVEN = 7
 
 
 def shibuya(count: int) -> Script:
