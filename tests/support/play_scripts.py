@@ -188,13 +188,15 @@ def shogun(count: int) -> Script:
     people = names(count)
     before = [txt(str(count)), *map(txt, people), txt(""), sel(count - 1)]
     grids = ["b3102 y21", "r2 p11", "g2100", "y1 r1", "p2"]
+    # The second winter starts from the first: Aki took a yellow province, with its castle.
+    changes = ["y31", "", "", "", ""]
     count_keys: list[str] = []
     for year in (1, 2):
         before += shogun_round(count, [0, 1, 2, 5]) + shogun_round(count, [4, 4, 3])
         before += shogun_round(count, [5, 6, 2])
         winter = []
         for seat in range(count):
-            winter += [txt(grids[seat]), txt("9")]
+            winter += [txt(grids[seat] if year == 1 else changes[seat]), txt("9")]
         if year == 1:
             before += [*winter, txt("")]
         else:
@@ -205,7 +207,7 @@ def shogun(count: int) -> Script:
         ["play", "shogun"],
         before,
         count_keys,
-        (0, txt("b3101 y21")),
+        (0, txt("b3101 y31")),
         [txt("A2"), txt("3 1 0 2")],
         ["Aki"],
     )
