@@ -139,6 +139,17 @@ class Table:
         """Whether the saved answers are used up (new questions reach the players)."""
         return self.position >= len(self.answers)
 
+    def next_saved(self) -> str | None:
+        """The key of the next saved answer while replaying, ``None`` once live.
+
+        A flow that adds a question asks it only when this is ``None`` or the
+        question's key: a session saved before the question existed replays
+        without it.
+        """
+        if self.position < len(self.answers):
+            return self.answers[self.position][0]
+        return None
+
     def say(self, text: str, *, kind: str = "") -> None:
         """Announce something; while replaying, keep it for the resume context.
 
