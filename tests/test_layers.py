@@ -22,6 +22,7 @@ LAYERS = {
     "companion.rules": 1,
     "companion.analysis": 2,
     "companion.history": 3,
+    "companion.club": 4,  # a club's ledger on PostgreSQL: over the history, under the CLI
     "companion.terminal": 4,
     "companion.play": 5,
     "companion.widgets": 6,

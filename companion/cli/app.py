@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from companion.cli.club import club_app
 from companion.cli.common import (
     INTERRUPTED,
     DbOption,
@@ -45,6 +46,7 @@ app.command("rules")(rules)
 app.command("notebook")(notebook)
 app.command("serve")(serve)
 app.add_typer(history_app, name="history")
+app.add_typer(club_app, name="club")
 
 
 def show_version(value: bool) -> None:

@@ -243,15 +243,18 @@ def to_json(
     document: dict[str, Any] = {
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
-        "plays": [
-            {**play.to_json(), "score_file": play.score_file, "events": logs.get(play.id, [])}
-            for play in plays
-        ],
+        "plays": [play_entry(play, logs.get(play.id, [])) for play in plays],
     }
     known = _known_uuids(plays, player_uuids or {})
     if known:
         document["players"] = known
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def play_entry(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """One play of our json export: everything about it, its score file exactly as
+    given, and the event log of its answers (empty unless played along)."""
+    return {**play.to_json(), "score_file": play.score_file, "events": events}
 
 
 def _known_uuids(plays: Sequence[Play], uuids: Mapping[str, str]) -> list[dict[str, Any]]:

@@ -1401,3 +1401,22 @@ def _bg_expansions(
         if shown:
             found.append(Expansion(shown, number))
     return tuple(found)
+
+
+def read_entry(item: object, path: str = "play") -> tuple[Play, list[dict[str, Any]]]:
+    """One play of our json export (:func:`~companion.history.exports.play_entry`),
+    checked exactly as an import checks it: the play and its event log.
+
+    Raises:
+        ScoreFileError: Every problem of the entry, with its JSON path.
+    """
+    r = Reader()
+    parsed = Parsed("json")
+    _OurPlays(2, r, parsed).play(0, item)
+    if r.problems or not parsed.plays:
+        raise ScoreFileError(
+            [Problem(p.path.replace("plays[0]", path, 1), p.message) for p in r.problems]
+            or [Problem(path, "is not a play")]
+        )
+    play = parsed.plays[0]
+    return play, parsed.events.get(play.uuid, [])

@@ -346,4 +346,87 @@ MIGRATIONS += (
         ),
     ),
 )
+
+
+# Migration 8: what a club's ledger needs to sync with this history (see
+# companion.history.sync_local). Each play's version: a change counter, the time
+# of its last change, the ledger's counter it was made from (``base``, NULL when
+# it never was synced), whether it waits to go up (``dirty``) and whether it was
+# deleted (a tombstone: the uuid stays after the play is gone). Triggers keep
+# them, whoever makes the change: a play added, edited (``History.replace``
+# deletes and adds it again), deleted, or one of its sides or people changed (a
+# person renamed or merged into another, in any play); a rename is noted in
+# ``person_renames`` too. Also this history's own identity among a club's
+# tables, and what it knows of the club's ledger.
+_NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
+_BUMP = (
+    f"UPDATE play_versions SET counter = counter + 1, changed_at = {_NOW}, dirty = 1, "
+    "deleted = 0 WHERE uuid = (SELECT uuid FROM plays WHERE id = {play})"
+)
+MIGRATIONS += (
+    (
+        8,
+        "each play's version, tombstones and renames for syncing with a club's ledger",
+        (
+            """CREATE TABLE play_versions (
+                uuid TEXT PRIMARY KEY COLLATE NOCASE,
+                counter INTEGER NOT NULL,
+                changed_at TEXT NOT NULL,
+                base INTEGER,
+                dirty INTEGER NOT NULL,
+                deleted INTEGER NOT NULL
+            ) WITHOUT ROWID""",
+            f"""INSERT OR IGNORE INTO play_versions
+                (uuid, counter, changed_at, base, dirty, deleted)
+                SELECT uuid, 1, {_NOW}, NULL, 1, 0 FROM plays""",
+            "CREATE INDEX play_versions_waiting ON play_versions (uuid) WHERE dirty = 1",
+            """CREATE TABLE person_renames (
+                old_key TEXT NOT NULL,
+                new_name TEXT NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (old_key, new_name)
+            ) WITHOUT ROWID""",
+            f"""CREATE TABLE club_table (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                table_id TEXT NOT NULL DEFAULT ({NEW_UUID})
+            )""",
+            "INSERT INTO club_table (id) VALUES (1)",
+            """CREATE TABLE club_state (
+                ledger TEXT PRIMARY KEY,
+                shown TEXT NOT NULL,
+                last_seq INTEGER NOT NULL,
+                last_sync TEXT,
+                pushed INTEGER NOT NULL DEFAULT 0,
+                pulled INTEGER NOT NULL DEFAULT 0
+            ) WITHOUT ROWID""",
+            f"""CREATE TRIGGER version_play_added AFTER INSERT ON plays BEGIN
+                INSERT INTO play_versions (uuid, counter, changed_at, base, dirty, deleted)
+                VALUES (new.uuid, 1, {_NOW}, NULL, 1, 0)
+                ON CONFLICT (uuid) DO UPDATE SET counter = counter + 1,
+                    changed_at = excluded.changed_at, dirty = 1, deleted = 0;
+            END""",
+            f"""CREATE TRIGGER version_play_removed AFTER DELETE ON plays BEGIN
+                UPDATE play_versions SET counter = counter + 1, changed_at = {_NOW}, dirty = 1,
+                    deleted = 1 WHERE uuid = old.uuid;
+            END""",
+            "CREATE TRIGGER version_play_changed AFTER UPDATE OF uuid, played_at, game, "
+            "score_file, result, location, notes, duration_min, source, ignored, expansions, "
+            f"start_player, status ON plays BEGIN {_BUMP.format(play='new.id')}; END",
+            "CREATE TRIGGER version_side_changed AFTER UPDATE OF seat, name, total, rank, "
+            "winner, scored, start_player ON play_players "
+            f"BEGIN {_BUMP.format(play='new.play_id')}; END",
+            "CREATE TRIGGER version_side_removed AFTER DELETE ON play_players "
+            f"BEGIN {_BUMP.format(play='old.play_id')}; END",
+            "CREATE TRIGGER version_person_changed AFTER UPDATE OF position, side, name, "
+            f"name_key, anonymous ON play_people BEGIN {_BUMP.format(play='new.play_id')}; END",
+            "CREATE TRIGGER version_person_removed AFTER DELETE ON play_people "
+            f"BEGIN {_BUMP.format(play='old.play_id')}; END",
+            f"""CREATE TRIGGER person_renamed AFTER UPDATE OF name_key ON play_people
+                WHEN old.name_key <> new.name_key BEGIN
+                INSERT OR REPLACE INTO person_renames (old_key, new_name, at)
+                VALUES (old.name_key, new.name, {_NOW});
+            END""",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -1,0 +1,168 @@
+"""A sync between this table's history and the club's ledger, and what ``club status`` shows.
+
+A sync sends up every change waiting here, in batches (each batch one
+transaction on the server, then one here), then takes down every play the
+ledger changed since this table last looked, in batches (each one
+transaction here, with the ledger's change number it comes up to). A sync cut
+short anywhere is finished by the next: a batch that went up but was not
+noted here settles as already the same; one that came down but was not noted
+is taken again as the version this history already has.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from companion.club.ledger import Conflict, Ledger
+from companion.history.history_file import HistoryFile
+from companion.history.sync_local import outgoing, state, table_id, take, waiting
+from companion.wording import plural
+
+BATCH = 1000
+"""Plays in one transaction, up or down."""
+
+
+@dataclass
+class SyncReport:
+    """What a sync did.
+
+    Attributes:
+        sent: Plays written in the ledger (added, edited or deleted there).
+        added: Plays new here.
+        changed: Plays here replaced by the ledger's version.
+        deleted: Plays deleted here.
+        conflicts: Plays changed both here and elsewhere (both versions kept).
+        refused: The ledger's plays that failed the import's checks (``uuid: problem``).
+        read_only: This role may only read the ledger.
+        not_sent: Changes here that could not go up (a read-only role).
+    """
+
+    sent: int = 0
+    added: int = 0
+    changed: int = 0
+    deleted: int = 0
+    conflicts: int = 0
+    refused: list[str] = field(default_factory=list)
+    read_only: bool = False
+    not_sent: int = 0
+
+    def line(self) -> str:
+        """The sync in one line."""
+        came = self.added + self.changed + self.deleted
+        if self.read_only:
+            return (
+                f"took {plural(came, 'play')} from the club's ledger; this role may only read "
+                f"it, so {plural(self.not_sent, 'change')} here stayed waiting to go up"
+            )
+        if not (self.sent or came or self.conflicts or self.refused):
+            return "nothing new: this history and the club's ledger were already the same"
+        parts = [f"sent {plural(self.sent, 'play')}"]
+        parts.append(
+            f"took {plural(came, 'play')} ({self.added} new, {self.changed} changed, "
+            f"{self.deleted} deleted)"
+        )
+        if self.conflicts:
+            parts.append(
+                f"{plural(self.conflicts, 'conflict')} (both versions kept: companion club status)"
+            )
+        if self.refused:
+            parts.append(f"{plural(len(self.refused), 'play')} refused as malformed")
+        return "; ".join(parts)
+
+
+def sync(history: HistoryFile, ledger: Ledger, *, batch: int = BATCH) -> SyncReport:
+    """Make this history and the ledger the same (see the module's description).
+
+    Args:
+        history: This table's history, open for writing.
+        ledger: The club's ledger, checked (:meth:`Ledger.check`).
+        batch: Plays in one transaction.
+    """
+    report = SyncReport()
+    origin = table_id(history)
+    if ledger.writable():
+        after = ""
+        while True:
+            changes = outgoing(history, after=after, limit=batch)
+            if not changes:
+                break
+            pushed = ledger.push(changes, origin)
+            applied = take(
+                history,
+                pushed.lost,
+                ledger=ledger.id,
+                shown=ledger.shown,
+                sent=pushed.sent,
+                pushed=pushed.settled,
+            )
+            report.sent += pushed.written
+            report.conflicts += pushed.conflicts
+            report.changed += applied.changed
+            report.deleted += applied.deleted
+            report.added += applied.added
+            report.refused += applied.refused or []
+            after = changes[-1].version.uuid
+    else:
+        report.read_only = True
+        report.not_sent = waiting(history)[0]
+    known = state(history, ledger.id)
+    seen = known.last_seq if known else 0
+    while True:
+        got = ledger.pull(seen, batch)
+        if not got:
+            break
+        seen = got[-1][0]
+        applied = take(
+            history, [item for _, item in got], ledger=ledger.id, shown=ledger.shown, last_seq=seen
+        )
+        report.added += applied.added
+        report.changed += applied.changed
+        report.deleted += applied.deleted
+        report.refused += applied.refused or []
+    return report
+
+
+@dataclass(frozen=True)
+class Status:
+    """What ``club status`` shows.
+
+    Attributes:
+        shown: The ledger's address without credentials.
+        plays: Plays in the ledger (``deleted``: tombstones).
+        waiting_up: Changes here waiting to go up (``deleting``: deletions among them).
+        waiting_down: Plays changed by other tables since this one last synced.
+        last_sync: When this table last synced with this ledger (``None``: never).
+        read_only: This role may only read the ledger.
+        conflicts: How many conflicts the ledger keeps, and the latest ones.
+    """
+
+    shown: str
+    plays: int
+    deleted: int
+    waiting_up: int
+    deleting: int
+    waiting_down: int
+    last_sync: str | None
+    read_only: bool
+    conflict_count: int
+    conflicts: list[Conflict]
+
+
+def status(history: HistoryFile, ledger: Ledger) -> Status:
+    """What waits to go up or come down, the last sync, and the conflicts."""
+    known = state(history, ledger.id)
+    up, deleting = waiting(history)
+    plays, deleted = ledger.counts()
+    count, conflicts = ledger.conflicts()
+    return Status(
+        ledger.shown,
+        plays,
+        deleted,
+        up,
+        deleting,
+        ledger.waiting_for(known.last_seq if known else 0, table_id(history)),
+        known.last_sync if known else None,
+        not ledger.writable(),
+        count,
+        conflicts,
+    )

@@ -1,0 +1,314 @@
+"""The local side of syncing with a club's ledger: what goes up, what comes down.
+
+Every play has a version (migration 8, kept by triggers whoever changes the
+play): a change counter, the time of its last change, the ledger's counter it
+was made from (``base``), whether it waits to go up, and whether it was
+deleted (a tombstone). A play travels as the entry our json export writes for
+it (:func:`~companion.history.exports.play_entry`) without its local number,
+and comes down checked exactly as an import checks it
+(:func:`~companion.history.imports.read_entry`). The ledger itself is
+:mod:`companion.club`; this module only reads and writes the local history.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from companion.history.exports import play_entry
+from companion.history.history_file import HistoryFile
+from companion.history.imports import read_entry
+from companion.history.model import Person, Play, fold_uuid, now_utc
+from companion.history.rows import PLAY_COLUMNS, _insert_log, _Numbers, _play, _Rows
+from scorers import ScoreFileError
+
+_CHUNK = 500
+
+
+@dataclass(frozen=True)
+class Version:
+    """A play's version in this history.
+
+    Attributes:
+        uuid: The play's uuid, folded (as the ledger keys it).
+        counter: Its change counter.
+        changed_at: When it last changed (ISO 8601 UTC, milliseconds).
+        base: The ledger's counter this version was made from (``None``: never synced).
+        deleted: A tombstone: the play was deleted.
+    """
+
+    uuid: str
+    counter: int
+    changed_at: str
+    base: int | None
+    deleted: bool
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """A change waiting to go up: the version and the play's entry (``None`` when deleted)."""
+
+    version: Version
+    entry: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """A play as the ledger has it: its version and entry (``None`` for a tombstone)."""
+
+    uuid: str
+    counter: int
+    changed_at: str
+    deleted: bool
+    entry: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class ClubState:
+    """What this history knows of one ledger: the last change it took, the last sync."""
+
+    last_seq: int
+    last_sync: str | None
+    shown: str
+
+
+def entry_of(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
+    """The entry a play travels as: our export's, without the local number."""
+    entry = play_entry(play, events)
+    del entry["id"]
+    return entry
+
+
+def table_id(history: HistoryFile) -> str:
+    """This history's identity among a club's tables (made once, with migration 8)."""
+    with history.guard("read the history"):
+        return str(history._db.execute("SELECT table_id FROM club_table").fetchone()[0])
+
+
+def waiting(history: HistoryFile) -> tuple[int, int]:
+    """How many plays wait to go up, and how many of them are deletions."""
+    with history.guard("read the history"):
+        count, deleted = history._db.execute(
+            "SELECT count(*), coalesce(sum(deleted), 0) FROM play_versions WHERE dirty = 1"
+        ).fetchone()
+    return int(count), int(deleted)
+
+
+def renames(history: HistoryFile) -> list[tuple[str, str, str]]:
+    """The renames made here: ``(old name key, new name, when)``, oldest first."""
+    with history.guard("read the history"):
+        rows = history._db.execute(
+            "SELECT old_key, new_name, at FROM person_renames ORDER BY at, old_key"
+        ).fetchall()
+    return [(str(a), str(b), str(c)) for a, b, c in rows]
+
+
+def state(history: HistoryFile, ledger: str) -> ClubState | None:
+    """What this history knows of the ledger ``ledger`` (its id), if it ever synced with it."""
+    with history.guard("read the history"):
+        row = history._db.execute(
+            "SELECT last_seq, last_sync, shown FROM club_state WHERE ledger = ?", (ledger,)
+        ).fetchone()
+    return None if row is None else ClubState(int(row[0]), row[1], str(row[2]))
+
+
+def outgoing(history: HistoryFile, *, after: str = "", limit: int = _CHUNK) -> list[Outgoing]:
+    """The next ``limit`` changes waiting to go up, by uuid after ``after``."""
+    with history.guard("read the history"):
+        db = history._db
+        rows = db.execute(
+            "SELECT uuid, counter, changed_at, base, deleted FROM play_versions "
+            "WHERE dirty = 1 AND uuid > ? ORDER BY uuid LIMIT ?",
+            (after, limit),
+        ).fetchall()
+        versions = [Version(fold_uuid(u), c, t, b, bool(d)) for u, c, t, b, d in rows]
+        plays = _plays_by_uuid(db, [v.uuid for v in versions if not v.deleted])
+        logs = _event_logs(db, [p.id for p in plays.values()])
+    found = []
+    for version in versions:
+        play = plays.get(version.uuid)
+        if play is None:  # gone without its tombstone noted: a deletion all the same
+            found.append(Outgoing(replace(version, deleted=True), None))
+        else:
+            found.append(Outgoing(version, entry_of(play, logs.get(play.id, []))))
+    return found
+
+
+def _plays_by_uuid(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, Play]:
+    plays: dict[str, Play] = {}
+    for start in range(0, len(uuids), _CHUNK):
+        part = list(uuids[start : start + _CHUNK])
+        marks = ",".join("?" * len(part))
+        rows = db.execute(
+            f"SELECT {PLAY_COLUMNS} FROM plays WHERE uuid COLLATE NOCASE IN ({marks})", part
+        ).fetchall()
+        people: dict[int, list[Person]] = {}
+        ids = [row[0] for row in rows]
+        id_marks = ",".join("?" * len(ids))
+        for play_id, name, side, anonymous in db.execute(
+            "SELECT play_id, name, side, anonymous FROM play_people "
+            f"WHERE play_id IN ({id_marks}) ORDER BY play_id, position",
+            ids,
+        ):
+            people.setdefault(play_id, []).append(Person(name, side, bool(anonymous)))
+        for row in rows:
+            plays[fold_uuid(row[1])] = _play(row, tuple(people.get(row[0], ())))
+    return plays
+
+
+def _event_logs(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    logs: dict[int, list[dict[str, Any]]] = {}
+    for start in range(0, len(ids), _CHUNK):
+        part = list(ids[start : start + _CHUNK])
+        marks = ",".join("?" * len(part))
+        for play_id, at, key, value in db.execute(
+            "SELECT sessions.play_id, e.at, e.key, e.value FROM sessions "
+            "JOIN session_events AS e ON e.session_id = sessions.id "
+            "WHERE sessions.status = 'finished' AND sessions.play_id IN "
+            f"({marks}) ORDER BY sessions.play_id, sessions.id, e.seq",
+            part,
+        ):
+            logs.setdefault(play_id, []).append({"at": at, "key": key, "value": json.loads(value)})
+    return logs
+
+
+@dataclass
+class Applied:
+    """What a batch from the ledger did here.
+
+    Attributes:
+        added: Plays new here.
+        changed: Plays replaced by the ledger's version.
+        deleted: Plays deleted here.
+        refused: Entries that did not pass the import's checks: ``uuid: problem``.
+    """
+
+    added: int = 0
+    changed: int = 0
+    deleted: int = 0
+    refused: list[str] | None = None
+
+    @property
+    def total(self) -> int:
+        """Plays added, changed or deleted."""
+        return self.added + self.changed + self.deleted
+
+
+def take(
+    history: HistoryFile,
+    items: Sequence[Incoming],
+    *,
+    ledger: str,
+    shown: str,
+    last_seq: int | None = None,
+    sent: dict[str, int] | None = None,
+    pushed: Sequence[tuple[str, int, int]] = (),
+) -> Applied:
+    """Bring the ledger's versions of plays into this history, in one transaction.
+
+    A play that changed here since it last went up is left as it is (it goes up
+    next, and the ledger decides), unless it is in ``sent`` with the counter
+    it had when it was sent (the ledger kept its own version instead). A play
+    this history already has at that version is left as it is.
+
+    Args:
+        history: The history, open for writing.
+        items: The ledger's plays.
+        ledger: The ledger's id.
+        shown: The ledger's address without credentials, for ``club status``.
+        last_seq: The ledger's last change these items come up to, when pulled.
+        sent: For the plays whose version the ledger kept over ours: the
+            counter each had when it was sent.
+        pushed: The plays that went up: ``(uuid, counter sent, the ledger's counter now)``.
+    """
+    done = Applied(refused=[])
+    with history.guard("save the club's plays"), history.transaction() as db:
+        for uuid, sent_counter, now in pushed:
+            db.execute(
+                "UPDATE play_versions SET base = ?, "
+                "dirty = CASE WHEN counter = ? THEN 0 ELSE 1 END, "
+                "counter = CASE WHEN counter = ? THEN ? ELSE counter END WHERE uuid = ?",
+                (now, sent_counter, sent_counter, now, uuid),
+            )
+        local = _versions(db, [item.uuid for item in items])
+        numbers = _Numbers(db)
+        rows = _Rows()
+        relink: list[tuple[int, int]] = []
+        settled: list[tuple[Any, ...]] = []
+        for item in items:
+            mine = local.get(item.uuid)
+            if mine is not None and mine[1]:
+                if sent is None or sent.get(item.uuid) != mine[0]:
+                    continue  # changed here since: it goes up, and the ledger decides
+            elif mine is not None and mine[0] == item.counter and mine[2] == item.counter:
+                continue  # already this version
+            play: Play | None = None
+            events: list[dict[str, Any]] = []
+            if not item.deleted:
+                try:
+                    play, events = read_entry({**(item.entry or {}), "id": 1}, item.uuid)
+                except ScoreFileError as error:
+                    done.refused.append(f"{item.uuid}: {error.problems[0]}")  # type: ignore[union-attr]
+                    continue
+            found = db.execute(
+                "SELECT id FROM plays WHERE uuid = ? COLLATE NOCASE", (item.uuid,)
+            ).fetchone()
+            if found is not None:
+                play_id = int(found[0])
+                relink += [
+                    (play_id, int(s))
+                    for (s,) in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play_id,))
+                ]
+                for table in ("play_players", "play_people", "play_pairs"):
+                    db.execute(f"DELETE FROM {table} WHERE play_id = ?", (play_id,))
+                db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
+                if play is None:
+                    done.deleted += 1
+                else:
+                    rows.add(replace(play, id=play_id), play_id)
+                    done.changed += 1
+            elif play is not None:
+                play_id = numbers.take(None)
+                rows.add(replace(play, id=play_id), play_id)
+                if events:
+                    rows.write(db)
+                    rows = _Rows()
+                    numbers.claim()
+                    _insert_log(db, play_id, play.game, events)
+                    numbers = _Numbers(db)
+                done.added += 1
+            settled.append((item.uuid, item.counter, item.changed_at, item.counter, item.deleted))
+        rows.write(db)
+        numbers.claim()
+        db.executemany("UPDATE sessions SET play_id = ? WHERE id = ?", relink)
+        db.executemany(
+            "INSERT INTO play_versions (uuid, counter, changed_at, base, dirty, deleted) "
+            "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (uuid) DO UPDATE SET "
+            "counter = excluded.counter, changed_at = excluded.changed_at, "
+            "base = excluded.base, dirty = 0, deleted = excluded.deleted",
+            settled,
+        )
+        db.execute(
+            "INSERT INTO club_state (ledger, shown, last_seq, last_sync, pushed, pulled) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ledger) DO UPDATE SET shown = excluded.shown, "
+            "last_seq = max(last_seq, excluded.last_seq), last_sync = excluded.last_sync, "
+            "pushed = pushed + excluded.pushed, pulled = pulled + excluded.pulled",
+            (ledger, shown, last_seq or 0, now_utc(), len(pushed), done.total),
+        )
+    return done
+
+
+def _versions(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, tuple[int, bool, int]]:
+    """``uuid -> (counter, waiting, base)`` for the plays ``uuids`` that have a version here."""
+    found: dict[str, tuple[int, bool, int]] = {}
+    for start in range(0, len(uuids), _CHUNK):
+        part = list(uuids[start : start + _CHUNK])
+        marks = ",".join("?" * len(part))
+        for uuid, counter, dirty, base in db.execute(
+            f"SELECT uuid, counter, dirty, base FROM play_versions WHERE uuid IN ({marks})", part
+        ):
+            found[fold_uuid(uuid)] = (int(counter), bool(dirty), -1 if base is None else base)
+    return found

@@ -1,0 +1,417 @@
+"""Syncing tables with a club's ledger on a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from companion.club.ledger import connected
+from companion.history.exports import to_json
+from companion.history.store import History
+from tests.support.club_tables import contents, run, sql, stats, sync, table
+from tests.support.postgres import Server, free_port
+
+
+def ok(url: str, db: Path) -> str:
+    result = sync(url, db)
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def ledger_rows(url: str, statement: str) -> list[tuple[object, ...]]:
+    with connected(url) as ledger:
+        rows = ledger.db.execute(statement.encode()).fetchall()
+        ledger.db.rollback()
+    return rows
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("order", ["abcabc", "cbacba", "bacbca"])
+def test_three_tables_in_any_order_end_with_the_same_plays_and_stats(
+    club: str, tmp_path: Path, order: str
+) -> None:
+    dbs = {name: table(tmp_path / f"{name}.sqlite3", name, 15) for name in "abc"}
+    for name in order:
+        ok(club, dbs[name])
+    expected = {**contents(dbs["a"])}
+    assert len(expected) == 45
+    assert contents(dbs["b"]) == expected
+    assert contents(dbs["c"]) == expected
+    assert stats(dbs["a"]) == stats(dbs["b"]) == stats(dbs["c"])
+    assert ledger_rows(club, "SELECT count(*) FROM plays") == [(45,)]
+    assert ledger_rows(club, "SELECT count(*) FROM sides") == [
+        (sum(len(p["result"]["players"]) for p in expected.values()),)
+    ]
+    for db in dbs.values():
+        assert ok(club, db) == (
+            "Nothing new: this history and the club's ledger were already the same.\n"
+        )
+
+
+def test_first_sync_sends_and_takes_then_a_second_says_nothing_new(
+    club: str, tmp_path: Path
+) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 4)
+    b = table(tmp_path / "b.sqlite3", "b", 3)
+    assert ok(club, a) == "Sent 4 plays; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    assert ok(club, b) == "Sent 3 plays; took 4 plays (4 new, 0 changed, 0 deleted).\n"
+    assert ok(club, a) == "Sent 0 plays; took 3 plays (3 new, 0 changed, 0 deleted).\n"
+    assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
+    before = _dump(a)
+    assert ok(club, a) == "Nothing new: this history and the club's ledger were already the same.\n"
+    assert _dump(a) == before
+    assert sql(a, "SELECT count(*) FROM play_versions WHERE dirty = 1") == [(0,)]
+
+
+def _dump(db: Path) -> list[str]:
+    with sqlite3.connect(db) as connection:
+        return list(connection.iterdump())
+
+
+def test_a_shared_import_is_kept_once(club: str, tmp_path: Path) -> None:
+    source = table(tmp_path / "source.sqlite3", "shared", 6)
+    with History(source) as history:
+        export = tmp_path / "export.json"
+        export.write_text(to_json(history.plays(), events=history.event_logs()))
+    a, b = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3"
+    for db in (a, b):
+        result = run("history", "import", str(export), "--db", str(db))
+        assert result.exit_code == 0, result.output
+    assert ok(club, a) == "Sent 6 plays; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
+    assert ledger_rows(club, "SELECT count(*), count(DISTINCT uuid) FROM plays") == [(6, 6)]
+    assert ledger_rows(club, "SELECT count(*) FROM conflicts") == [(0,)]
+    assert contents(a) == contents(b)
+    assert len(contents(b)) == 6
+
+
+def test_an_edit_travels(club: str, tmp_path: Path) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 3)
+    b = tmp_path / "b.sqlite3"
+    ok(club, a)
+    ok(club, b)
+    with History(a) as history:
+        play = history.plays()[0]
+        history.replace(replace(play, notes="the rain came", location="Ben's"))
+    assert ok(club, a) == "Sent 1 play; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    assert ok(club, b) == "Sent 0 plays; took 1 play (0 new, 1 changed, 0 deleted).\n"
+    edited = contents(b)[play.uuid.lower()]
+    assert (edited["notes"], edited["location"]) == ("the rain came", "Ben's")
+    assert contents(a) == contents(b)
+    assert ledger_rows(club, "SELECT kind, count(*) FROM changes GROUP BY kind ORDER BY kind") == [
+        ("added", 3),
+        ("edited", 1),
+    ]
+
+
+def test_a_deletion_travels_as_a_tombstone(club: str, tmp_path: Path) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 3)
+    b = tmp_path / "b.sqlite3"
+    ok(club, a)
+    ok(club, b)
+    with History(b) as history:
+        gone = history.plays()[1]
+        history.delete(gone.id)
+    assert ok(club, b) == "Sent 1 play; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    assert ok(club, a) == "Sent 0 plays; took 1 play (0 new, 0 changed, 1 deleted).\n"
+    assert gone.uuid.lower() not in contents(a)
+    assert len(contents(a)) == 2
+    assert ledger_rows(club, "SELECT deleted, entry IS NULL FROM plays WHERE uuid = 'a-1'") == [
+        (True, True)
+    ]
+    # The tombstone stays: a third table never sees the play.
+    c = tmp_path / "c.sqlite3"
+    ok(club, c)
+    assert set(contents(c)) == set(contents(a))
+
+
+def test_a_rename_travels(club: str, tmp_path: Path) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 12)
+    b = tmp_path / "b.sqlite3"
+    ok(club, a)
+    ok(club, b)
+    touched = sql(a, "SELECT count(DISTINCT play_id) FROM play_people WHERE name_key = 'ben'")[0][0]
+    assert touched > 0
+    # A rename as any code might write it: the people's names and keys changed in place.
+    sql(a, "UPDATE play_people SET name = 'Benedict', name_key = 'benedict' WHERE name_key = 'ben'")
+    assert sql(a, "SELECT old_key, new_name FROM person_renames") == [("ben", "Benedict")]
+    assert ok(club, a) == f"Sent {touched} plays; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    ok(club, b)
+    assert sql(b, "SELECT count(*) FROM play_people WHERE name_key = 'ben'") == [(0,)]
+    assert sql(b, "SELECT count(DISTINCT play_id) FROM play_people WHERE name = 'Benedict'") == [
+        (touched,)
+    ]
+    assert contents(a) == contents(b)
+    assert ledger_rows(club, "SELECT name FROM people WHERE name_key = 'benedict'") == [
+        ("Benedict",)
+    ]
+
+
+def test_conflicting_edits_keep_both_versions(club: str, tmp_path: Path) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 2)
+    b = tmp_path / "b.sqlite3"
+    ok(club, a)
+    ok(club, b)
+    for db, notes in ((a, "from table a"), (b, "from table b")):
+        with History(db) as history:
+            play = next(p for p in history.plays() if p.uuid == "a-0")
+            history.replace(replace(play, notes=notes))
+    ok(club, a)
+    said = ok(club, b)
+    assert "1 conflict (both versions kept: companion club status)" in said
+    ok(club, a)
+    kept = contents(a)["a-0"]["notes"]
+    assert contents(b)["a-0"]["notes"] == kept
+    [(lost,)] = ledger_rows(club, "SELECT lost_entry->>'notes' FROM conflicts")
+    assert {kept, lost} == {"from table a", "from table b"}
+    status = run("club", "status", club, "--db", str(a))
+    assert status.exit_code == 0, status.output
+    assert "  Conflicts: 1\n" in status.output
+    assert "    a-0 (" in status.output
+    assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
+
+
+def test_status_shows_what_waits_and_the_last_sync(
+    club: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 3)
+    b = table(tmp_path / "b.sqlite3", "b", 2)
+    ok(club, b)
+    result = run("club", "status", "--club", club, "--db", str(a))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"Club's ledger: {club}"
+    assert lines[1:6] == [
+        "  2 plays (0 deleted)",
+        "  Waiting to go up: 3 plays (0 deleted)",
+        "  Waiting to come down: 2 plays",
+        "  Last sync: never",
+        "  Conflicts: 0",
+    ]
+    ok(club, a)
+    monkeypatch.setenv("COMPANION_CLUB", club)
+    after = run("club", "status", "--db", str(a)).output
+    assert "  Waiting to go up: 0 plays (0 deleted)\n  Waiting to come down: 0 plays\n" in after
+    assert "  Last sync: 2" in after
+
+
+def test_a_read_only_role_pulls_but_cannot_push(
+    club: str, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 3)
+    ok(club, a)
+    name, password = server.new_role(club.rsplit("/", 1)[1], read_only=True)
+    reader = server.url(club.rsplit("/", 1)[1], user=name)
+    monkeypatch.setenv("PGPASSWORD", password)
+    r = table(tmp_path / "r.sqlite3", "r", 2)
+    result = sync(reader, r)
+    assert result.exit_code == 0, result.output
+    assert result.output == (
+        "Took 3 plays from the club's ledger; this role may only read it, "
+        "so 2 changes here stayed waiting to go up.\n"
+    )
+    assert len(contents(r)) == 5
+    assert (
+        "This role may only read the ledger" in run("club", "status", reader, "--db", str(r)).output
+    )
+    monkeypatch.setenv("PGPASSWORD", server.password)
+    assert ledger_rows(club, "SELECT count(*) FROM plays") == [(3,)]
+
+
+def test_a_member_role_can_sync(
+    club: str, server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    database = club.rsplit("/", 1)[1]
+    name, password = server.new_role(database, read_only=False)
+    monkeypatch.setenv("PGPASSWORD", password)
+    a = table(tmp_path / "a.sqlite3", "a", 2)
+    assert ok(server.url(database, user=name), a).startswith("Sent 2 plays;")
+
+
+def test_a_malformed_play_in_the_ledger_is_refused_and_the_rest_taken(
+    club: str, tmp_path: Path
+) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 3)
+    ok(club, a)
+    with connected(club) as ledger:
+        ledger.db.execute(
+            "UPDATE plays SET entry = jsonb_set(entry, '{game}', '\"chess\"') WHERE uuid = 'a-1'"
+        )
+        ledger.db.commit()
+    b = tmp_path / "b.sqlite3"
+    said = ok(club, b)
+    assert said == (
+        "Sent 0 plays; took 2 plays (2 new, 0 changed, 0 deleted); 1 play refused as malformed.\n"
+    )
+    assert set(contents(b)) == {"a-0", "a-2"}
+
+
+# Errors: one line, exit 1, no traceback, the local history untouched, no credentials.
+
+
+def _fingerprint(db: Path) -> str:
+    return hashlib.sha256(db.read_bytes()).hexdigest()
+
+
+def _fails(args: list[str], db: Path, expected: str, secret: str = "") -> None:
+    before = _fingerprint(db)
+    result = run(*args, "--db", str(db))
+    assert result.exit_code == 1, result.output
+    assert isinstance(result.exception, SystemExit)
+    assert result.output == f"Error: {expected}\n"
+    assert "Traceback" not in result.output
+    if secret:
+        assert secret not in result.output
+    assert _fingerprint(db) == before
+
+
+@pytest.fixture
+def local(tmp_path: Path) -> Path:
+    db = table(tmp_path / "local.sqlite3", "l", 2)
+    History(db).close()
+    return db
+
+
+def test_an_unreachable_server(local: Path) -> None:
+    port = free_port()
+    url = f"postgresql://alice:s3cret-pw@127.0.0.1:{port}/club"
+    for command in ("sync", "status"):
+        before = _fingerprint(local)
+        result = run("club", command, url, "--db", str(local))
+        assert result.exit_code == 1
+        assert result.output.startswith(
+            "Error: cannot connect to the club's ledger "
+            f"postgresql://alice:***@127.0.0.1:{port}/club: "
+        )
+        assert result.output.count("\n") == 1
+        assert "s3cret-pw" not in result.output
+        assert _fingerprint(local) == before
+
+
+def test_a_wrong_password(club: str, server: Server, local: Path) -> None:
+    database = club.rsplit("/", 1)[1]
+    url = server.url(database, password="wrong-pass-123")
+    _fails(
+        ["club", "sync", url],
+        local,
+        f"cannot connect to the club's ledger {server.url(database, password='***')}: "
+        "the server refused the password (check PGPASSWORD or ~/.pgpass)",
+        "wrong-pass-123",
+    )
+
+
+def test_no_password_at_all(club: str, local: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PGPASSWORD")
+    _fails(
+        ["club", "sync", club],
+        local,
+        f"cannot connect to the club's ledger {club}: "
+        "the server wants a password (set PGPASSWORD or a line in ~/.pgpass)",
+    )
+
+
+def test_a_password_from_pgpass(
+    club: str, server: Server, local: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("PGPASSWORD")
+    pgpass = tmp_path / "pgpass"
+    pgpass.write_text(f"127.0.0.1:{server.port}:*:postgres:{server.password}\n")
+    pgpass.chmod(0o600)
+    monkeypatch.setenv("PGPASSFILE", str(pgpass))
+    assert ok(club, local).startswith("Sent 2 plays;")
+
+
+def test_a_database_that_is_not_a_ledger(
+    server: Server, local: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PGPASSWORD", server.password)
+    url = server.url(server.new_database())
+    for command in ("sync", "status"):
+        _fails(
+            ["club", command, url],
+            local,
+            f"{url} is not a club's ledger (run companion club init there)",
+        )
+    server.admin("CREATE TABLE ledger (key text, value text)", url.rsplit("/", 1)[1])
+    _fails(
+        ["club", "sync", url],
+        local,
+        f"{url} is not a club's ledger (run companion club init there)",
+    )
+    result = run("club", "init", url)
+    assert result.output == f"Error: {url} is not a club's ledger (run companion club init there)\n"
+
+
+def test_a_ledger_of_a_newer_version(club: str, local: Path) -> None:
+    with connected(club) as ledger:
+        ledger.db.execute("UPDATE ledger SET value = '99' WHERE key = 'version'")
+        ledger.db.commit()
+    message = (
+        f"the club's ledger {club} was made by a newer companion (ledger version 99, "
+        "this one knows 1); update the companion"
+    )
+    for command in ("sync", "status"):
+        _fails(["club", command, club], local, message)
+    assert run("club", "init", club).output == f"Error: {message}\n"
+
+
+def test_no_club_given(local: Path) -> None:
+    result = run("club", "sync", "--db", str(local))
+    assert result.exit_code == 1
+    assert result.output == (
+        "Error: no club given: name its ledger as an argument, with --club URL or in "
+        "COMPANION_CLUB (such as postgresql://alice@club.example.org/club)\n"
+    )
+    result = run("club", "sync", "mysql://root:pw@host/db", "--db", str(local))
+    assert result.output == (
+        "Error: mysql://root:***@host/db is not a PostgreSQL address "
+        "(postgresql://user@host/database)\n"
+    )
+
+
+def test_init_twice(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PGPASSWORD", server.password)
+    url = server.url(server.new_database())
+    assert run("club", "init", url).output == f"Created the club's ledger in {url} (version 1).\n"
+    assert run("club", "init", url).output == (
+        f"The club's ledger {url} is ready (version 1); nothing to do.\n"
+    )
+    with connected(url) as ledger:
+        rows = ledger.db.execute("SELECT version, name FROM schema_migrations").fetchall()
+    assert rows == [(1, "plays, sides, people, places, changes and conflicts")]
+
+
+def test_the_ledger_keeps_itself_whole(club: str) -> None:
+    import psycopg
+
+    with connected(club) as ledger, pytest.raises(psycopg.errors.IntegrityError):
+        ledger.db.execute(
+            "INSERT INTO sides (play_uuid, seat, name, winner) VALUES ('nowhere', 0, 'x', true)"
+        )
+
+
+def test_events_of_a_played_along_game_travel(club: str, tmp_path: Path) -> None:
+    source = tmp_path / "source.sqlite3"
+    table(source, "e", 1)
+    with History(source) as history:
+        play = history.plays()[0]
+        document = json.loads(to_json([play]))
+    document["plays"][0]["events"] = [
+        {"at": "2026-03-01T20:00:00Z", "key": "start", "value": {"players": 2}},
+        {"at": "2026-03-01T20:40:00Z", "key": "end", "value": None},
+    ]
+    export = tmp_path / "e.json"
+    export.write_text(json.dumps(document))
+    a = tmp_path / "a.sqlite3"
+    assert run("history", "import", str(export), "--db", str(a)).exit_code == 0
+    ok(club, a)
+    b = tmp_path / "b.sqlite3"
+    ok(club, b)
+    with History(b) as history:
+        logs = history.event_logs()
+    assert [[e["key"] for e in log] for log in logs.values()] == [["start", "end"]]

@@ -1,0 +1,101 @@
+"""Each play's version (migration 8), kept by triggers whoever changes the play."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from companion.history.store import History
+from companion.history.sync_local import Incoming, outgoing, renames, take, waiting
+from tests.support.club_tables import sql, table
+
+
+def versions(db: Path) -> list[tuple[object, ...]]:
+    return sql(db, "SELECT uuid, counter, base, dirty, deleted FROM play_versions ORDER BY uuid")
+
+
+def test_a_new_play_waits_to_go_up_with_counter_1(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 2)
+    assert versions(db) == [("p-0", 1, None, 1, 0), ("p-1", 1, None, 1, 0)]
+    with History(db) as history:
+        assert waiting(history) == (2, 0)
+        out = outgoing(history)
+    assert [o.version.uuid for o in out] == ["p-0", "p-1"]
+    assert out[0].entry is not None and "id" not in out[0].entry
+    assert out[0].entry["uuid"] == "p-0"
+
+
+def test_an_edit_a_deletion_and_a_direct_update_each_count(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 3)
+    with History(db) as history:
+        take(history, [], ledger="L", shown="x", pushed=[("p-0", 1, 1), ("p-1", 1, 1)])
+        assert versions(db)[:2] == [("p-0", 1, 1, 0, 0), ("p-1", 1, 1, 0, 0)]
+        plays = {p.uuid: p for p in history.plays()}
+        history.replace(replace(plays["p-0"], notes="edited"))
+        history.delete(plays["p-1"].id)
+    [edited, deleted, _] = versions(db)
+    assert edited[0] == "p-0" and edited[1] > 1 and edited[2:] == (1, 1, 0)
+    assert deleted[0] == "p-1" and deleted[1] > 1 and deleted[2:] == (1, 1, 1)
+    with History(db) as history:
+        out = {o.version.uuid: o for o in outgoing(history)}
+        assert out["p-1"].entry is None and out["p-1"].version.deleted
+        assert out["p-0"].entry is not None and out["p-0"].entry["notes"] == "edited"
+    sql(db, "UPDATE plays SET notes = 'again' WHERE uuid = 'p-2'")
+    assert versions(db)[2][1] == 2
+
+
+def test_a_rename_in_place_counts_for_every_play_and_is_noted(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 10)
+    with History(db) as history:
+        take(history, [], ledger="L", shown="x", pushed=[(f"p-{k}", 1, 1) for k in range(10)])
+    touched = {
+        row[0]
+        for row in sql(
+            db,
+            "SELECT p.uuid FROM plays p JOIN play_people pp "
+            "ON pp.play_id = p.id WHERE pp.name_key = 'cho'",
+        )
+    }
+    sql(db, "UPDATE play_people SET name = 'Chiyo', name_key = 'chiyo' WHERE name_key = 'cho'")
+    assert {row[0] for row in versions(db) if row[3]} == touched
+    with History(db) as history:
+        assert [r[:2] for r in renames(history)] == [("cho", "Chiyo")]
+
+
+def test_a_play_changed_here_is_not_overwritten_by_the_ledger(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 1)
+    with History(db) as history:
+        entry = outgoing(history)[0].entry
+        assert entry is not None
+        done = take(
+            history,
+            [Incoming("p-0", 5, "2026-01-01T00:00:00.000Z", False, {**entry, "notes": "x"})],
+            ledger="L",
+            shown="x",
+            last_seq=9,
+        )
+        assert done.total == 0
+        assert history.plays()[0].notes == entry["notes"]
+        done = take(
+            history,
+            [Incoming("p-0", 5, "2026-01-01T00:00:00.000Z", False, {**entry, "notes": "x"})],
+            ledger="L",
+            shown="x",
+            sent={"p-0": 1},
+        )
+        assert (done.changed, history.plays()[0].notes) == (1, "x")
+    assert versions(db) == [("p-0", 5, 5, 0, 0)]
+
+
+def test_migrating_an_older_history_gives_its_plays_versions(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 2)
+    sql(db, "DELETE FROM play_versions")
+    assert versions(db) == []
+    with History(db) as history:
+        # The migration's own statement, run again on a history without versions.
+        from companion.history.schema import MIGRATIONS
+
+        statement = next(s for s in MIGRATIONS[7][2] if s.startswith("INSERT OR IGNORE"))
+        with history.transaction() as connection:
+            connection.execute(statement)
+    assert [v[:4] for v in versions(db)] == [("p-0", 1, None, 1), ("p-1", 1, None, 1)]
