@@ -9,15 +9,32 @@ page builds them (a new player count builds a new tracker and pad).
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, Protocol
 
 import ipywidgets as w
 
 from companion.widgets.clock_panel import ClockPanel
 from companion.widgets.rules_panel import RulesPanel
+from companion.widgets.score_form import ScoreForm
+from companion.widgets.tracker import Tracker
 
-if TYPE_CHECKING:
-    from companion.widgets.page import GamePage
+
+class GamePage(Protocol):
+    """What the helpers use of :class:`companion.widgets.page.GamePage`."""
+
+    game: str
+    db: Path | None
+    restoring: bool
+    tracker: Tracker
+    form: ScoreForm
+
+    @property
+    def teams(self) -> bool: ...
+
+    def people(self) -> list[str]: ...
+
+    def _keep(self) -> None: ...
 
 
 class TableHelpers:

@@ -15,6 +15,7 @@ import ipywidgets as w
 from companion.play.setup import TRAVELER_COINS
 from companion.widgets.cells import (
     OMIT,
+    PART_NAMES,
     Cell,
     ListCell,
     check_cell,
@@ -53,25 +54,6 @@ BUILDING_LETTERS = {"provinces": "prov", "castles": "cast", "temples": "tmpl", "
 PAD_REQUIRED: dict[str, tuple[str, ...]] = {"shogun": ("score_before", "war_chests")}
 """Fields a score file may leave out (they count 0) that the pad still asks for: an
 untouched cell is empty, never a value, so a pad with nothing typed cannot be valid."""
-
-PART_NAMES: dict[str, str] = {
-    "color": "colour",
-    "type": "scores",
-    "points": "points",
-    "range": "range",
-    "scored": "of colour",
-    "second": "and colour",
-    "chairs": "chairs",
-    "circle": "circle",
-    "value": "points",
-    "first": "first piece",
-    "card": "card",
-    "circles": "circles",
-    "claimed_by": "claimed by",
-    **{b: b for b in BUILDINGS},
-    **{c: f"{c} tourists" for c in shimoda_rules.COLORS},
-}
-"""What each control of a cell with several is called after the field's name."""
 
 
 def pad_problems(game: str, document: dict[str, Any]) -> list[tuple[str, str]]:
