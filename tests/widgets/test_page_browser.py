@@ -31,7 +31,7 @@ from tests.widgets.test_browser import (
     open_page,
     settle,
 )
-from tests.widgets.test_browser import server as server  # noqa: F401 (the module's server)
+from tests.widgets.test_browser import server as server
 
 AXE = Path(__file__).resolve().parents[1] / "files" / "axe-core" / "axe.min.js"
 PAGES = [*GAMES, "history"]
