@@ -179,10 +179,9 @@ def test_field_names_stay_on_screen_and_wrap_between_words(
             assert page.evaluate(BROKEN_WORDS) == [], (name, size)
             scroll, client, page_scroll, page_client = page.evaluate(WIDE)
             assert page_scroll <= page_client, (name, size)  # never the page itself
-            must_fit = size != "phone" or name == "shibuya"
-            if name == "shogun" and size == "tablet":
-                must_fit = False  # five columns of four buildings scroll at 820
-            if must_fit:
+            # Shibuya fits a phone, every pad a laptop (Shogun with 5 players too); the
+            # others scroll sideways on smaller screens, their field names staying put.
+            if size == "laptop" or name == "shibuya":
                 assert scroll <= client, (name, size, scroll, client)
     finally:
         page.close()
@@ -214,9 +213,7 @@ def test_save_focuses_the_result_which_stays_and_becomes_the_last_game(
     page = open_page(browser, server, "shibuya", "tablet")
     try:
         ready(page, "shibuya")
-        page.click(".save")  # a first look at the focus ring
-        page.keyboard.press("Shift+Tab")
-        page.keyboard.press("Tab")
+        page.locator("button.save").focus()
         ring = page.evaluate(
             "() => { const s = getComputedStyle(document.activeElement);"
             " return [document.activeElement.className, s.outlineStyle,"
@@ -233,12 +230,9 @@ def test_save_focuses_the_result_which_stays_and_becomes_the_last_game(
         )
         page.wait_for_selector(".last-game >> text=won by Aki", timeout=20_000)
         assert page.locator(".winner").first.is_visible()
-        fill(page, ".c-players-1-goals input", "4")  # a change after Save is refused, and said
-        page.wait_for_selector("text=that change was not kept", timeout=20_000)
-        assert page.input_value(".c-players-1-goals input") in ("3", "4")
-        page.wait_for_function(
-            "document.querySelector('.c-players-1-goals input').value === '3'", timeout=10_000
-        )
+        # The saved pad takes no change (test_page_parts: one that arrives anyway is refused).
+        page.wait_for_selector(".c-players-1-goals input:disabled", timeout=20_000)
+        assert page.input_value(".c-players-1-goals input") == "3"
         page.reload(wait_until="commit")
         page.wait_for_selector(".last-game >> text=won by Aki", timeout=90_000)
     finally:
