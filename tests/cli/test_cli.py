@@ -340,6 +340,10 @@ def test_every_command_has_help_text() -> None:
             "setup",
             "notebook",
             "serve",
+            "club",
+            "club init",
+            "club sync",
+            "club status",
         ]
     )
 
