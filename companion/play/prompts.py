@@ -1,7 +1,7 @@
 """Live questions with questionary, plus the four requests any prompt accepts.
 
 In a list, the last four entries are Undo, Rules, Pause and Time. Every entry
-has a number: typing it (or the first letter(s) of the entry) moves the
+has a number: typing it (or the first letters of the entry) moves the
 pointer there, as the arrow keys do, and Enter picks it. The pointer starts
 on the entry the game thinks most likely (the question's default). In a text or
 number prompt, type ``:undo``, ``:rules``, ``:pause`` or ``:time`` (``:u``,

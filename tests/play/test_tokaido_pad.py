@@ -39,7 +39,7 @@ def counted(
         *([" ".join(["0"] * len(travelers))] * 5),
         achievements,
     ]
-    prompter = Answers([*rows, *fixes, ""])
+    prompter = Answers([*rows, "", *fixes, ""])  # Enter: ask every marked value again
     said: list[str] = []
     t = Table("tokaido", [], save=lambda *_: None, prompter=prompter, out=said.append)
     file = count_up(t, NAMES[: len(travelers)], travelers, {})
@@ -57,7 +57,8 @@ def test_a_fourth_achievement_card_is_marked_and_asked_again() -> None:
         "achievements, Eri · Panorama achievements: 4 panorama achievement cards in all on "
         "the pad (the box has 3)"
     ) in " ".join(pad.split())
-    assert prompter.asked[7:11] == [
+    assert prompter.asked[7].startswith("Which marked value is wrong")
+    assert prompter.asked[8:12] == [
         "Aki: panorama achievements?",
         "Cho: panorama achievements?",
         "Dai: panorama achievements?",
@@ -71,7 +72,8 @@ def test_a_traveller_twice_is_marked_on_both_holders() -> None:
     pad = next(s for s in said if "do not fit" in s)
     assert pad.count("Mitsukuni !") == 2
     assert "Mitsukuni is Aki's traveller too (one tile each)" in pad
-    assert prompter.asked[7:9] == ["Aki's traveller?", "Ben's traveller?"]
+    assert prompter.asked[7].startswith("Which marked value is wrong")
+    assert prompter.asked[8:10] == ["Aki's traveller?", "Ben's traveller?"]
     assert [p["traveler"] for p in file["players"]] == ["Mitsukuni", "Kinko"]
 
 
