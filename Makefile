@@ -22,7 +22,10 @@ $(BIN)/.installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[dev,notebooks]'
 	touch $@ $(BIN)/.installed-run
 
+# The hint goes to standard error, before the program starts: the menu then fills the screen.
 run: $(BIN)/.installed-run
+	@echo 'companion is installed in $(VENV). To type "companion" in a new shell: source $(VENV)/bin/activate' >&2
+	@echo '(or install it for your user: pipx install ".[notebooks]", or uv tool install ".[notebooks]")' >&2
 	$(BIN)/companion $(ARGS)
 
 test: $(BIN)/.installed

@@ -10,6 +10,8 @@ history, the copy kept before the history is upgraded, the rules' search index.
 from __future__ import annotations
 
 import os
+import re
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,13 +24,14 @@ def replacing(target: Path, temporary: Path | None = None, *, sync: bool = True)
     The body of the ``with`` writes the temporary file, by its path (SQLite
     writes a copy there, say). When the body ends, the file is flushed to
     disk and renamed to ``target`` in one step; on any exception (Ctrl-C
-    too) it is removed and ``target`` is left as it was.
+    too) it is removed and ``target`` is left as it was. What a write that was
+    killed left beside ``target`` is removed first (:func:`remove_stale`).
 
     Args:
         target: The file to write.
         temporary: The name to write under, beside ``target``; a file left
             there by an earlier attempt is removed first. Default: a new file
-            ``.NAME.XXXXXXXX.part`` made for this write, which gets the
+            ``.NAME.PID.XXXXXXXX.part`` made for this write, which gets the
             permissions of any new file (what the umask allows) before it is
             renamed.
         sync: Flush the file to disk before the rename; ``False`` for a
@@ -41,11 +44,12 @@ def replacing(target: Path, temporary: Path | None = None, *, sync: bool = True)
         OSError: The temporary file cannot be made, written, flushed or renamed.
     """
     made = temporary is None
+    remove_stale(target)
     if temporary is None:
         import tempfile
 
         handle, name = tempfile.mkstemp(
-            dir=target.parent, prefix=f".{target.name}.", suffix=".part"
+            dir=target.parent, prefix=f".{target.name}.{os.getpid()}.", suffix=".part"
         )
         os.close(handle)
         temporary = Path(name)
@@ -65,6 +69,58 @@ def replacing(target: Path, temporary: Path | None = None, *, sync: bool = True)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+STALE_AFTER = 24 * 3600
+"""A temporary file that names no process is stale after this many seconds."""
+_OURS = re.compile(r"(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]+\.part|partial-(?P<partial>\d+)")
+
+
+def remove_stale(target: Path) -> list[Path]:
+    """Remove the temporary files an earlier write of ``target`` left when it was killed.
+
+    Ours are ``.NAME.PID.XXXXXXXX.part`` (and ``.NAME.partial-PID`` of a backup): one
+    whose process no longer runs is removed; one of an older companion, naming no
+    process, once it is a day old. A file of a write still going on is left alone.
+
+    Returns:
+        The files removed.
+    """
+    removed: list[Path] = []
+    prefix = f".{target.name}."
+    try:
+        entries = list(os.scandir(target.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        found = _OURS.fullmatch(entry.name[len(prefix) :])
+        if found is None or not entry.is_file(follow_symlinks=False):
+            continue
+        pid = found.group("pid") or found.group("partial")
+        try:
+            if pid is not None:
+                stale = int(pid) != os.getpid() and not _running(int(pid))
+            else:
+                stale = time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER
+            if stale:
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether a process ``pid`` runs on this machine (one we may not signal runs too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True
+    return True
 
 
 def write_bytes(target: Path, data: bytes) -> None:

@@ -8,7 +8,12 @@ through :func:`clean_name`, so that a name is stored once in one shape:
 - the text is NFC-normalised (``e`` + combining accent and ``é`` are one name);
 - it has 1 to :data:`MAX_NAME_LENGTH` characters;
 - it holds no control, format, separator-line or unpaired-surrogate character
-  (no tabs, line breaks, escape sequences, zero-width spaces or NUL).
+  (no tabs, line breaks, escape sequences, zero-width spaces or NUL), no
+  private-use or unassigned code point, no blank that looks like a letter
+  (the Hangul fillers U+3164, U+115F, U+1160 and U+FFA0, the Braille blank
+  U+2800, the invisible Khmer vowels, the combining grapheme joiner) and no
+  combining mark without a letter before it (nor a variation selector after
+  a letter), so that a name cannot hide a second one that looks the same.
 
 Two names with the same :func:`name_key` (equal after case-folding) are the
 same player.
@@ -30,6 +35,10 @@ MAX_NAME_LENGTH = 40
 # Cc control, Cf format (zero-width, bidi overrides), Cs surrogates,
 # Zl/Zp line and paragraph separators.
 _FORBIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
+# Co private use, Cn unassigned: nobody can see what they are.
+_UNSEEN = {"Co", "Cn"}
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+"""Characters that show as nothing (or a blank) but are letters or marks to Unicode."""
 _NAMES = {"\t": "a tab", "\n": "a line break", "\r": "a line break", "\x1b": "an escape character"}
 
 
@@ -59,14 +68,43 @@ def clean_name(text: str, *, what: str = "name") -> str:
     """
     stripped = text.strip()
     for char in stripped:
-        if unicodedata.category(char) in _FORBIDDEN:
+        category = unicodedata.category(char)
+        if category in _FORBIDDEN or char in _BLANK_LETTERS:
             raise InvalidName(f"the {what} must not contain {_describe(char)}")
+        if category in _UNSEEN:
+            kind = "private-use" if category == "Co" else "unassigned"
+            raise InvalidName(f"the {what} must not contain the {kind} character U+{ord(char):04X}")
     name = unicodedata.normalize("NFC", " ".join(stripped.split()))
+    _check_marks(name, what)
     if not name:
         raise InvalidName(f"the {what} must not be empty")
     if len(name) > MAX_NAME_LENGTH:
         raise InvalidName(f"the {what} is {len(name)} characters long (at most {MAX_NAME_LENGTH})")
     return name
+
+
+def _is_variation_selector(char: str) -> bool:
+    code = ord(char)
+    return 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF or 0x180B <= code <= 0x180F
+
+
+def _check_marks(name: str, what: str) -> None:
+    """Refuse a combining mark with no letter (or other base) before it, and a
+    variation selector on a letter or digit (it changes nothing one can see)."""
+    before = " "
+    for char in name:
+        if unicodedata.category(char).startswith("M"):
+            if _is_variation_selector(char):
+                if unicodedata.category(before)[0] in "LN":
+                    raise InvalidName(f"the {what} must not contain {_describe(char)}")
+            elif before == " ":
+                raise InvalidName(
+                    f"the {what} must not contain a lone combining mark "
+                    f"U+{ord(char):04X} ({unicodedata.name(char, 'combining mark').lower()})"
+                )
+            if before != " ":
+                continue  # a mark after a mark keeps the letter they are on
+        before = char
 
 
 def name_problem(text: str, *, what: str = "name") -> str | None:

@@ -211,6 +211,12 @@ def parse(data: object) -> Game:
             travelers.append(traveler)
     if mode == "recount" and len(travelers) == len(root.players):
         _check_supply(r, travelers)
+    if len(travelers) == len(root.players):
+        for index, key, message in table_problems(
+            [t.traveler for t in travelers], [t.panorama_achievements for t in travelers]
+        ):
+            where = "players" if index is None else key_path(root.players[index][0], key)
+            r.error(where, message)
     r.raise_if_problems()
     return Game(mode, tuple(travelers))
 
@@ -357,6 +363,54 @@ def _read_values(
     if most is not None and len(values) > most:
         return None
     return tuple(values)
+
+
+ACHIEVEMENT_CARDS = len(PANORAMAS)
+"""The box has one panorama achievement card per panorama type."""
+
+
+def table_problems(
+    tiles: Sequence[str | None], achievements: Sequence[int | None]
+) -> list[tuple[int | None, str, str]]:
+    """What cannot be on one table: a traveller tile twice, more achievement cards than the box.
+
+    The one check for score files and both score pads (a value not given yet is
+    ``None`` and is not counted).
+
+    Args:
+        tiles: Each player's traveller tile, in seat order.
+        achievements: Each player's panorama achievement cards, in seat order.
+
+    Returns:
+        ``(player, key, message)`` per problem: ``player`` is the seat the problem
+        is at (``None`` for the whole table), ``key`` the score-file field.
+    """
+    problems: list[tuple[int | None, str, str]] = []
+    first: dict[str, int] = {}
+    for k, tile in enumerate(tiles):
+        if tile is None:
+            continue
+        if tile in first:
+            problems.append(
+                (
+                    k,
+                    "traveler",
+                    f"{tile} is already players[{first[tile]}]'s traveller "
+                    "(the box has one of each tile)",
+                )
+            )
+        else:
+            first[tile] = k
+    held = sum(a for a in achievements if a is not None)
+    if held > ACHIEVEMENT_CARDS:
+        problems.append(
+            (
+                None,
+                "panorama_achievements",
+                f"{held} panorama achievement cards in all (the box has {ACHIEVEMENT_CARDS})",
+            )
+        )
+    return problems
 
 
 def _check_supply(r: Reader, travelers: Sequence[Traveler]) -> None:

@@ -1,4 +1,4 @@
-"""The project's own documentation: docs/score-files.md, its examples, and the README's links."""
+"""The project's own documentation: the README, docs/ (score files and their examples), links."""
 
 from __future__ import annotations
 
@@ -127,22 +127,63 @@ def test_the_examples_use_every_field(game: str) -> None:
     assert set(FIELDS[game]) <= used, set(FIELDS[game]) - used
 
 
-def test_the_readme_links_the_doc_and_nothing_outside_the_repository() -> None:
+DOCS = sorted((ROOT / "docs").glob("*.md"))
+PAGES = [README, ROOT / "CHANGELOG.md", *DOCS]
+
+
+def anchors_of(path: Path) -> set[str]:
+    """The anchors GitHub makes for a Markdown file's headings."""
+    headings = re.findall(r"^#+ (.+)$", path.read_text(encoding="utf-8"), re.M)
+    return {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+
+
+def test_the_readme_links_every_doc() -> None:
     readme = README.read_text(encoding="utf-8")
-    assert "(docs/score-files.md)" in readme
-    for text, where in ((readme, README), (TEXT, DOC)):
-        assert "shared/" not in text, f"{where.name} points outside the repository"
-        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
-            if "://" in target:
-                continue
-            resolved = (where.parent / target).resolve()
-            assert resolved.is_relative_to(ROOT), f"{where.name} links {target}"
-            assert resolved.exists(), f"{where.name} links {target}, which does not exist"
+    for doc in DOCS:
+        assert f"(docs/{doc.name})" in readme, f"the README does not link docs/{doc.name}"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_links_stay_in_the_repository_and_land(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    assert "shared/" not in text, f"{page.name} points outside the repository"
+    for target, anchor in re.findall(r"\]\(([^)#]*)(?:#([^)]*))?\)", text):
+        if "://" in target:
+            continue
+        resolved = (page.parent / target).resolve() if target else page
+        assert resolved.is_relative_to(ROOT), f"{page.name} links {target}"
+        assert resolved.exists(), f"{page.name} links {target}, which does not exist"
+        if anchor:
+            assert anchor in anchors_of(resolved), f"{page.name} links {target}#{anchor}"
+
+
+def test_the_readme_is_short_with_contents_and_a_section_per_use() -> None:
+    readme = README.read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 400
+    start = readme.index("## Contents")
+    listed = re.findall(r"\(#([^)]+)\)", readme[start : readme.index("\n## ", start + 1)])
+    sections = {
+        "play-along", "score-a-file", "rules", "the-page-and-table-mode", "history",
+        "import-and-export", "backups", "where-the-data-lives", "uninstall",
+    }  # fmt: skip
+    assert sections <= set(listed)
+    assert set(listed) <= anchors_of(README)
+    for image in ("docs/score-pad.svg", "docs/page.png"):
+        assert f"]({image})" in readme
+        assert (ROOT / image).stat().st_size > 10_000
+
+
+def test_the_path_hint_follows_the_two_commands() -> None:
+    readme = README.read_text(encoding="utf-8")
+    commands = readme.index("make test    #")
+    contents = readme.index("## Contents")
+    assert commands < readme.index("source .venv/bin/activate") < contents
+    for install in ("pipx install '.[notebooks]'", "uv tool install '.[notebooks]'"):
+        assert install in readme[commands:contents]
 
 
 def test_the_doc_anchors_exist() -> None:
-    headings = re.findall(r"^#+ (.+)$", TEXT, re.M)
-    anchors = {re.sub(r"[^\w\- ]", "", h.lower()).replace(" ", "-") for h in headings}
+    anchors = anchors_of(DOC)
     for anchor in re.findall(r"\]\(#([^)]+)\)", TEXT):
         assert anchor in anchors, anchor
 

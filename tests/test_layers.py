@@ -1,6 +1,6 @@
 """The package's layers: what may import what, no circles, and who holds the history's connection.
 
-The layers, from the ground up (README, "Development"): ``scorers``; the root
+The layers, from the ground up (docs/development.md, "The layout"): ``scorers``; the root
 modules of ``companion`` and ``companion.rules``; ``analysis``; ``history``;
 ``terminal``; ``play``; ``widgets``; ``cli``. A module imports from its own
 layer or a lower one, never from a higher one, and no modules import each other

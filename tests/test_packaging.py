@@ -53,3 +53,8 @@ def test_a_built_wheel_carries_the_notebooks_and_every_module(tmp_path: Path) ->
     assert files and files <= names, sorted(files - names)
     topics = {str(p.relative_to(ROOT)) for p in (ROOT / "companion" / "rules").rglob("*.md")}
     assert topics and topics <= names
+    # The licence travels with the wheel, named in its metadata.
+    (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+    text = zipfile.ZipFile(wheel).read(metadata).decode()
+    assert "License-Expression: MIT" in text.splitlines()
+    assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)

@@ -433,6 +433,43 @@ def set_by(before: Iterable[PlayedGame], play: PlayedGame) -> list[str]:
     return describe(book.add(play))
 
 
+def same_game(a: PlayedGame, b: PlayedGame) -> bool:
+    """Whether two plays had the same people with the same totals (one game scored twice?)."""
+
+    def seats(play: PlayedGame) -> list[tuple[str, int]]:
+        return sorted(
+            (name_key(name), -1 if seat.total is None else seat.total + 1)
+            for seat in play.seats
+            for name in (seat.members or (seat.name,))
+        )
+
+    return a.game == b.game and seats(a) == seats(b)
+
+
+def is_repeat(new: NewRecord, record_play: PlayedGame | None, play: PlayedGame) -> bool:
+    """Whether ``new`` equals the group's best total only because ``play`` repeats the
+    play that set it (``record_play``): the same people, the same totals."""
+    return (
+        new.scope == GROUP
+        and new.kind == TOTAL
+        and new.equalled
+        and record_play is not None
+        and record_play.id == new.previous.play
+        and same_game(record_play, play)
+    )
+
+
+def repeat_sentence(new: NewRecord) -> str:
+    """What is said instead of "equalled their own group record" for a game that
+    repeats the record's game: it may be the same game scored twice."""
+    game, mark, old = short_title(new.game), new.mark, new.previous
+    return (
+        f"Same people and scores as game #{old.play}, the group's {game} record "
+        f"({mark.value}): if it is the same game scored twice, remove one with "
+        f"companion history delete {mark.play}."
+    )
+
+
 def describe(news: Iterable[NewRecord], *, categories: bool = False) -> list[str]:
     """One sentence per record set, in the order given.
 

@@ -86,7 +86,8 @@ class GameStats:
         game: The game id.
         plays: Plays counted.
         high_score: The best score of any side, ``None`` when nothing was scored.
-        high_scorers: Who made it (a team's members; a side's name when its
+        high_scorers: Who made it, never BG Stats' anonymous player (so none
+            when only they made it) (a team's members; a side's name when its
             members are not known).
         winning_points: Sum of the winners' scores, over ``winning_plays``.
         winning_plays: Plays whose winner was scored.
@@ -270,7 +271,9 @@ def compute(rows: Iterable[Sequence[Any]]) -> Stats:
                 for total, _, _, members, side_name in sides:
                     if total != top:
                         continue
-                    for who in [m[1] for m in members] or [side_name]:
+                    # BG Stats' anonymous player is nobody: never named as a high scorer.
+                    named = [m[1] for m in members if not m[2]]
+                    for who in named if members else [side_name]:
                         if who not in g.high_scorers:
                             g.high_scorers.append(who)
         if winning is not None:

@@ -14,6 +14,7 @@ from companion.cli.club import club_app
 from companion.cli.common import (
     INTERRUPTED,
     DbOption,
+    HelpGroup,
     JsonOption,
     LocationOption,
     checked_place,
@@ -35,7 +36,7 @@ app = typer.Typer(
     name="companion",
     help="A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.",
     invoke_without_command=True,
-    add_completion=False,
+    cls=HelpGroup,
     rich_markup_mode=None,
 )
 app.command("play")(play)
@@ -170,9 +171,12 @@ def score(
     if json:
         print_json(document)
         return
+    from companion.analysis.played_game import INTERIM
+    from companion.history.model import status_of
     from companion.terminal.results import after_block, result_table
 
-    show(result_table(document, title=scorer.info.title))
+    interim = status_of(scorer.info.id, text) == INTERIM
+    show(result_table(document, title=scorer.info.title, interim=interim))
     if saved is None:
         from companion.history.saving import save_game
 

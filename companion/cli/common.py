@@ -7,9 +7,10 @@ here or in the library, never in another command's module.
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, NoReturn, overload
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, overload
 
 import typer
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -92,7 +93,9 @@ def checked_place(text: str | None) -> str | None:
 
 
 @contextmanager
-def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iterator["History"]:
+def open_history(
+    db: Path | None, *, hint: str = "", write: bool = True, verify: bool = True
+) -> Iterator["History"]:
     """Use the history at ``db`` (or the default); any database trouble is one line, exit 1.
 
     Trouble met while opening it or while the ``with`` body uses it (a lock
@@ -104,6 +107,9 @@ def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iter
         hint: Added to the error message, e.g. how to go on without the history.
         write: ``False`` for commands that only read: they never create a file
             or a folder, and a missing history reads as an empty one.
+        verify: A command that only reads checks the file first (SQLite's quick
+            check), so that damage is reported whichever pages it reads;
+            ``False`` for ``history check``, which lists the damage itself.
     """
     from companion.history.errors import HistoryError
     from companion.history.store import default_path, opened
@@ -115,16 +121,19 @@ def open_history(db: Path | None, *, hint: str = "", write: bool = True) -> Iter
                     f"The history was upgraded; the old file was kept as {history.backup_path}.",
                     err=True,
                 )
+            if not write and verify:
+                history.verify()
             yield history
     except HistoryError as error:
         fail(f"{error}{hint}")
 
 
 def print_json(document: object) -> None:
-    """Print one JSON document on standard output."""
-    import json
+    """Print one JSON document on standard output (no control character reaches the
+    terminal: see :func:`~companion.terminal.safe_text.json_text`)."""
+    from companion.terminal.safe_text import json_text
 
-    typer.echo(json.dumps(document, indent=2, ensure_ascii=False))
+    typer.echo(json_text(document))
 
 
 def show(renderable: "RenderableType") -> None:
@@ -156,3 +165,57 @@ def show_topic(topic: "Topic", title: str) -> None:
     from companion.rules.render import width
 
     typer.echo(rules_text.topic_text(topic, title, width()))
+
+
+class _Argument(TyperArgument):
+    """An argument whose usage shows its placeholder as it is (``GAME``, not ``{GAME}``)."""
+
+    def get_usage_pieces(self, ctx: Any) -> list[str]:
+        """The placeholder; an optional one in brackets."""
+        shown = self.make_metavar(ctx)
+        return [shown if self.required or shown.startswith("[") else f"[{shown}]"]
+
+
+def _placeholder(param: object) -> None:
+    """Give ``param`` the house placeholder: an upper-case word (``N`` for a number)."""
+    if isinstance(param, TyperArgument):
+        param.__class__ = _Argument
+        if param.metavar is None:
+            param.metavar = (param.name or "value").upper()
+    elif isinstance(param, TyperOption) and not param.is_flag and param.metavar is None:
+        number = getattr(param.type, "name", "") in ("int", "int range", "integer", "integer range")
+        param.metavar = "N" if number else (param.name or "value").upper()
+
+
+def _tidy(command: object) -> None:
+    """Every placeholder of ``command`` and its subcommands one way; groups list whole lines."""
+    for param in getattr(command, "params", []):
+        _placeholder(param)
+    if isinstance(command, TyperGroup):
+        command.__class__ = HelpGroup
+        for sub in command.commands.values():
+            _tidy(sub)
+
+
+class HelpGroup(TyperGroup):
+    """The app's group: one placeholder style in every help, and command lines never cut.
+
+    Typer writes a required argument as ``{game}``, a number as ``<int>`` and a
+    text as ``<str>``; here every placeholder is an upper-case word (``GAME``,
+    ``N``, ``FILE``), and each command's first sentence is listed whole.
+    """
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        _tidy(self)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """List every command with its whole first sentence."""
+        rows = [
+            (name, command.get_short_help_str(limit=1000))
+            for name in self.list_commands(ctx)
+            if (command := self.get_command(ctx, name)) is not None and not command.hidden
+        ]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)

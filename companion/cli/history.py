@@ -60,7 +60,10 @@ def history_list(
         str | None, typer.Option("--player", "-p", help="Only games this player was in.")
     ] = None,
     since: Annotated[
-        str | None, typer.Option("--since", metavar="DATE", help="Only games on or after DATE.")
+        str | None,
+        typer.Option(
+            "--since", metavar="DATE", help="Only games on or after DATE (UTC), e.g. 2026-11-30."
+        ),
     ] = None,
     limit: Annotated[
         int | None,
@@ -142,12 +145,22 @@ def history_edit(
         str | None, typer.Option("--start-player", metavar="NAME", help="Who started.")
     ] = None,
     date: Annotated[
-        str | None, typer.Option("--date", help="When it was played, e.g. 2026-11-30 20:15 (UTC).")
+        str | None,
+        typer.Option(
+            "--date",
+            metavar="DATE",
+            help="When it was played, in UTC: 2026-11-30 20:15 or 2026-11-30.",
+        ),
     ] = None,
-    location: Annotated[str | None, typer.Option("--location", help="Where it was played.")] = None,
-    notes: Annotated[str | None, typer.Option("--notes", help="Replace the notes.")] = None,
+    location: Annotated[
+        str | None, typer.Option("--location", metavar="PLACE", help="Where it was played.")
+    ] = None,
+    notes: Annotated[
+        str | None, typer.Option("--notes", metavar="TEXT", help="Replace the notes.")
+    ] = None,
     duration: Annotated[
-        int | None, typer.Option("--duration", min=0, help="Minutes it took.")
+        int | None,
+        typer.Option("--duration", metavar="MINUTES", min=0, help="Minutes it took, e.g. 55."),
     ] = None,
     score_file: Annotated[
         str | None,
@@ -224,6 +237,71 @@ def history_edit(
         except HistoryError as error:
             fail(str(error))
     typer.echo(f"Game #{play_id} changed.")
+
+
+@history_app.command("rename")
+def history_rename(
+    old: Annotated[str, typer.Argument(metavar="OLD", help="The person's name now.")],
+    new: Annotated[
+        str, typer.Argument(metavar="NEW", help="Their new name; if it is someone's, a merge.")
+    ],
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Merge without asking.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Rename a person in every game, or merge them into NEW when NEW is someone's already.
+
+    Stats, records and ratings then know one person. A merge asks first; the
+    history backup taken before it undoes it.
+    """
+    from companion.history.errors import HistoryError
+    from companion.history.people import RenameError, plan_rename, rename_person
+    from companion.terminal.safe_text import line
+
+    with open_history(db) as history:
+        try:
+            plan = plan_rename(history, old, new)
+            if plan.merge and not yes:
+                question = line(
+                    f"{plan.new} is already in the history: {plan.old} is in "
+                    f"{plural(len(plan.old_games), 'game')} and {plan.new} in "
+                    f"{plural(len(plan.new_games), 'game')}. Merge {plan.old} into {plan.new} "
+                    f"({plural(len(plan.old_games) + len(plan.new_games), 'game')})?"
+                )
+                if not typer.confirm(question, default=False):
+                    typer.echo("Nothing changed.")
+                    raise typer.Exit(1)
+            changed = rename_person(history, plan)
+        except RenameError as error:
+            fail(str(error), 2)
+        except HistoryError as error:
+            fail(str(error))
+    done = "merged into" if plan.merge else "renamed"
+    typer.echo(line(f"{plan.old} {done} {plan.new} in {plural(changed, 'game')}."))
+
+
+@history_app.command("people")
+def history_people(json: JsonOption = False, db: DbOption = None) -> None:
+    """List the people of the history with their games and earlier names."""
+    from companion.history.errors import HistoryError
+    from companion.history.people import people
+
+    with open_history(db, write=False) as history:
+        try:
+            found = people(history)
+        except HistoryError as error:
+            fail(str(error))
+    if json:
+        print_json([{"name": p.name, "games": p.games, "aliases": list(p.aliases)} for p in found])
+        return
+    from companion.terminal.safe_text import line
+
+    if not found:
+        typer.echo("Nobody is in the history yet.")
+        return
+    width = max(len(p.name) for p in found)
+    for person in found:
+        aliases = f"   was: {', '.join(person.aliases)}" if person.aliases else ""
+        typer.echo(line(f"{person.name:<{width}}  {plural(person.games, 'game'):>9}{aliases}"))
 
 
 @history_app.command("delete")
@@ -371,10 +449,14 @@ def history_ratings(
 
 @history_app.command("export")
 def history_export(
-    fmt: Annotated[str, typer.Option("--format", "-f", help="csv, json, bgstats or bgg-xml.")],
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FORMAT", help="csv, json, bgstats or bgg-xml.")
+    ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write to FILE (a new file) instead of the screen."),
+        typer.Option(
+            "--out", "-o", metavar="FILE", help="Write to FILE (a new file) instead of the screen."
+        ),
     ] = None,
     force: Annotated[
         bool, typer.Option("--force", help="Replace FILE if it already exists.")
@@ -479,6 +561,16 @@ def history_import(
             "nothing was imported:",
             error.problems,
         )
+    if parsed.events:
+        from companion.play.replay_check import imported_problems
+
+        replayed = imported_problems(parsed.plays, parsed.events)
+        if replayed:
+            fail_with_problems(
+                f"{file} cannot be imported ({plural(len(replayed), 'problem')}); "
+                "nothing was imported:",
+                replayed,
+            )
     added_plays: list[Any] = []
     with open_history(db) as history:
         added, skipped = history.add(
@@ -510,7 +602,7 @@ def history_check(db: DbOption = None) -> None:
     """Check the history: SQLite's integrity, every score file and every played-along game."""
     from companion.play.replay_check import check_history, report_text
 
-    with open_history(db, write=False) as history:
+    with open_history(db, write=False, verify=False) as history:
         report = check_history(history)
         text = report_text(report, history.path, missing=history.missing)
     typer.echo(text)

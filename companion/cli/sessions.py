@@ -212,6 +212,7 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
     With ``as_json`` every message goes to standard error and the result is
     printed as the JSON of ``companion score --input FILE --json``.
     """
+    from companion.analysis.played_game import INTERIM
     from companion.history.saving import after_saving
     from companion.history.sessions import SessionHeld, SessionLost
     from companion.play.prompts import QuestionaryPrompter
@@ -250,6 +251,7 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
     if as_json:
         print_json(document)
     else:
-        show(result_table(document, title=SCORERS[done.result.game].info.title))
+        interim = done.saved.status == INTERIM
+        show(result_table(document, title=SCORERS[done.result.game].info.title, interim=interim))
         show(after_block(after_saving(history, done.saved)))
     echo(done.saved.message())

@@ -218,7 +218,7 @@ def records_set(history: History, play_id: int) -> list[str]:
     (nothing to beat yet). Read without replaying the game's history (see
     :mod:`companion.history.record_queries`), by the rules of :mod:`companion.analysis.records`.
     """
-    from companion.analysis.records import describe, set_after
+    from companion.analysis.records import describe, is_repeat, repeat_sentence, set_after
     from companion.history.record_queries import play, records_before
 
     found = play(history, play_id)
@@ -226,7 +226,19 @@ def records_set(history: History, play_id: int) -> list[str]:
         return []
     # Personal bests in a category are not told (describe leaves them out).
     before = records_before(history, found, personal_categories=False)
-    return describe(set_after(before, found))
+    news = set_after(before, found)
+    best = before.best_total if before is not None else None
+    if best is None or not any(n.equalled for n in news):
+        return describe(news)
+    # The same people with the same totals as the record's game: not "equalled".
+    record_play = play(history, best.play)
+    sentences: list[str] = []
+    for new in news:
+        if is_repeat(new, record_play, found):
+            sentences.append(repeat_sentence(new))
+        else:
+            sentences.extend(describe([new]))
+    return sentences
 
 
 def ratings(history: History, game: str | None = None, *, keep: bool = True) -> Ratings:

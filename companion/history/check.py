@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.history.rescoring import rescore
-from companion.history.sessions import Unreadable
+from companion.history.sessions import Unreadable, parse_value
 from companion.history.store import History
 
 MAX_INTEGRITY_LINES = 20
@@ -238,9 +238,9 @@ def saved_sessions(history: History) -> Iterator[Session]:
             (session_id,),
         ):
             try:
-                events.append((key, json.loads(value)))
+                events.append((key, parse_value(value)))
             except ValueError:
-                events.append((key, Unreadable(value)))
+                events.append((key, Unreadable(str(value))))
         play = None
         if play_id is not None:
             row = db.execute(

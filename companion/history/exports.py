@@ -161,6 +161,18 @@ def _people_rows(play: Play) -> list[tuple[Person | None, int, int | None]]:
     return rows
 
 
+class _LineEnds:
+    """A text sink for :func:`csv.writer` (rows end in CRLF) writing ``ending`` instead."""
+
+    def __init__(self, out: io.StringIO, ending: str) -> None:
+        self.out = out
+        self.ending = ending
+
+    def write(self, row: str) -> int:
+        """Write one row (it ends in CRLF; any CR or LF inside it is quoted)."""
+        return self.out.write(row.removesuffix("\r\n") + self.ending)
+
+
 def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
     """One row per person per play, then one column per scoring category.
 
@@ -181,7 +193,9 @@ def to_csv(plays: Sequence[Play], *, excel: bool = False) -> str:
         for p in play.result["players"]:
             categories.extend(c for c in p["breakdown"] if c not in categories)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n" if excel else "\n")
+    # The csv module quotes a field holding a character of the line ending: with CRLF
+    # both a lone CR and a lone LF are quoted. A plain export then ends its rows in LF.
+    writer = csv.writer(_LineEnds(out, "\r\n" if excel else "\n"), lineterminator="\r\n")
     writer.writerow([safe_cell(c) for c in (*CSV_COLUMNS, *categories)])
     for play in plays:
         teams = play.uses_teams
@@ -317,6 +331,7 @@ class _Refs:
 def _bgstats_scores(play: Play, refs: _Refs) -> list[dict[str, Any]]:
     teams = play.uses_teams
     winners = set(play.result["winners"])
+    ranks = _bgstats_ranks(play)
     entries = []
     for person, side_index, position in _people_rows(play):
         side = play.result["players"][side_index]
@@ -328,13 +343,29 @@ def _bgstats_scores(play: Play, refs: _Refs) -> list[dict[str, Any]]:
             "startPlayer": position is not None and play.start_player == position,
             "playerRefId": refs.player(person.name if person else "", anonymous=anonymous),
             "role": "",
-            "rank": side["rank"] or 0,
+            "rank": ranks[side_index],
             "seatOrder": 0 if position is None else position + 1,
         }
         if teams:
             entry["team"] = side["name"]
         entries.append(entry)
     return entries
+
+
+def _bgstats_ranks(play: Play) -> list[int]:
+    """Each side's BG Stats rank: never 0 beside ranks 1..n.
+
+    When no side has a rank, all are 0 (BG Stats' "no ranks"). Otherwise a side
+    without one (not scored) gets 1 when it won, else the rank after the last
+    one known (2 when only the winners have one), as the newer app writes.
+    """
+    sides = play.result["players"]
+    known = [side["rank"] for side in sides if side["rank"]]
+    if not known:
+        return [0] * len(sides)
+    winners = set(play.result["winners"])
+    after = max(known) + 1
+    return [side["rank"] or (1 if side["name"] in winners else after) for side in sides]
 
 
 def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None = None) -> str:
@@ -372,7 +403,8 @@ def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None 
                 "rounds": 0,
                 "bggId": 0,
                 "importPlayId": 0,
-                "locationRefId": refs.location(play.location),
+                # (no location, no locationRefId: a reader counts 0 as a location)
+                **({"locationRefId": refs.location(play.location)} if play.location else {}),
                 "gameRefId": game_refs[play.game],
                 "board": "",
                 "rating": 0,

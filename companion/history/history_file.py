@@ -156,8 +156,37 @@ class HistoryFile:
             self._use_wal()
         self._db.execute("PRAGMA foreign_keys = ON")
 
+    def verify(self) -> None:
+        """Check the pages and indexes (SQLite's quick check) before a command reads them.
+
+        A command that only reads may not meet a damaged page (an index it does
+        not use): it says so all the same, as a writer and ``show`` do.
+
+        Raises:
+            DamagedDatabase: The quick check fails.
+        """
+        if self._in_memory or self._write:
+            return  # nothing on disk, or checked when it was opened for writing
+        with self.guard("read the history"):
+            self._quick_check()
+
     def _check_writable(self) -> None:
         """Check the pages, then try a write (rolled back), before anything is written."""
+        db = self._db
+        self._quick_check()
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            db.execute(f"PRAGMA user_version = {int(version)}")
+        finally:
+            db.execute("ROLLBACK")
+
+    def _quick_check(self) -> None:
+        """SQLite's quick check.
+
+        Raises:
+            DamagedDatabase: It fails (the message names its first finding).
+        """
         db = self._db
         problems = [row[0] for row in db.execute("PRAGMA quick_check(2)").fetchall()]
         if problems != ["ok"]:
@@ -173,12 +202,6 @@ class HistoryFile:
                 "nothing was changed, the file was left as it is "
                 "(companion history check lists the damage)"
             )
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            db.execute(f"PRAGMA user_version = {int(version)}")
-        finally:
-            db.execute("ROLLBACK")
 
     def _upgrade_for_reading(self) -> None:
         """Upgrade an older history for a command that only reads.
@@ -265,16 +288,14 @@ class HistoryFile:
         """
         if self._in_memory:
             return None
-        target = self.path.with_name(f"{self.path.name}.v{version}-backup")
-        if target.exists():
-            target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
+        first = self.path.with_name(f"{self.path.name}.v{version}-backup")
         partial = self.path.with_name(f"{self.path.name}.v{version}-backup.partial")
         # Our connection holds the write lock, so a second one reads the last
         # committed state (WAL lets readers through) and copies it.
         source = sqlite3.connect(self.path, timeout=errors.BUSY_TIMEOUT_MS / 1000)
         try:
-            with replacing(target, partial):
-                copy = sqlite3.connect(partial)
+            with replacing(partial, partial.with_name(partial.name + "-copy")):
+                copy = sqlite3.connect(partial.with_name(partial.name + "-copy"))
                 try:
                     source.backup(copy)
                     copy.execute("PRAGMA journal_mode = DELETE")
@@ -282,6 +303,14 @@ class HistoryFile:
                     copy.close()
         finally:
             source.close()
+        if first.exists() and _same_file(first, partial):
+            # An upgrade interrupted before: its backup is this very file. One is kept.
+            partial.unlink()
+            return first
+        target = first
+        if first.exists():
+            target = self.path.with_name(f"{self.path.name}.v{version}-backup-{now_utc()}")
+        os.replace(partial, target)
         return target
 
     @contextmanager
@@ -323,6 +352,16 @@ class HistoryFile:
             yield
         except (sqlite3.Error, OSError) as error:
             raise trouble(self.path, action, error) from error
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two files hold the same bytes."""
+    import filecmp
+
+    try:
+        return filecmp.cmp(a, b, shallow=False)
+    except OSError:
+        return False
 
 
 def _check_header(path: Path, *, write: bool) -> list[Path]:

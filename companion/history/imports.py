@@ -17,7 +17,9 @@ BG Stats specifics: scores written as sums (``"58+10+4"``) are added up,
 decimals are rounded (with a note), blank scores are *not scored* (kept, never
 0), winners are taken as marked and never invented, ``ignored`` plays are
 kept out of statistics, expansions are kept, team plays become sides with
-their members, the anonymous player stays anonymous. A game is matched by its
+their members (a play is a team play only when it, or its game, says it uses
+teams: BG Stats writes ``"team": "0"`` on the seats of ordinary plays too),
+the anonymous player stays anonymous. A game is matched by its
 BoardGameGeek id, and by name only when it has none; plays of other games are
 counted and skipped, and never block an import.
 """
@@ -907,7 +909,7 @@ class _BgStats:
                 parsed.skipped_games[other] = parsed.skipped_games.get(other, 0) + 1
             return
         if ref not in ours:
-            ours[ref] = _our_game(entry)
+            ours[ref] = _our_game(entry, r)
         game = ours[ref]
         if game is None:
             name = entry.get("name")
@@ -968,17 +970,33 @@ def _bg_refs(r: Reader, value: object, what: str) -> dict[object, dict[str, Any]
     return found
 
 
-def _bgg_id(value: object) -> int:
+def _bgg_id(value: object, r: Reader | None = None, path: str = "") -> int:
+    """A BoardGameGeek id as BG Stats writes it (a number, or digits as text); 0 for none.
+
+    A text of digits that are not the ASCII ones (``"²"``, ``"٣"``) is no id: a
+    problem at ``path`` when ``r`` is given.
+    """
     if type(value) is int and 0 < value <= MAX_REF:
         return value
     if isinstance(value, str) and value.strip().isdigit() and len(value) < 19:
-        return int(value.strip())
+        digits = value.strip()
+        if digits.isascii():
+            return int(digits)
+        if r is not None:
+            r.error(path, f"must be a BoardGameGeek id in the digits 0-9, got {digits!r}")
     return 0
 
 
-def _our_game(entry: dict[str, Any]) -> str | None:
+def _bad_digits(value: object) -> bool:
+    """Whether ``value`` is a text of digits that are not all ASCII."""
+    return isinstance(value, str) and value.strip().isdigit() and not value.strip().isascii()
+
+
+def _our_game(entry: dict[str, Any], r: Reader | None = None) -> str | None:
     """Our game id for a BG Stats game: by BoardGameGeek id, by name only without one."""
-    number = _bgg_id(entry.get("bggId"))
+    number = _bgg_id(entry.get("bggId"), r, f"{entry.get('_path', 'games')}.bggId")
+    if number == 0 and _bad_digits(entry.get("bggId")):
+        return None  # (a problem already)
     if number:
         return BY_BGG_ID.get(number)
     name = entry.get("name")
@@ -1164,7 +1182,9 @@ def _bgstats_play(
         # Our own export of an interim scoring: BG Stats keeps it as ignored.
         status = "interim"
         ignored = marker.get(METADATA_IGNORED) is True
-    uses_teams = _flag(r, raw, "usesTeams", path) or any(s.team for s in seats)
+    # BG Stats writes "team": "0" on the seats of ordinary plays: a team is a team only
+    # when the play, or its game, says it is played in teams.
+    uses_teams = _flag(r, raw, "usesTeams", path) or _game_uses_teams(book, raw.get("gameRefId"))
     expansions = _bg_expansions(r, raw.get("expansionPlays"), f"{path}.expansionPlays", games)
     location = ""
     where = raw.get("locationRefId")
@@ -1220,6 +1240,12 @@ def _bgstats_play(
         expansions=expansions,
         status=status,
     )
+
+
+def _game_uses_teams(book: _Book, ref: object) -> bool:
+    """Whether the BG Stats game ``ref`` says its plays are played in teams."""
+    entry = book.games.get(ref) if _is_scalar(ref) else None
+    return entry is not None and entry.get("usesTeams") in (True, 1)
 
 
 def _companion_marker(value: object) -> dict[str, Any]:
@@ -1362,7 +1388,9 @@ def _bg_expansions(
             continue
         ref = entry.get("gameRefId")
         game = games.get(ref) if _is_scalar(ref) else None
-        number = _bgg_id(entry.get("bggId")) or (_bgg_id(game.get("bggId")) if game else 0)
+        number = _bgg_id(entry.get("bggId"), r, f"{path}[{k}].bggId") or (
+            _bgg_id(game.get("bggId")) if game else 0
+        )
         name: object = game.get("name") if game else None
         if not isinstance(name, str) or not name.strip():
             if not number:

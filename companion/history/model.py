@@ -11,7 +11,7 @@ from typing import Any
 
 from companion.analysis.played_game import FINAL, INTERIM
 from scorers import SCORERS
-from scorers.names import name_key
+from scorers.names import InvalidName, clean_name, name_key
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,12 @@ def _members_in(score_file: str | None, sides: int) -> list[list[str]] | None:
     teams = [e.get("members") if isinstance(e, dict) else None for e in entries]
     if not all(isinstance(t, list) and t and all(isinstance(m, str) for m in t) for t in teams):
         return None
-    return [list(t) for t in teams if isinstance(t, list)]
+    # The members as the name rule stores them (the file keeps them as typed: a
+    # member "Aki\r" or "\n\nWinner: Blue" is the player Aki, or "Winner: Blue").
+    try:
+        return [[clean_name(m) for m in t] for t in teams if isinstance(t, list)]
+    except InvalidName:
+        return None
 
 
 @dataclass(frozen=True)

@@ -169,6 +169,14 @@ def _kept(db: sqlite3.Connection, params: str) -> _Kept | None:
     return _Kept(edits, counted, last, scopes, slots)
 
 
+def _sound(db: sqlite3.Connection) -> bool:
+    """Whether SQLite's quick check passes (any failure to run it counts as damage)."""
+    try:
+        return [row[0] for row in db.execute("PRAGMA quick_check(1)").fetchall()] == ["ok"]
+    except sqlite3.Error:
+        return False
+
+
 def _write(
     history: History,
     rated: Ratings,
@@ -181,12 +189,15 @@ def _write(
     file can be written now.
 
     Skipped (silently) when the history is a copy in memory, read-only, held
-    by another process, or its plays or kept ratings changed since they were
+    by another process, damaged (SQLite's quick check fails: a damaged file is
+    never written into), or its plays or kept ratings changed since they were
     read (``was``: the kept ratings read, if any).
     """
     if history._in_memory:
         return
     db = history._db
+    if not history._write and not _sound(db):
+        return  # a damaged file is never written into (a writer's open checked it already)
     scopes, slots = rated.snapshot()
     last = rated.last
     (busy,) = db.execute("PRAGMA busy_timeout").fetchone()

@@ -50,10 +50,53 @@ class Unreadable:
         return f"unreadable text {self.raw[:40]!r}"
 
 
+MAX_VALUE_DEPTH = 64
+"""The deepest nesting a saved answer may have (ours have a few levels): a deeper one,
+such as an answer nested 5,000 deep in a damaged record, is not read."""
+
+
+def parse_value(text: object) -> Any:
+    """A saved value as JSON, nested at most :data:`MAX_VALUE_DEPTH` deep.
+
+    Raises:
+        ValueError: It is not such a JSON text (not a text, not JSON, too deep).
+    """
+    if not isinstance(text, str):
+        raise ValueError("not a text")
+    if text.count("[") + text.count("{") > MAX_VALUE_DEPTH and _depth(text) > MAX_VALUE_DEPTH:
+        raise ValueError(f"nested more than {MAX_VALUE_DEPTH} deep")
+    try:
+        return json.loads(text)
+    except RecursionError as error:
+        raise ValueError("nested too deep") from error
+
+
+def _depth(text: str) -> int:
+    """How deep the brackets of a JSON text nest (those inside strings left out)."""
+    deepest = depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _loaded(value: str) -> Any:
     try:
-        return json.loads(value)
-    except (TypeError, ValueError):
+        return parse_value(value)
+    except ValueError:
         return None
 
 
@@ -98,7 +141,7 @@ class SessionInfo:
 
 def _holder(text: str) -> dict[str, Any] | None:
     try:
-        info = json.loads(text)
+        info = parse_value(text)
     except ValueError:
         return None
     return info if isinstance(info, dict) else None
@@ -204,8 +247,8 @@ class SessionStore:
         events: list[Event] = []
         for key, value in rows:
             try:
-                events.append((key, json.loads(value)))
-            except (TypeError, ValueError):
+                events.append((key, parse_value(value)))
+            except ValueError:
                 events.append((key, Unreadable(str(value))))
         return events
 

@@ -192,8 +192,8 @@ def _high_scorers(
 ) -> list[str]:
     """Who made the high score ``top`` of ``game``, in the order they first made it."""
     names: dict[str, None] = {}
-    for side, person in db.execute(
-        "SELECT pp.name, people.name FROM plays INDEXED BY plays_counted "
+    for side, person, anonymous in db.execute(
+        "SELECT pp.name, people.name, people.anonymous FROM plays INDEXED BY plays_counted "
         "JOIN play_players AS pp ON pp.play_id = plays.id "
         "LEFT JOIN play_people AS people "
         "ON people.play_id = plays.id AND people.side = pp.seat"
@@ -202,5 +202,6 @@ def _high_scorers(
         "ORDER BY plays.played_at, plays.id, pp.seat, people.position",
         [*params, game, top, top],
     ):
-        names.setdefault(person if person is not None else side)
+        if not anonymous:  # BG Stats' anonymous player is nobody
+            names.setdefault(person if person is not None else side)
     return list(names)

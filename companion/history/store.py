@@ -278,19 +278,7 @@ class History(HistoryFile):
             PlayNotFound: No game has that id.
         """
         with self.guard("save the change"), self.transaction() as db:
-            linked = [
-                row[0]
-                for row in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play.id,))
-            ]
-            if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
-                raise PlayNotFound(f"no game #{play.id} in the history")
-            db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
-            db.execute("DELETE FROM play_people WHERE play_id = ?", (play.id,))
-            db.execute("DELETE FROM play_pairs WHERE play_id = ?", (play.id,))
-            insert(db, play, keep_id=True, exact=True)
-            db.executemany(
-                "UPDATE sessions SET play_id = ? WHERE id = ?", [(play.id, s) for s in linked]
-            )
+            replace_rows(db, play)
 
     def delete(self, play_id: int) -> None:
         """Delete a recorded game.
@@ -325,3 +313,21 @@ def opened(path: Path, *, write: bool = True, action: str = "use the history") -
             yield history
     except (sqlite3.Error, OSError) as error:
         raise trouble(path, action, error) from error
+
+
+def replace_rows(db: sqlite3.Connection, play: Play) -> None:
+    """Write an edited play over its rows, inside the caller's transaction.
+
+    A played-along game stays linked to its answers (its session).
+
+    Raises:
+        PlayNotFound: No game has that id.
+    """
+    linked = [row[0] for row in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play.id,))]
+    if db.execute("DELETE FROM plays WHERE id = ?", (play.id,)).rowcount == 0:
+        raise PlayNotFound(f"no game #{play.id} in the history")
+    db.execute("DELETE FROM play_players WHERE play_id = ?", (play.id,))
+    db.execute("DELETE FROM play_people WHERE play_id = ?", (play.id,))
+    db.execute("DELETE FROM play_pairs WHERE play_id = ?", (play.id,))
+    insert(db, play, keep_id=True, exact=True)
+    db.executemany("UPDATE sessions SET play_id = ? WHERE id = ?", [(play.id, s) for s in linked])

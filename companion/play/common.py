@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.play.setup import PLAYER_COUNTS, checklist
 from companion.play.table import Table
+from companion.wording import hanging, terminal_columns
 from scorers.names import clean_name, name_key, name_problem
 
 
@@ -85,12 +86,13 @@ def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> No
     t.at("setup", "setup", topic)
     steps = checklist(game, players)
     t.say("Set-up:")
+    width = terminal_columns()
     for k, step in enumerate(steps, 1):
-        t.say(f"  {k}. {step}")
+        t.say(hanging(f"  {k}. ", step, width))
 
     def check(text: str) -> str | None:
         for part in text.replace(",", " ").split():
-            if not part.isdigit() or not 1 <= int(part) <= len(steps):
+            if not (part.isascii() and part.isdigit()) or not 1 <= int(part) <= len(steps):
                 return f"step numbers from 1 to {len(steps)}, or Enter when all are done"
         return None
 

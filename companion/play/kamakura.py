@@ -3,8 +3,16 @@
 During the turns the companion notes what the count needs: the site coins taken
 (in Memento-board order), rests (the point track) and taxi tickets. A circle's
 coin is described once for the whole table: its colour, and its value when
-the rulebook does not give it (B, O, K and M are worth 3, F 4). The end count
-then asks only what the table has not told it yet.
+the rulebook does not give it (B, O, K and M are worth 3, F 4), either all
+at set-up in one answer (``Bp Og C2p``, as the board shows them) or when a
+coin of the circle is first taken. The end count then asks only what the
+table has not told it yet.
+
+A turn is one short answer: ``w`` walked, ``r`` rested, ``c`` called a taxi,
+``u`` used a ticket, ``n`` no action, ``v B`` visited circle B (``8`` when a
+player took an 8th coin the companion did not see). Enter takes the action
+offered: the one the player did before their last, never their last one.
+Answers saved by older versions (the list's words) still replay.
 """
 
 from __future__ import annotations
@@ -51,6 +59,9 @@ SHORT = {
 COIN = re.compile(r"^([A-Za-z])(\d{0,2})([pgbPGB]?)$")
 TICKET = re.compile(r"^([A-Za-z])(\d{1,2})$")
 Circles = dict[str, tuple[int, str]]
+EIGHTH = "8"
+LETTERS = {"v": VISIT, "w": WALK, "r": REST, "c": CALL, "u": USE, "n": NONE}
+TURN_HELP = "v B visited circle B, w walked, r rested, c called a taxi, u used a ticket, n none"
 
 
 def flow(t: Table) -> Outcome:
@@ -81,7 +92,11 @@ def flow(t: Table) -> Outcome:
     first = choose_start(t, "Who visited Kamakura most recently?", names)
     order = order_from(names, first)
     t.say("Point trackers: " + ", ".join(f"{n} on {k}" for k, n in enumerate(order)) + ".")
-    noted = play_turns(t, names, order)
+    circles: Circles = {}
+    if t.next_saved() in (None, "circles"):  # older sessions were not asked this
+        t.at("setup", "site coins", "site-coins")
+        circles = ask_board(t, "circles")
+    noted = play_turns(t, names, order, circles)
     t.round("final count")
     t.at("scoring", "final count", "tour-cards")
     t.say("Count the points.")
@@ -110,11 +125,113 @@ class Noted:
         self.complete = True
 
 
-def play_turns(t: Table, names: list[str], order: list[str]) -> Noted:
+def ask_board(t: Table, key: str) -> Circles:
+    """The site coins on the board at set-up, described in one answer (Enter: later).
+
+    Each circle as the board shows it: its letter, the value printed when the
+    rulebook gives none, and the colour's letter (``Bp Og C2p D3g``).
+    """
+
+    def check(text: str) -> str | None:
+        return board_problem(text)
+
+    text = t.text(
+        key,
+        "Site coins on the board for the whole table: each circle's letter, value (C, D, ...) "
+        "and colour letter, e.g. Bp Og C2p (B O K M are worth 3, F 4; Enter: describe each "
+        "coin when it is first taken)?",
+        check=check,
+        topic="site-coins",
+    )
+    return {c: (v, col) for c, v, col in board_coins(text)}
+
+
+def board_coins(text: str) -> list[tuple[str, int, str]]:
+    """``Bp C2g`` → circle, value (the rulebook's when it has one) and colour of each."""
+    found = []
+    for circle, value, color in parse_coins(text):
+        value = value if value is not None else KNOWN_VALUES.get(circle)
+        if value is not None and color is not None:
+            found.append((circle, value, color))
+    return found
+
+
+def board_problem(text: str) -> str | None:
+    """What is wrong with a set-up description of the board's site coins, or ``None``."""
+    tokens = none_dash(text).split()
+    bad = [token for token in tokens if not COIN.match(token)]
+    if bad:
+        return f"not a coin: {' '.join(bad)} (circle letter, value if needed, colour: C2p)"
+    seen: set[str] = set()
+    for circle, value, color in parse_coins(text):
+        if circle in seen:
+            return f"circle {circle} twice"
+        seen.add(circle)
+        if circle in STATIONS:
+            return f"circle {circle} is a station: it holds no site coin"
+        printed = KNOWN_VALUES.get(circle)
+        if value is not None and printed is not None and value != printed:
+            return f"circle {circle}'s coin is worth {printed} (the rulebook's value)"
+        if color is None:
+            return f"circle {circle}: add its colour letter (p, g or b), e.g. {circle}p"
+        if value is None and printed is None:
+            return f"circle {circle}: add the value printed on its coin, e.g. {circle}2p"
+    return None
+
+
+def likely(history: list[str]) -> str:
+    """The action offered first: the one before the player's last, never the last one."""
+    if not history:
+        return VISIT
+    last = history[-1]
+    for action in reversed(history[:-1]):
+        if action != last:
+            return action
+    return WALK if last == VISIT else VISIT
+
+
+def turn_code(action: str) -> str:
+    """The short answer for an action (``v`` for a visit, whose circle follows)."""
+    return next((k for k, v in LETTERS.items() if v == action), "v")
+
+
+def parse_turn(
+    text: str, options: list[str]
+) -> tuple[str | None, tuple[str, int | None, str | None] | None, str | None]:
+    """A turn's answer → its action, the coin taken (for ``v B``) and the problem.
+
+    The list's words (answers saved by older versions) are taken as they are.
+    """
+    if text in options:
+        return text, None, None
+    parts = text.split(maxsplit=1)
+    head = parts[0].lower() if parts else ""
+    eighth = options[-1] if options[-1] not in SHORT else None
+    if head == EIGHTH and len(parts) == 1:
+        if eighth is None:
+            return None, None, "the last turns have begun already: no 8 here"
+        return eighth, None, None
+    if head.startswith("v") and (len(parts) == 2 or len(head) > 1):
+        rest = parts[1] if len(parts) == 2 else parts[0][1:]
+        coins = parse_coins(rest)
+        if len(rest.split()) != 1 or len(coins) != 1:
+            return None, None, "v and one circle letter, like v B"
+        return VISIT, coins[0], None
+    if head in LETTERS and len(parts) == 1:
+        return LETTERS[head], None, None
+    extra = ", 8 someone took an 8th coin" if eighth else ""
+    return None, None, f"one of: {TURN_HELP}{extra}"
+
+
+def play_turns(
+    t: Table, names: list[str], order: list[str], circles: Circles | None = None
+) -> Noted:
     """Turns clockwise until someone has 8 site coins, then everyone else's last turn."""
     count = len(names)
     noted = Noted(names)
+    noted.circles = circles if circles is not None else {}
     last: dict[str, str] = {}
+    done: dict[str, list[str]] = {n: [] for n in names}
     final: list[str] | None = None
     number = 0
     while final is None or final:
@@ -133,16 +250,35 @@ def play_turns(t: Table, names: list[str], order: list[str]) -> Noted:
         options = [VISIT, WALK, REST, CALL, USE, NONE]
         if final is None:
             options.append(eighth)
-        action = t.choose(
+
+        def check(text: str, options: list[str] = options, name: str = name) -> str | None:
+            _, coin, problem = parse_turn(text, options)
+            if problem or coin is None:
+                return problem
+            return visit_problem(coin, noted.coins[name], noted.circles, name)
+
+        offered = likely(done[name])
+        answer = t.text(
             f"turn.{number}",
             f"{heading} ({held} site coin{'' if held == 1 else 's'}{previous}). "
-            "Not the same action twice in a row.",
-            options,
+            f"Not the same action twice in a row. {TURN_HELP}"
+            + (", 8 an 8th coin not seen" if final is None else "")
+            + "?",
+            check=check,
+            default=turn_code(offered) + (" " if offered == VISIT else ""),
         )
+        action, typed, _ = parse_turn(answer, options)
+        assert action is not None
+        done[name].append(action if action in SHORT else VISIT)
         last[name] = action if action in SHORT else VISIT
         if action == VISIT:
             t.at("turn", f"round {(number - 1) // count + 1}, {name}'s turn", "coins")
-            coin = ask_coin(t, f"turn.{number}.coin", name, noted.coins[name], noted.circles)
+            if typed is None:
+                coin = ask_coin(t, f"turn.{number}.coin", name, noted.coins[name], noted.circles)
+            else:
+                circle, value, color = typed
+                describe(t, circle, value, color, noted.circles)
+                coin = circle
             noted.coins[name].append(coin)
         elif action == REST:
             noted.rests[name] += 1
@@ -159,6 +295,20 @@ def play_turns(t: Table, names: list[str], order: list[str]) -> Noted:
     return noted
 
 
+def visit_problem(
+    coin: tuple[str, int | None, str | None], held: list[str], circles: Circles, name: str
+) -> str | None:
+    """What is wrong with the coin of a visit (``v B``), or ``None``."""
+    circle, value, color = coin
+    text = f"{circle}{'' if value is None else value}{(color or '')[:1]}"
+    problem = coins_problem(text, circles)
+    if problem:
+        return problem
+    if circle in held:
+        return f"{name} already has the coin of circle {circle}"
+    return None
+
+
 def ask_coin(t: Table, key: str, name: str, held: list[str], circles: Circles) -> str:
     """The site coin just taken: its circle (described once if it is new)."""
 
@@ -169,9 +319,7 @@ def ask_coin(t: Table, key: str, name: str, held: list[str], circles: Circles) -
         letters = parse_coins(text)
         if len(letters) != 1:
             return "one coin: its circle letter, like B"
-        if letters[0][0] in held:
-            return f"{name} already has the coin of circle {letters[0][0]}"
-        return None
+        return visit_problem(letters[0], held, circles, name)
 
     text = t.text(key, f"{name}: which site coin (its circle letter, e.g. B)?", check=check)
     [(circle, value, color)] = parse_coins(text)

@@ -9,7 +9,9 @@ Before the table is offered for saving, the score file it makes is checked by
 the game's scorer. Problems that only show across fields (nine blue tourists
 when the box has seven) are listed with the player and the field named, the
 values involved are marked, and only those are asked again, each with its
-current value ready to keep; every other answer stays as it is.
+current value ready to keep; every other answer stays as it is. When several
+values are marked, the players first say which one is wrong (its place), and
+only that one is asked again (Enter asks every marked value in turn).
 """
 
 from __future__ import annotations
@@ -200,6 +202,45 @@ def parse_ref(pad: Pad, text: str) -> tuple[str | None, str | None]:
     return pad.key(player_rows[number - 1].id, columns.index(letter)), None
 
 
+def place_of(pad: Pad, cell: str) -> str:
+    """A cell's place as the pad numbers it: ``B3``, or ``12`` for a shared row."""
+    player_rows, shared = pad.numbered()
+    row_id, _, seat = cell.rpartition(".")
+    for number, row in enumerate(player_rows, 1):
+        if row.id == row_id and seat.isdigit():
+            return f"{letters(len(pad.names))[int(seat)]}{number}"
+    for number, row in enumerate(shared, len(player_rows) + 1):
+        if row.id == cell:
+            return str(number)
+    return cell
+
+
+def ask_which(t: Table, key: str, pad: Pad, marked: list[str]) -> list[str]:
+    """Which of several marked values is wrong: that one, or every one on Enter."""
+    places = {place_of(pad, cell): cell for cell in marked}
+
+    def check(text: str) -> str | None:
+        if not text:
+            return None
+        cell, problem = parse_ref(pad, text)
+        if problem:
+            return problem
+        if cell not in marked:
+            return f"not a marked value: type one of {', '.join(places)}, or Enter for all"
+        return None
+
+    answer = t.text(
+        key,
+        f"Which marked value is wrong ({', '.join(places)})? Enter asks each of them again",
+        check=check,
+    )
+    if not answer:
+        return marked
+    cell, _ = parse_ref(pad, answer)
+    assert cell is not None
+    return [cell]
+
+
 def review(
     t: Table,
     pad: Pad,
@@ -254,7 +295,11 @@ def review(
         t.say("\n".join(shown), kind="pad")
         if marks:
             order = [pad.key(r.id, s) for r, s in pad.cells()]
-            for cell in sorted(marks, key=order.index):
+            marked = sorted(marks, key=order.index)
+            which = f"fix{step}.which"
+            if len(marked) > 1 and t.next_saved() in (None, which):
+                marked = ask_which(t, which, pad, marked)
+            for cell in marked:
                 pad.ask(t, f"fix{step}.{cell}", cell)
             continue
 

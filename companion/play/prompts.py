@@ -1,6 +1,9 @@
 """Live questions with questionary, plus the four requests any prompt accepts.
 
-In a list, the last four entries are Undo, Rules, Pause and Time. In a text or
+In a list, the last four entries are Undo, Rules, Pause and Time. Every entry
+has a number: typing it (or the first letters of the entry) moves the
+pointer there, as the arrow keys do, and Enter picks it. The pointer starts
+on the entry the game thinks most likely (the question's default). In a text or
 number prompt, type ``:undo``, ``:rules``, ``:pause`` or ``:time`` (``:u``,
 ``:r``, ``:p``, ``:t``). Rules and Time are shown and the question is asked
 again. A prompt's default stands in the field already selected: Enter takes
@@ -11,6 +14,7 @@ left to the caller, which tells the players how to resume.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import suppress
 from typing import Any
 
 import questionary
@@ -37,6 +41,8 @@ CONTROLS = {
 }
 HINT = "(:undo  :rules  :pause  :time)"
 DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause  :time)"
+LIST_HINT = "(number, first letters or arrows; Enter picks)"
+SHOWN_NAMES = 8
 STYLE = Style([("bottom-toolbar", "noreverse"), ("selected", "reverse")])
 
 
@@ -66,6 +72,108 @@ def names_completer(names: Sequence[str]) -> Complete:
     return complete
 
 
+def list_key(title: str) -> str:
+    """What the first letters of a list entry are matched against (its words, no symbol)."""
+    return title.lstrip("↩?⏸⏱ ").casefold()
+
+
+class TypedPointer:
+    """Moves a list's pointer to the entry whose number or first letters are typed.
+
+    Args:
+        titles: The entries' titles, ``None`` for a separator (it has no number).
+    """
+
+    def __init__(self, titles: Sequence[str | None]) -> None:
+        self.titles = list(titles)
+        self.numbers = [k for k, title in enumerate(self.titles) if title is not None]
+        self.typed = ""
+
+    def digit(self, key: str, pointed: int) -> int:
+        """The entry numbered by the digits typed so far (``1`` is the first entry)."""
+        typed = self.typed + key if self.typed.isdigit() else key
+        if not 1 <= int(typed) <= len(self.numbers):
+            typed = key
+        self.typed = typed
+        if not 1 <= int(typed) <= len(self.numbers):
+            return pointed
+        return self.numbers[int(typed) - 1]
+
+    def letter(self, key: str, pointed: int) -> int:
+        """The entry whose title starts with the letters typed so far.
+
+        A letter that makes no longer match starts again: the first entry with
+        that letter, or, when the pointer is on one already, the next one.
+        """
+        key = key.casefold()
+        if self.typed and not self.typed.isdigit():
+            found = self._first(self.typed + key, self.numbers)
+            if found is not None:
+                self.typed += key
+                return found
+        self.typed = key
+        order = self.numbers
+        current = self.titles[pointed] if 0 <= pointed < len(self.titles) else None
+        if current is not None and list_key(current).startswith(key):
+            order = [k for k in self.numbers if k > pointed] + [
+                k for k in self.numbers if k <= pointed
+            ]
+        found = self._first(key, order)
+        return pointed if found is None else found
+
+    def _first(self, typed: str, order: Sequence[int]) -> int | None:
+        for k in order:
+            title = self.titles[k]
+            if title is not None and list_key(title).startswith(typed):
+                return k
+        return None
+
+
+def numbered(choices: Sequence[str | questionary.Separator]) -> list[Any]:
+    """The entries with their numbers shown (``1) Yes``); the value stays the entry."""
+    shown: list[Any] = []
+    number = 0
+    for choice in choices:
+        if isinstance(choice, questionary.Separator):
+            shown.append(choice)
+            continue
+        number += 1
+        shown.append(questionary.Choice(title=f"{number}) {choice}", value=choice))
+    return shown
+
+
+def typed_list(question: questionary.Question, choices: Sequence[Any]) -> None:
+    """Let the number or first letters of an entry move the pointer of ``question``."""
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+    from questionary.prompts.common import InquirerControl
+
+    app = question.application
+    control = next(c for c in app.layout.find_all_controls() if isinstance(c, InquirerControl))
+    titles = [None if isinstance(c, questionary.Separator) else str(c.value) for c in choices]
+    pointer = TypedPointer(titles)
+    bindings = KeyBindings()
+
+    def move(event: Any) -> None:
+        key = event.key_sequence[0].key
+        if key.isdigit():
+            control.pointed_at = pointer.digit(key, control.pointed_at)
+        else:
+            control.pointed_at = pointer.letter(key, control.pointed_at)
+
+    for key in "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ":
+        bindings.add(key, eager=True)(move)
+    app.key_bindings = merge_key_bindings([app.key_bindings or KeyBindings(), bindings])
+
+
+def offered_hint(hint: str, suggestions: Sequence[str]) -> str:
+    """The hint with the offered names shown (Tab completes them)."""
+    if not suggestions:
+        return hint
+    names = ", ".join(suggestions[:SHOWN_NAMES])
+    more = f" and {len(suggestions) - SHOWN_NAMES} more" if len(suggestions) > SHOWN_NAMES else ""
+    return f"(known: {names}{more}; Tab completes) {hint}"
+
+
 def select_all(question: questionary.Question, default: str) -> None:
     """Put the cursor after ``default`` with all of it selected, so typing replaces it."""
     if not default:
@@ -77,6 +185,14 @@ def select_all(question: questionary.Question, default: str) -> None:
     state = SelectionState(original_cursor_position=0, type=SelectionType.CHARACTERS)
     state.enter_shift_mode()
     buffer.selection_state = state
+
+
+def _clear_input() -> None:
+    """Empty the line being edited (the problem is still shown below it)."""
+    from prompt_toolkit.application import get_app
+
+    with suppress(Exception):  # (no application running: nothing typed to clear)
+        get_app().current_buffer.text = ""
 
 
 class QuestionaryPrompter:
@@ -119,7 +235,12 @@ class QuestionaryPrompter:
             if self.show_time is not None:
                 options.append(TIME)
         while True:
-            answer = questionary.select(message, choices=options, default=default).unsafe_ask()
+            shown = numbered(options)
+            question = questionary.select(
+                message, choices=shown, default=default, instruction=LIST_HINT
+            )
+            typed_list(question, shown)
+            answer = question.unsafe_ask()
             if self._shown(answer):
                 continue
             self._control(answer)
@@ -142,6 +263,8 @@ class QuestionaryPrompter:
             if control is not None and (control != TIME or self.show_time is not None):
                 return True
             problem = validate(text)
+            if problem is not None:
+                _clear_input()  # a refused answer does not stay to be typed onto
             return True if problem is None else problem
 
         if suggestions and complete is None:
@@ -162,6 +285,7 @@ class QuestionaryPrompter:
             hint = DEFAULT_HINT if default else HINT
             if self.show_time is None:
                 hint = hint.replace("  :time", "")
+            hint = offered_hint(hint, suggestions)
             question = questionary.text(
                 message,
                 default=default,

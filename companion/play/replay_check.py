@@ -14,7 +14,7 @@ whole, the fourth check, which needs the games' flows and so lives here:
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +27,16 @@ from companion.history.check import (
     first_difference,
     saved_sessions,
 )
+from companion.history.model import Play
 from companion.history.sessions import Unreadable
 from companion.history.store import History
-from companion.play.runner import flow_for
+from companion.play.runner import UnknownSession, flow_for
 from companion.play.table import ReplayError, Table
 from companion.terminal.safe_text import line
 from companion.wording import plural
+from scorers import Problem
 
-__all__ = ["check_history", "check_session", "replay", "report_text"]
+__all__ = ["check_history", "check_session", "imported_problems", "replay", "report_text"]
 
 
 def check_history(history: History) -> Report:
@@ -53,6 +55,39 @@ def check_history(history: History) -> Report:
             report.problems.extend(problem)
             report.notes.extend(note)
     return report
+
+
+def imported_problems(
+    plays: Sequence[Play], events: Mapping[str, list[dict[str, Any]]]
+) -> list[Problem]:
+    """The problems of the played-along games of an import: their saved answers must
+    replay to the end and give the game recorded with them, as ``history check`` asks.
+
+    Args:
+        plays: The plays read from the file, in its order (``plays[k]`` of the file).
+        events: Their event logs, by play uuid.
+
+    Returns:
+        One problem per game that does not replay, at ``plays[k].events``.
+    """
+    found = []
+    for k, play in enumerate(plays):
+        log = events.get(play.uuid)
+        if not log:
+            continue
+        session = Session(
+            play.id,
+            play.game,
+            "play",
+            "finished",
+            [(str(e["key"]), e["value"]) for e in log],
+            {"id": play.id, "score_file": play.score_file, "result": json.dumps(play.result)},
+        )
+        problems, _ = check_session(session)  # (a note: the game was edited since; kept)
+        prefix = f"played-along game #{play.id} ({play.game}): "
+        for finding in problems:
+            found.append(Problem(f"plays[{k}].events", str(finding).removeprefix(prefix)))
+    return found
 
 
 def report_text(report: Report, path: Path, *, missing: bool = False) -> str:
@@ -150,6 +185,10 @@ def replay(game: str, kind: str, events: list[tuple[str, Any]]) -> tuple[Any, in
 def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     """Problems and notes of one played-along game."""
     where = f"played-along game #{session.id} ({session.game})"
+    try:
+        flow_for(session.game, session.kind)
+    except UnknownSession as error:
+        return [Finding(where, str(error))], []
     for k, (key, value) in enumerate(session.events, 1):
         if isinstance(value, Unreadable):
             return [Finding(where, f"saved answer {k} ({key}) is not readable JSON")], []

@@ -24,6 +24,7 @@ from companion.history.sessions import SessionStore
 from companion.history.store import History
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
+from companion.wording import plural
 
 if TYPE_CHECKING:
     from scorers import Result
@@ -77,8 +78,28 @@ class Finished:
         return self.saved.score_file
 
 
+class UnknownSession(HistoryError):
+    """A saved game whose record names no game or kind of ours (a damaged record)."""
+
+
 def flow_for(game: str, kind: str) -> Flow:
-    """The game's whole flow (``play``) or its score entry (``score``)."""
+    """The game's whole flow (``play``) or its score entry (``score``).
+
+    The game comes from the database: it is checked against the registry
+    before any module is imported.
+
+    Raises:
+        UnknownSession: ``game`` is not one of ours, or ``kind`` is neither.
+    """
+    from scorers import SCORERS
+
+    if not isinstance(game, str) or game not in SCORERS:
+        raise UnknownSession(
+            f"its game {str(game)[:40]!r} is not one of ours ({', '.join(SCORERS)}); "
+            "the record is damaged"
+        )
+    if kind not in ("play", "score"):
+        raise UnknownSession(f"its kind {str(kind)[:40]!r} is neither play nor score")
     module = importlib.import_module(f"companion.play.{game}")
     return module.flow if kind == "play" else module.score_only  # type: ignore[no-any-return]
 
@@ -148,6 +169,10 @@ def run(
     store = SessionStore(history)
     info = store.get(session_id)
     assert info is not None
+    try:
+        flow_for(info.game, info.kind)
+    except UnknownSession as error:
+        raise UnknownSession(f"game #{session_id} cannot be resumed: {error}") from None
     token = store.acquire(session_id)
     try:
         store.append(session_id, START, None, token=token)
@@ -196,9 +221,7 @@ def run(
         store.release(session_id, token)
 
 
-UNDO_TO = (
-    "Undo to that point: keep the {kept} answer(s) before it, drop it and the {dropped} after it"
-)
+UNDO_TO = "Undo to that point: keep the {kept} before it, drop it and the {dropped} after it"
 ABANDON = "Abandon the game: set it aside (its answers stay in the history)"
 STOP = "Stop here and change nothing"
 
@@ -226,7 +249,9 @@ def settle(
     out(f"  Question: {error.question}")
     out(f"  Problem: {error.reason}")
     out("Nothing has been changed.")
-    undo = UNDO_TO.format(kept=error.position, dropped=max(0, saved - error.position - 1))
+    undo = UNDO_TO.format(
+        kept=plural(error.position, "answer"), dropped=max(0, saved - error.position - 1)
+    )
     choice = prompter.select("What now?", [undo, ABANDON, STOP], STOP, controls=False)
     if choice == undo:
         store.truncate(session_id, error.position)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from companion.wording import hanging
 from scorers import SCORERS
 
 PLAYER_COUNTS = SCORERS.facts(lambda info: info.player_counts)
@@ -224,8 +225,10 @@ def describe_draws(drawn: dict[str, Any]) -> list[str]:
 def setup_text(game: str, players: int, steps: list[str], seed: int, drawn: dict[str, Any]) -> str:
     """What ``companion setup`` prints: the numbered checklist, then the draws and their seed."""
     lines = [f"Set-up for {game}, {players} players:"]
-    lines.extend(f"  {k}. {step}" for k, step in enumerate(steps, 1))
+    lines.extend(hanging(f"  {k}. ", step) for k, step in enumerate(steps, 1))
     if drawn:
         lines.append(f"Draws (seed {seed}; --seed {seed} repeats them):")
-        lines.extend(f"  {line}" for line in describe_draws(drawn))
+        for line in describe_draws(drawn):
+            indent = line[: len(line) - len(line.lstrip())]
+            lines.append(hanging(f"  {indent}", line))
     return "\n".join(lines)

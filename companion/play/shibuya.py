@@ -23,7 +23,24 @@ LEAD = 3
 MOVE, GOAL, BUILD = "Moved a pedestrian", "A pedestrian reached its goal", "Built a street tile"
 LAID, ALL_LAID = "Laid", "All 16 tiles are laid"
 MODES = ["2 players", "4 players in two teams"]
-VARIANTS = ["standard", "no_construction (optional rule, 4 pawns)"]
+VARIANTS = {
+    "Standard: build the city, then 6 pawns at goal": "standard",
+    "Optional rule: no construction, 4 pawns at goal": "no_construction",
+}
+"""The rules as players choose them → the score file's variant (never shown)."""
+_FORMER_VARIANTS = {
+    "standard": "Standard: build the city, then 6 pawns at goal",
+    "no_construction (optional rule, 4 pawns)": "Optional rule: no construction, 4 pawns at goal",
+}
+"""What games saved by earlier versions answered (they replay as they were)."""
+
+
+def choose_variant(t: Table) -> str:
+    """The rules played: the score file's variant id."""
+    label = t.choose("variant", "Which rules?", list(VARIANTS), formerly=_FORMER_VARIANTS)
+    return VARIANTS[label]
+
+
 COLOURS = ("Red", "Blue")
 SEATS_4 = ("team 1", "team 2", "team 1, opposite player 1", "team 2, opposite player 2")
 OWNER_RULE = (
@@ -71,7 +88,7 @@ def flow(t: Table) -> Outcome:
     """The whole game: who plays, the two parts, and the winner."""
     count, names, sides, colours = who_plays(t, "Who is playing?")
     t.at("setup", "rules", "optional-rule")
-    variant = t.choose("variant", "Which rules?", VARIANTS).split(" ")[0]
+    variant = choose_variant(t)
     setup = "four-players" if count == 4 else "setup"
     run_checklist(t, GAME, count, setup)
     t.at("setup", "start player", setup)
@@ -193,7 +210,7 @@ def score_only(t: Table) -> Outcome:
     """Just the result, for ``companion score shibuya``."""
     count, names, sides, _ = who_plays(t, "Who played?")
     t.at("setup", "rules", "optional-rule")
-    variant = t.choose("variant", "Which rules?", VARIANTS).split(" ")[0]
+    variant = choose_variant(t)
     t.at("scoring", "scoring", "how-to-win")
     pad = side_pad(sides, names, count)
     for k in (0, 1):

@@ -6,8 +6,11 @@ the drawing shows it, and the score file lists both streets from the first
 player's seat as the score-file contract asks.
 
 A street's tourists are one answer (``bb - r kyp - - b``) and each shop card is
-one short code (``b y 3 3``: a blue card scoring 3 per yellow tourist over 3
-spaces); the prompt completes and explains the code as it is typed.
+one short code (``b y 3 3``, or run together, ``by33``: a blue card scoring 3
+per yellow tourist over 3 spaces; ``c1`` added for a card showing a chair
+icon); the prompt completes and explains the code as it is typed. The second
+street's cards are often the first street's: ``=3`` repeats the card on the
+other player's space 3.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
 from companion.play.pad import Pad, Row, review
 from companion.play.table import Table
+from companion.wording import plural
 from scorers.names import clean_name, name_problem
 from scorers.shimoda import COLORS
 
@@ -49,9 +53,13 @@ CODE_HELP = "\n".join(
         "           all (sets of all five colours), three (sets of three colours), chair,",
         "           vm (victory markers)",
         "  range    1 (its own space), 3, 5 or 7 (the whole street)",
-        "  add c2 when the card shows 2 chair icons; Tab offers what fits.",
+        "  chairs   only for a card that shows chair icons: add c1 (one chair) or c2 (two)",
+        "Run together works too (by33, bchair33c1); =3 repeats the card on the other",
+        "player's space 3 (their own numbering). Tab offers what fits.",
     ]
 )
+COMPACT = re.compile(r"^([a-z])([a-z+]+?)(\d{1,2})([1357])(c\d)?$")
+REFERENCE = re.compile(r"^=\s*([1-7])$")
 # Merchants the rulebook describes: the icon they add when moving, or None.
 MERCHANT_ICONS = {
     "Veterinarian": "cat",
@@ -203,6 +211,9 @@ def colour(word: str) -> str | None:
 def parse_card(text: str) -> tuple[dict[str, Any] | None, str | None]:
     """A shop card code → ``{"card": ..., "chairs": n}``; or ``None`` and the problem."""
     parts = text.lower().replace(",", " ").split()
+    compact = COMPACT.match(parts[0]) if len(parts) == 1 else None
+    if compact:
+        parts = [g for g in compact.groups() if g]
     chairs = 0
     if parts and re.fullmatch(r"c\d", parts[-1]):
         chairs = int(parts.pop()[1:])
@@ -274,11 +285,11 @@ def describe_card(text: str) -> str:
     if len(parts) >= 2:
         words.append(what)
     if len(parts) >= 3:
-        words[-1] = f"{scoring['points']} points {what}"
+        words[-1] = f"{plural(scoring['points'], 'point')} {what}"
     if len(parts) >= 4:
         words.append(f"over {RANGES[scoring['range']]}")
     if space["chairs"]:
-        words.append(f"{space['chairs']} chair icon(s) on it")
+        words.append(f"{plural(space['chairs'], 'chair icon')} on it")
     return "  " + ", ".join(words) + ("" if len(parts) >= 4 else " ...")
 
 
@@ -286,6 +297,8 @@ def complete_card(before: str) -> list[tuple[str, str]]:
     """Offer what fits the part of the code being typed."""
     parts = before.lower().split(" ")
     word, position = parts[-1], len([p for p in parts[:-1] if p])
+    if not word:
+        return []  # nothing typed of this part yet: Tab would only insert a guess
     if position == 0:
         options = [(letter, f"a {c} card") for letter, c in INITIALS.items()]
     elif position == 1:
@@ -398,21 +411,62 @@ def ask_street(
     return spaces
 
 
+def card_or_reference(
+    text: str, other: list[dict[str, Any] | None]
+) -> tuple[dict[str, Any] | None, str | None]:
+    """A card code, or ``=3`` for the card on the other street's space 3; else the problem.
+
+    Args:
+        text: The answer.
+        other: The other player's cards, by their space (``None`` if not given yet).
+    """
+    match = REFERENCE.match(text.strip())
+    if match is None:
+        return parse_card(text)
+    found = other[int(match.group(1)) - 1]
+    if found is None:
+        return None, f"the other street's space {match.group(1)} has no card yet"
+    return dict(found), None
+
+
 def ask_card(
-    t: Table, key: str, names: list[str], seat: int, space: int, current: dict[str, Any] | None
+    t: Table,
+    key: str,
+    names: list[str],
+    seat: int,
+    space: int,
+    current: dict[str, Any] | None,
+    other: list[dict[str, Any] | None] | None = None,
 ) -> dict[str, Any]:
-    """One shop card as its code."""
+    """One shop card as its code (or ``=N``: the card on the other street's space N)."""
+    theirs = other or [None] * SPACES
+    known = any(c is not None for c in theirs)
+
+    def preview(text: str) -> str:
+        match = REFERENCE.match(text.strip())
+        if match is None:
+            return describe_card(text)
+        found, problem = card_or_reference(text, theirs)
+        if found is None:
+            return f"  {problem}"
+        return (
+            f"  as {names[1 - seat]}'s space {match.group(1)}: "
+            + describe_card(card_code(found)).lstrip()
+        )
+
     text = t.text(
         key,
         f"{names[seat]}, space {space + 1} from the left (faces {names[1 - seat]}'s "
-        f"{SPACES - space}): shop card code?",
-        check=lambda text: parse_card(text)[1],
+        f"{SPACES - space}): shop card code"
+        + (f" (=N: as {names[1 - seat]}'s space N)" if known else "")
+        + "?",
+        check=lambda text: card_or_reference(text, theirs)[1],
         default=card_code(current) if current else "",
         complete=complete_card,
-        preview=describe_card,
+        preview=preview,
         topic="scoring-shops",
     )
-    parsed, _ = parse_card(text)
+    parsed, _ = card_or_reference(text, theirs)
     assert parsed is not None
     return parsed
 
@@ -456,7 +510,8 @@ def pad_rows(names: list[str], merchants: list[Merchant], values: dict[str, Any]
     def shop(space: int) -> Row:
         def ask(t: Table, key: str, seat: int | None, current: Any) -> dict[str, Any]:
             assert seat is not None
-            return ask_card(t, key, names, seat, space, current)
+            other = [values.get(Pad.key(f"shop{k + 1}", 1 - seat)) for k in range(SPACES)]
+            return ask_card(t, key, names, seat, space, current, other)
 
         return Row(f"shop{space + 1}", f"Shop {space + 1}", ask, card_code)
 

@@ -5,6 +5,10 @@ by the loss on the fourth event card, then each player gives their provinces
 and buildings by region (one answer, e.g. ``b3102 y21 g1``) and the rice left
 on the track; the companion works out the shortfall, the revolts and who draws
 them; the revolts are resolved; then the winter is scored on the score pad.
+
+The second winter starts from the first: each player's regions as the first
+winter left them are shown, and only the regions that changed are typed
+(``y31`` for yellow, ``r0`` for a region lost; Enter when nothing changed).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from companion.play.common import Outcome, ask_players, choose_player, row_messa
 from companion.play.pad import Pad, Row, review
 from companion.play.setup import shuffled
 from companion.play.table import Table
+from companion.wording import plural
 
 GAME = "shogun"
 SEASONS = ("Spring", "Summer", "Autumn")
@@ -54,11 +59,13 @@ def flow(t: Table) -> Outcome:
     t.say(f"{names[oldest]} claims a starting province first, then the others in turn.")
     before = [0] * len(names)
     file: dict[str, Any] = {}
+    known: list[Grid] | None = None
     for year in (1, 2):
         for season in SEASONS:
             play_round(t, year, season, names)
-        grids = winter(t, year, names)
+        grids = winter(t, year, names, known)
         file = winter_pad(t, year, names, before, grids, chests=None, final=year == 2)
+        known = [file_grid(player) for player in file["players"]]
         from scorers import SCORERS
 
         result = SCORERS[GAME].score_json(file).to_json()
@@ -244,8 +251,58 @@ def ask_grid(t: Table, key: str, message: str, default: Grid | None = None) -> G
     return grid
 
 
-def winter(t: Table, year: int, names: list[str]) -> list[Grid]:
-    """Winter supply and revolts; returns each player's regions after the revolts."""
+def file_grid(player: dict[str, Any]) -> Grid:
+    """A player's regions in a winter's score file, as a grid."""
+    return {
+        region: [counts[c] for c in COUNTS]
+        for region, counts in player["regions"].items()
+        if region in REGIONS
+    }
+
+
+def merge_grid(known: Grid, changes: Grid) -> Grid:
+    """``known`` with the regions typed in ``changes`` put in (a region of 0 is dropped)."""
+    merged = {r: list(c) for r, c in known.items()}
+    for region, counts in changes.items():
+        if any(counts):
+            merged[region] = list(counts)
+        else:
+            merged.pop(region, None)
+    return {r: merged[r] for r in REGIONS if r in merged}
+
+
+def ask_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
+    """A player's regions from the last winter's, with only the regions that changed typed."""
+    shown = grid_text(known) or "none"
+
+    def check(text: str) -> str | None:
+        return parse_grid(text)[1]
+
+    def preview(text: str) -> str:
+        changes, problem = parse_grid(text)
+        if changes is None:
+            return f"  {problem}"
+        return preview_grid(grid_text(merge_grid(known, changes)) or "-")
+
+    text = t.text(
+        key,
+        f"{name}: provinces and buildings; first winter {shown}. Type only the regions "
+        "that changed (e.g. y31; r0 for a region lost), Enter if none",
+        check=check,
+        preview=preview,
+    )
+    changes, _ = parse_grid(text)
+    assert changes is not None
+    return merge_grid(known, changes)
+
+
+def winter(t: Table, year: int, names: list[str], known: list[Grid] | None = None) -> list[Grid]:
+    """Winter supply and revolts; returns each player's regions after the revolts.
+
+    Args:
+        known: The regions of the last winter, when there was one: only the
+            changes are typed (a session saved before this asks them whole).
+    """
     key = f"y{year}.winter"
     t.round(f"year {year} winter")
     t.at("round", f"year {year}, winter", "winter")
@@ -255,7 +312,11 @@ def winter(t: Table, year: int, names: list[str]) -> list[Grid]:
     revolting: list[int] = []
     for seat, name in enumerate(names):
         t.at("round", f"year {year}, winter", "scoring-winter")
-        grid = ask_grid(t, f"{key}.regions.{seat}", f"{name}: provinces and buildings")
+        changed = f"{key}.changes.{seat}"
+        if known is not None and t.next_saved() in (None, changed):
+            grid = ask_changes(t, changed, name, known[seat])
+        else:
+            grid = ask_grid(t, f"{key}.regions.{seat}", f"{name}: provinces and buildings")
         held = sum(c[0] for c in grid.values())
         t.at("round", f"year {year}, winter", "winter")
         rice = t.number(
@@ -270,7 +331,8 @@ def winter(t: Table, year: int, names: list[str]) -> list[Grid]:
             left = names[(seat + 1) % len(names)]
             t.say(
                 f"{name} holds {held} provinces with {rice} rice: {shortfall} short, so "
-                f"{revolts} revolt(s), {farmers} extra farmer(s) each. {left}, on {name}'s "
+                f"{plural(revolts, 'revolt')}, {plural(farmers, 'extra farmer')} each. {left}, "
+                f"on {name}'s "
                 f"left, draws {revolts} of {name}'s province cards at random."
             )
             revolting.append(seat)

@@ -19,11 +19,12 @@ which is what the clock needs to time the rounds (:mod:`companion.analysis.clock
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from companion.events import SEED_PREFIX, is_answer
 from companion.history.sessions import Event, Unreadable
+from companion.wording import plural
 
 SET_UP = "set-up"
 """The round every game begins in."""
@@ -138,6 +139,17 @@ class Table:
         """Whether the saved answers are used up (new questions reach the players)."""
         return self.position >= len(self.answers)
 
+    def next_saved(self) -> str | None:
+        """The key of the next saved answer while replaying, ``None`` once live.
+
+        A flow that adds a question asks it only when this is ``None`` or the
+        question's key: a session saved before the question existed replays
+        without it.
+        """
+        if self.position < len(self.answers):
+            return self.answers[self.position][0]
+        return None
+
     def say(self, text: str, *, kind: str = "") -> None:
         """Announce something; while replaying, keep it for the resume context.
 
@@ -182,7 +194,8 @@ class Table:
             raise ReplayError(
                 self.position,
                 "after the end of the game",
-                f"{extra} saved answer(s) come after the game's last question",
+                f"{plural(extra, 'saved answer')} "
+                f"{'comes' if extra == 1 else 'come'} after the game's last question",
             )
 
     def _answer(
@@ -229,16 +242,23 @@ class Table:
         default: str | None = None,
         *,
         topic: str | None = None,
+        formerly: Mapping[str, str] | None = None,
     ) -> str:
-        """One of ``choices``."""
+        """One of ``choices``.
+
+        ``formerly`` maps the words an earlier version offered to today's choice:
+        a game saved then replays (those words are never offered).
+        """
+        renamed = formerly or {}
 
         def problem(value: Any) -> str | None:
-            return None if value in choices else "is not one of the choices"
+            ok = value in choices or renamed.get(value) in choices
+            return None if ok else "is not one of the choices"
 
         value = self._answer(
             key, message, lambda: self.prompter.select(message, choices, default), problem, topic
         )
-        return str(value)
+        return renamed.get(value, str(value))
 
     def yes(
         self, key: str, message: str, *, default: bool = True, topic: str | None = None
@@ -261,7 +281,7 @@ class Table:
 
         def check(text: str) -> str | None:
             cleaned = text.strip()
-            if not cleaned.lstrip("-").isdigit() or len(cleaned) > 9:
+            if not (cleaned.isascii() and cleaned.lstrip("-").isdigit()) or len(cleaned) > 9:
                 return "type a whole number, like 3"
             value = int(cleaned)
             if value < low:
@@ -295,7 +315,7 @@ class Table:
             if len(parts) != count:
                 return f"{count} numbers, one per player, separated by spaces"
             for part in parts:
-                if not part.isdigit() or len(part) > 9:
+                if not (part.isascii() and part.isdigit()) or len(part) > 9:
                     return f"not a whole number: {part}"
                 if int(part) > high:
                     return f"{part} is too big: at most {high}"

@@ -27,7 +27,13 @@ MEAL_POWERS = {
 FIELDS = (
     ("journey", "Score track", "Score track on arrival in Edo", 200, "scoring-journey"),
     ("temple", "Temple coins", "Coins in the temple area", 60, "scoring-temple"),
-    ("meal_cost", "Meal prices", "Total printed price of meal cards", 12, "scoring-gourmet"),
+    (
+        "meal_cost",
+        "Meal prices",
+        "Total printed price of meal cards (Kinko pays one less)",
+        12,
+        "scoring-gourmet",
+    ),
     ("souvenirs", "Souvenirs", "Souvenir cards", 24, "scoring-collector"),
     ("hot_springs", "Hot springs", "Hot spring cards", 12, "scoring-bather"),
     ("encounters", "Encounters", "Encounter cards", 14, "scoring-chatterbox"),
@@ -40,7 +46,12 @@ FIELDS = (
     ),
 )
 GAINS = (
-    ("meal_cost", "Price of the meal bought at the inn (0 for none)", 3, "inns"),
+    (
+        "meal_cost",
+        "Printed price of the meal bought at the inn (0 for none; Kinko pays one less)",
+        3,
+        "inns",
+    ),
     ("souvenirs", "Souvenir cards gained on this stage", 12, "village"),
     ("hot_springs", "Hot spring cards gained on this stage", 12, "hot-springs"),
     ("encounters", "Encounter cards gained on this stage", 14, "encounters"),
@@ -89,7 +100,10 @@ def flow(t: Table) -> Outcome:
             t.say("Unbought meals go under the pile; the last to arrive sets off first.")
     t.round("final count")
     t.at("scoring", "final scoring", "scoring-achievements")
-    t.say("Everyone is in Edo: hand out the achievements and the temple points.")
+    t.say(
+        "Everyone is in Edo. Read each score track as it stands first: the "
+        "achievements and the temple points are counted after it, not moved onto it."
+    )
     file = count_up(t, names, [travelers[n] for n in names], gains)
     return Outcome(file, start_player=names.index(line[-1]))
 
@@ -124,15 +138,19 @@ def choose_travelers(t: Table, names: list[str]) -> dict[str, str]:
             travelers[name] = t.choose(f"traveler.{seat}", f"{name} keeps?", tiles)
     else:
         for seat, name in enumerate(names):
-            travelers[name] = ask_traveler(t, f"traveler.{seat}", name)
+            taken = set(travelers.values())  # one tile each
+            travelers[name] = ask_traveler(t, f"traveler.{seat}", name, taken=taken)
     for name, traveler in travelers.items():
         t.say(f"{name} is {traveler}: starts with {TRAVELER_COINS[traveler]} coins.")
     return travelers
 
 
-def ask_traveler(t: Table, key: str, name: str, current: str | None = None) -> str:
-    """One player's traveller, from the ten tiles."""
-    return t.choose(key, f"{name}'s traveller?", sorted(TRAVELER_COINS), current, topic="travelers")
+def ask_traveler(
+    t: Table, key: str, name: str, current: str | None = None, *, taken: set[str] | None = None
+) -> str:
+    """One player's traveller, from the ten tiles (but those ``taken`` by others)."""
+    tiles = sorted(set(TRAVELER_COINS) - (taken or set()))
+    return t.choose(key, f"{name}'s traveller?", tiles, current, topic="travelers")
 
 
 def pad_rows(names: list[str]) -> list[Row]:
@@ -188,13 +206,41 @@ def count_up(
         for seat, value in enumerate(row):
             pad.values[pad.key(field, seat)] = value
     t.at("scoring", "score pad", "scoring-achievements")
-    return review(t, pad, game=GAME, build=build, title="Tokaido: final count")
+    return review(
+        t, pad, game=GAME, build=build, extra=table_problems, title="Tokaido: final count"
+    )
+
+
+def table_problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """What cannot be on one table (a tile twice, a fourth achievement card), cells named.
+
+    The check is the scorer's (:func:`scorers.tokaido.table_problems`); here each
+    problem marks every value involved: both holders of a tile, every player
+    holding achievement cards.
+    """
+    from scorers.tokaido import table_problems as problems_of
+
+    seats = range(len(pad.names))
+    tiles = [pad.get("traveler", s) for s in seats]
+    held = [pad.get("panorama_achievements", s) for s in seats]
+    found = []
+    for seat, key, message in problems_of(tiles, held):
+        if seat is None:
+            cells = [pad.key(key, s) for s in seats if held[s]]
+            found.append((message.replace(" in all", " in all on the pad"), cells))
+        else:
+            first = tiles.index(tiles[seat])
+            shown = f"{tiles[seat]} is {pad.names[first]}'s traveller too (one tile each)"
+            found.append((shown, [pad.key(key, first), pad.key(key, seat)]))
+    return found
 
 
 def score_only(t: Table) -> Outcome:
     """Just the final count, for ``companion score tokaido``."""
     names = ask_players(t, GAME)
     t.at("scoring", "travellers", "travelers")
-    travelers = [ask_traveler(t, f"traveler.{seat}", name) for seat, name in enumerate(names)]
+    travelers: list[str] = []
+    for seat, name in enumerate(names):
+        travelers.append(ask_traveler(t, f"traveler.{seat}", name, taken=set(travelers)))
     t.at("scoring", "scoring", "scoring-journey")
     return Outcome(count_up(t, names, travelers, {}))

@@ -61,10 +61,11 @@ def listing_parts(shown: Listing, *, filtered: bool) -> list[RenderableType]:
 
 def play_parts(report: PlayReport) -> list[RenderableType]:
     """``history show``: the breakdown, why it was won, the records it set, its details."""
+    from companion.analysis.played_game import INTERIM
     from companion.terminal.results import after_game, result_table
 
     parts = [
-        result_table(report.play.result, title=report.title),
+        result_table(report.play.result, title=report.title, interim=report.play.status == INTERIM),
         after_game(report.explanation, report.records),
     ]
     said = play_details(report)

@@ -31,8 +31,8 @@ def label(category: str) -> str:
     return words[:1].upper() + words[1:]
 
 
-def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
-    """The breakdown of every player, their totals, ranks and the winner.
+def result_table(result: Mapping[str, Any], *, title: str, interim: bool = False) -> RenderableType:
+    """The breakdown of every player, their totals, ranks and the winner (or the leader).
 
     Categories are rows and players are columns, so that games with many
     categories still fit a narrow terminal.
@@ -40,6 +40,8 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
     Args:
         result: A result document (``Result.to_json()``).
         title: Shown above the table.
+        interim: The scoring does not end the game (Shogun's first winter): it
+            says who leads, never who won.
     """
     players = result["players"]
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
@@ -66,7 +68,7 @@ def result_table(result: Mapping[str, Any], *, title: str) -> RenderableType:
         plain(title, "bold"),
         table,
         Text(""),
-        plain(outcome(result)),
+        plain(outcome(result, interim=interim)),
     ]
     parts.extend(plain(f"Note: {note}") for note in result.get("notes") or ())
     return Group(*parts)
@@ -77,16 +79,25 @@ def _shown(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def outcome(result: Mapping[str, Any]) -> str:
-    """One sentence naming the winner, the tie-break used, or a shared win."""
+def outcome(result: Mapping[str, Any], *, interim: bool = False) -> str:
+    """One sentence naming the winner, the tie-break used, or a shared win.
+
+    An ``interim`` scoring (one that does not end the game) has no winner: the
+    sentence names who leads.
+    """
     winners = list(result["winners"])
     if not winners:
-        return "No winner recorded."
+        return "Nobody leads yet." if interim else "No winner recorded."
     if len(winners) > 1:
-        return f"Shared win: {join_names(winners)}."
+        return (
+            f"Sharing the lead: {join_names(winners)}."
+            if interim
+            else (f"Shared win: {join_names(winners)}.")
+        )
+    first = "Leading so far" if interim else "Winner"
     if result.get("tiebreak"):
-        return f"Winner: {winners[0]}, on the tie-break ({result['tiebreak']})."
-    return f"Winner: {winners[0]}."
+        return f"{first}: {winners[0]}, on the tie-break ({result['tiebreak']})."
+    return f"{first}: {winners[0]}."
 
 
 def after_game(

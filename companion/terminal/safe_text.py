@@ -33,6 +33,18 @@ def lines(value: object) -> str:
     return "\n".join(printable(part) for part in str(value).split("\n"))
 
 
+def json_text(document: object) -> str:
+    """``document`` as indented JSON for the terminal: non-ASCII text kept as it is,
+    but every invisible or control character (a C1 control, a bidi override) written
+    as a ``\\uXXXX`` escape, so the JSON reads the same and the terminal sees none."""
+    import json
+
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    if text.isprintable() or all(ch.isprintable() or ch == "\n" for ch in text):
+        return text
+    return "".join(ch if ch.isprintable() or ch == "\n" else json.dumps(ch)[1:-1] for ch in text)
+
+
 def plain(value: object, style: str = "") -> Text:
     """``value`` as a rich :class:`~rich.text.Text` (never parsed as markup)."""
     from rich.text import Text

@@ -18,9 +18,32 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
+from scorers import shimoda as shimoda_rules
+from scorers import shogun as shogun_rules
+
 OMIT = object()  # a value that leaves the key out of the score file
 MAX_TEXT = 200  # the most characters a cell keeps (a hostile paste is cut, not stored)
 MAX_ITEMS = 16  # the most entries of a list cell
+
+
+PART_NAMES: dict[str, str] = {
+    "color": "colour",
+    "type": "scores",
+    "points": "points",
+    "range": "range",
+    "scored": "of colour",
+    "second": "and colour",
+    "chairs": "chairs",
+    "circle": "circle",
+    "value": "points",
+    "first": "first piece",
+    "card": "card",
+    "circles": "circles",
+    "claimed_by": "claimed by",
+    **{b: b for b in ("provinces", *shogun_rules.BUILDINGS)},
+    **{c: f"{c} tourists" for c in shimoda_rules.COLORS},
+}
+"""What each control of a cell with several is called after the field's name."""
 
 
 _LAYOUTS: dict[str, w.Layout] = {}
@@ -146,6 +169,22 @@ class Cell:
         for name in css.split():  # one class at a time: a browser refuses "a b"
             self.widget.add_class(name)
         self.defaults = self.raw()
+        self.parts: dict[str, str] = {}  # what each control is called after the field's name
+        self.name = ""
+
+    def set_name(self, name: str) -> None:
+        """Name the cell's controls for screen readers: ``Aki: Score track``.
+
+        A cell of one control is called ``name``; each control of a cell of
+        several gets its part's name after it (``Aki: Brown castles``).
+        """
+        self.name = name
+        if len(self.controls) == 1:
+            for control in self.controls.values():
+                control.tooltip = name
+            return
+        for key, control in self.controls.items():
+            control.tooltip = f"{name} {self.parts.get(key, PART_NAMES.get(key, key))}"
 
     def raw(self) -> Any:
         """What was typed or chosen, for the draft."""
@@ -276,8 +315,26 @@ class ListCell(Cell):
             control.observe(lambda _: self._changed(), names="value")
         self.list_box.children = list(self.rows)
         self.add_button.disabled = len(self.items) >= self.limit
+        self._name_items()
         if notify:
             self._changed()
+
+    def set_name(self, name: str) -> None:
+        """Name each entry's controls: ``Aki: Site coins 1 circle``."""
+        self.name = name
+        self.add_button.tooltip = f"{name}: add one"
+        self._name_items()
+
+    def _name_items(self) -> None:
+        if not self.name:
+            return
+        for number, (controls, row) in enumerate(zip(self.items, self.rows, strict=True), 1):
+            for key, control in controls.items():
+                part = PART_NAMES.get(key, key)
+                control.tooltip = f"{self.name} {number}" + (
+                    f" {part}" if len(controls) > 1 else ""
+                )
+            row.children[-1].tooltip = f"Remove {self.name} {number}"
 
     def remove(self, index: int) -> None:
         """Take entry ``index`` out."""
@@ -286,6 +343,7 @@ class ListCell(Cell):
         self.list_box.children = list(self.rows)
         row.close()
         self.add_button.disabled = False
+        self._name_items()
         self._changed()
 
     def _changed(self) -> None:

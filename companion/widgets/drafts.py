@@ -13,11 +13,15 @@ import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion.events import TIME
 from companion.history.saving import Saved, save_game
 from companion.history.sessions import SessionStore
 from companion.history.store import History, default_path, opened
+
+if TYPE_CHECKING:
+    from companion.analysis.clock import Timing
 
 KIND = "web"
 KEY = "draft"
@@ -86,6 +90,7 @@ class Drafts:
         result: dict[str, Any],
         start_player: int | None = None,
         location: str = "",
+        timing: Timing | None = None,
     ) -> Saved:
         """Record the game and close its draft; a finished draft gives back its game.
 
@@ -95,6 +100,7 @@ class Drafts:
             result: Its scored result.
             start_player: The seat that started, if known.
             location: Where it was played (a clean place, or ``""``).
+            timing: The page's clock, if it ran: the game's length and its rounds.
 
         Returns:
             The saved game; what is shown after it is read separately
@@ -112,6 +118,8 @@ class Drafts:
                 session=session_id,
                 start_player=start_player,
                 location=location,
+                duration_min=timing.minutes if timing is not None and timing.seconds else None,
+                facts=[(TIME, timing.to_json())] if timing is not None else [],
                 after=False,
             )
 

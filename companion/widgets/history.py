@@ -65,9 +65,13 @@ class HistoryPage:
             options=[("every game", ""), *((short_title(g), g) for g in PAGES)],
             value="",
             layout=w.Layout(width="12em"),
+            tooltip="Game",
         )
         self.player = w.Dropdown(
-            options=[("every player", "")], value="", layout=w.Layout(width="14em")
+            options=[("every player", "")],
+            value="",
+            layout=w.Layout(width="14em"),
+            tooltip="Player",
         )
         self.game.observe(lambda _: self.refresh(), names="value")
         self.player.observe(lambda _: self.refresh(), names="value")
@@ -88,7 +92,7 @@ class HistoryPage:
             [
                 style(),
                 navigation("history"),
-                w.HTML("<h2>Game history</h2>"),
+                w.HTML("<h1>Game history</h1>"),
                 w.HBox([self.game, self.player, self.count]),
                 self.status,
                 self.plays,
@@ -223,8 +227,8 @@ class HistoryPage:
         if play.notes:
             details.append(f"Notes: {play.notes}")
         self.detail.value = (
-            f"<h3>Game #{play.id}: {html.escape(title(play.game))}, "
-            f"{html.escape(play.played_at.replace('T', ' ').rstrip('Z'))} UTC</h3>"
+            f"<h2>Game #{play.id}: {html.escape(title(play.game))}, "
+            f"{html.escape(play.played_at.replace('T', ' ').rstrip('Z'))} UTC</h2>"
             + result_html(play.result)
             + after_html(after)
             + sentences_html(details, "details")
@@ -268,7 +272,7 @@ def history_page(db: Path | None = None) -> w.VBox:
 
 def section(css: str, heading: str, body: str) -> w.HTML:
     """A heading and its HTML, as one widget of class ``css``."""
-    part = w.HTML(f"<h3>{html.escape(heading)}</h3>{body}")
+    part = w.HTML(f"<h2>{html.escape(heading)}</h2>{body}")
     part.add_class(css)
     return part
 

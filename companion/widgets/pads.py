@@ -15,6 +15,7 @@ import ipywidgets as w
 from companion.play.setup import TRAVELER_COINS
 from companion.widgets.cells import (
     OMIT,
+    PART_NAMES,
     Cell,
     ListCell,
     check_cell,
@@ -50,6 +51,21 @@ BUILDINGS = ("provinces", *shogun_rules.BUILDINGS)
 BUILDING_LETTERS = {"provinces": "prov", "castles": "cast", "temples": "tmpl", "theaters": "thtr"}
 
 
+PAD_REQUIRED: dict[str, tuple[str, ...]] = {"shogun": ("score_before", "war_chests")}
+"""Fields a score file may leave out (they count 0) that the pad still asks for: an
+untouched cell is empty, never a value, so a pad with nothing typed cannot be valid."""
+
+
+def pad_problems(game: str, document: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(path, message)`` for the :data:`PAD_REQUIRED` fields left empty on the pad."""
+    found = []
+    for seat, player in enumerate(document.get("players", [])):
+        for key in PAD_REQUIRED.get(game, ()):
+            if isinstance(player, dict) and key not in player:
+                found.append((f"players[{seat}].{key}", "missing (type 0 when there is none)"))
+    return found
+
+
 def colours(words: tuple[str, ...], prompt: str) -> list[tuple[str, str]]:
     """Dropdown options for colours, with an empty first choice."""
     return [(prompt, ""), *((c, c) for c in words)]
@@ -76,7 +92,10 @@ def shared_cells(game: str) -> list[Row]:
             (
                 "Winter of year",
                 choice_cell(
-                    "year", [("2 (end of the game)", "2"), ("1", "1")], convert=int, width="14em"
+                    "year",
+                    [("winter…", ""), ("2 (end of the game)", "2"), ("1", "1")],
+                    convert=int,
+                    width="14em",
                 ),
             ),
             (
@@ -113,8 +132,8 @@ def player_rows(game: str, seat: int, *, teams: bool = False) -> list[Row]:
         return [("Pawns at goal", int_cell(f"{p}.goals"))]
     if game == "shogun":
         rows: list[Row] = [
-            ("Score before this winter", int_cell(f"{p}.score_before", placeholder="0")),
-            ("War chests", int_cell(f"{p}.war_chests", placeholder="0")),
+            ("Score before this winter", int_cell(f"{p}.score_before")),
+            ("War chests", int_cell(f"{p}.war_chests")),
             ("", region_heading()),
         ]
         for region in shogun_rules.REGIONS:
@@ -155,9 +174,7 @@ def region_heading() -> Cell:
 
 def region_cell(path: str) -> Cell:
     """Provinces, castles, temples and theatres held in one region."""
-    controls: dict[str, w.ValueWidget] = {
-        b: text_input("3.3em", numeric=True, placeholder="0") for b in BUILDINGS
-    }
+    controls: dict[str, w.ValueWidget] = {b: text_input("3em", numeric=True) for b in BUILDINGS}
 
     def build(raw: dict[str, Any]) -> Any:
         region = {}
@@ -233,7 +250,9 @@ def pieces(path: str) -> Cell:
             return OMIT
         return ["" if first is OMIT else first, "" if second is OMIT else second]
 
-    return Cell(path, {"first": letter_input("A"), "second": letter_input("N")}, build)
+    cell = Cell(path, {"first": letter_input("A"), "second": letter_input("N")}, build)
+    cell.parts = {"first": "first piece", "second": "second piece"}
+    return cell
 
 
 def taxi_tickets(path: str) -> ListCell:
@@ -329,6 +348,7 @@ def shop_card(path: str) -> Cell:
         return {"color": raw["color"] or OMIT, "scoring": without_omitted(scoring)}
 
     cell = Cell(path, controls, lambda raw: without_omitted(build(raw)), css="card")
+    cell.parts = {k: PART_NAMES[k] for k in controls}
     for key, control in controls.items():
         if key in ("color", "scored", "second"):
             control.add_class("colour-choice")

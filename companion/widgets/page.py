@@ -19,6 +19,7 @@ import ipywidgets as w
 from companion.play.setup import PLAYER_COUNTS
 from companion.widgets.cells import is_shared
 from companion.widgets.drafts import Drafts
+from companion.widgets.helpers import TableHelpers
 from companion.widgets.score_form import ScoreForm
 from companion.widgets.setup import SetupPanel
 from companion.widgets.style import style
@@ -91,13 +92,18 @@ class GamePage:
             options=[(f"{n} players" + (" (teams)" if n in teams else ""), n) for n in counts],
             value=players or counts[0],
             layout=w.Layout(width="12em"),
+            tooltip="Player count",
         )
         self.count.add_class("player-count")
         self.name_inputs: list[w.Text] = []
         self.name_messages: list[w.HTML] = []
         self.name_slots: list[w.VBox] = []
         for k in range(max(counts)):
-            box = w.Text(placeholder=f"Player {k + 1}", layout=w.Layout(width="100%"))
+            box = w.Text(
+                placeholder=f"Player {k + 1}",
+                tooltip=f"Player {k + 1}",
+                layout=w.Layout(width="100%"),
+            )
             box.add_class(f"name-{k}")
             message = w.HTML()
             message.add_class("message")
@@ -109,7 +115,13 @@ class GamePage:
             self.name_messages.append(message)
             self.name_slots.append(slot)
         self.team_inputs = [
-            w.Text(value=team, placeholder=team, layout=w.Layout(width="100%")) for team in TEAMS
+            w.Text(
+                value=team,
+                placeholder=team,
+                tooltip=f"Team {k + 1}",
+                layout=w.Layout(width="100%"),
+            )
+            for k, team in enumerate(TEAMS)
         ]
         self.team_messages = [w.HTML() for _ in TEAMS]
         self.team_slots = []
@@ -130,16 +142,21 @@ class GamePage:
             options=[],
             ensure_option=False,
             layout=w.Layout(width="16em"),
+            tooltip="Where it was played",
         )
         self.place.add_class("place")
         self.place_message = w.HTML()
         self.place_message.add_class("message")
         self.place.observe(lambda _: self._place_changed(), names="value")
         self.body = w.VBox()
+        self.helpers = TableHelpers(self)
         header = w.VBox(
             [
                 navigation(game),
-                w.HTML(f"<h2>{html.escape(title(game))}</h2>"),
+                w.HTML(f"<h1>{html.escape(title(game))}</h1>"),
+                self.helpers.last,
+                self.helpers.row,
+                self.helpers.rules.box,
                 w.HBox([self.count, self.place, self.draft_status]),
                 self.place_message,
                 self.names_row,
@@ -277,6 +294,8 @@ class GamePage:
             self.form.shown_names = people
             for label, name in zip(self.form.head_labels, people, strict=False):
                 label.value = f"<b>{html.escape(name)}</b>"
+        self.form.name_cells(self.form.shown_names)
+        self.form.set_start_people(people)
         self.form.check()
 
     def _place_changed(self) -> None:
@@ -329,6 +348,7 @@ class GamePage:
             box.observe(lambda _: self._keep(), names="value")
         for control in self.tracker.controls:
             control.observe(lambda _: self._keep(), names="value")
+        self.helpers.attach()
         self.tracker.next_button.on_click(lambda _: self._keep())
         self.tracker.reset_button.on_click(lambda _: self._keep())
         if keep:
@@ -343,7 +363,7 @@ class GamePage:
         self.restoring = was
         panels = w.HBox([self.setup.widget, self.tracker.widget])
         panels.add_class("panels")
-        score = w.HTML("<h3>Score pad</h3>")
+        score = w.HTML("<h2>Score pad</h2>")
         self.body.children = [panels, score, self.form.widget]
 
     def _restore_parts(self, state: dict[str, Any]) -> None:
@@ -359,6 +379,7 @@ class GamePage:
         if isinstance(cells, dict):
             touched = state.get("touched")
             self.form.restore(cells, touched if isinstance(touched, list) else [])
+        self.helpers.restore(state)
 
     def _count_changed(self) -> None:
         if self.restoring:
@@ -390,6 +411,7 @@ class GamePage:
             "tracker": self.tracker.state(),
             "cells": {**self.kept_cells, **self.form.raw()},
             "touched": sorted(self.form.touched),
+            **self.helpers.state(),
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -462,17 +484,25 @@ class GamePage:
         brings back the game in progress."""
         wait_for_visitor()
         self.load_places()
+        self.helpers.show_last()
         self.load_draft()
         return self.widget
 
     def _record(self, document: dict[str, Any], result: dict[str, Any]) -> Saved:
         from companion.history.places import clean_place
 
-        start = None if self.teams else self.tracker.first_start
+        start = None if self.teams else self.form.start_player
         place = clean_place(self.place.value)  # a wrong place is said beside Save
-        return self.drafts.finish(
-            self.session_id, document, result, start_player=start, location=place
+        saved = self.drafts.finish(
+            self.session_id,
+            document,
+            result,
+            start_player=start,
+            location=place,
+            timing=self.helpers.clock.timing(),
         )
+        self.helpers.saved()
+        return saved
 
     def new_game(self) -> None:
         """After a save: the same players, everything else empty."""
@@ -483,6 +513,7 @@ class GamePage:
             self.widget.remove_class("tried")
             self.form.clear()
             self.tracker.reset()
+            self.helpers.clock.reset()
             for box in self.setup.boxes:
                 box.value = False
         finally:

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
-from companion.widgets.cells import OMIT, Cell, label
+from companion.widgets.cells import OMIT, Cell, ListCell, label
 from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
 
 if TYPE_CHECKING:
@@ -35,6 +35,10 @@ if TYPE_CHECKING:
     from companion.history.saving import Saved
 
 TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+COLUMN_WIDTHS = {"shimoda": "20.2em", "shogun": "12.8em", "kamakura": "15em"}
+"""The least width of a player's column on the pad (9em for the other games)."""
+NO_START = -1
+"""The start player's choice when nobody was noted."""
 SaveHook = Callable[[dict[str, Any], dict[str, Any]], "Saved"]
 
 
@@ -123,10 +127,17 @@ class ScoreForm:
         self.quiet = False
         self.saving = False
         self.saved_id: int | None = None
+        self.saved_raw: dict[str, Any] = {}
+        self.saved_start = NO_START
         self.on_save: SaveHook | None = None
         self.on_change: Callable[[], None] | None = None
         self.on_new_game: Callable[[], None] | None = None
         self.on_tried: Callable[[], None] | None = None
+        self.start_choice = w.Dropdown(
+            options=[("not noted", NO_START)], value=NO_START, tooltip="Start player"
+        )
+        self.start_choice.add_class("start-choice")
+        self.start_choice.observe(lambda _: self._start_chosen(), names="value")
         self.summary = w.HTML()
         self.summary.add_class("summary")
         self.preview = w.HTML()
@@ -172,13 +183,15 @@ class ScoreForm:
         for rank in self.rank_labels:
             rank.add_class("total")
             children.append(rank)
-        label_width = "6em" if self.game == "shimoda" else "max-content"
-        width = {"shimoda": "20.2em", "shogun": "14.5em", "kamakura": "15em"}.get(self.game, "9em")
+        # The label column and the columns' least width come from the style sheet's
+        # variables where it sets them (narrower on a phone), these widths otherwise.
+        label_width = "6em" if self.game == "shimoda" else "var(--companion-label, max-content)"
+        width = COLUMN_WIDTHS.get(self.game, "9em")
         grid = w.GridBox(
             children,
             layout=w.Layout(
                 grid_template_columns=f"minmax(6em, {label_width}) repeat({self.players}, "
-                f"minmax({width}, 1fr))",
+                f"minmax(var(--companion-col, {width}), 1fr))",
                 width="100%",
             ),
         )
@@ -187,7 +200,9 @@ class ScoreForm:
         scroller.add_class("padscroll")
         buttons = w.HBox([self.save_button, self.new_button, self.status])
         buttons.add_class("save-row")
-        parts: list[w.Widget] = [*shared]
+        start = w.HBox([w.HTML("<b>Start player</b>"), self.start_choice])
+        start.add_class("shared-row")
+        parts: list[w.Widget] = [*shared, start]
         if self.game == "shimoda":
             parts.append(self.drawing)
         parts += [scroller, self.summary, buttons, self.after, self.preview]
@@ -195,6 +210,15 @@ class ScoreForm:
         box.add_class("scorepad")
         box.add_class(f"pad-{self.game}")
         return box
+
+    def _start_chosen(self) -> None:
+        if self.quiet:
+            return
+        if self.saved_id is not None:
+            self._refuse_after_save()
+            return
+        if self.on_change:
+            self.on_change()
 
     @staticmethod
     def _corner(text: str, css: str = "rowlabel") -> w.HTML:
@@ -209,8 +233,40 @@ class ScoreForm:
         self.members = members
         for head, name in zip(self.head_labels, self.names, strict=False):
             head.value = f"<b>{html.escape(name)}</b>"
+        self.name_cells(self.names)
         if not self.quiet:
             self.check()
+
+    def name_cells(self, shown: list[str]) -> None:
+        """Give every control its accessible name: ``Aki: Score track`` (``shown``: the
+        column headings, a placeholder where no name is typed yet)."""
+        self.shown_names = list(shown)
+        for text, cell in self.shared:
+            cell.set_name(text)
+        for seat, seat_rows in enumerate(self.rows):
+            who = shown[seat] if seat < len(shown) and shown[seat].strip() else f"Player {seat + 1}"
+            for text, cell in seat_rows:
+                if cell.path:
+                    cell.set_name(f"{who}: {text}")
+
+    def set_start_people(self, people: list[str]) -> None:
+        """Offer ``people`` (seat order) as the start player; the chosen seat stays."""
+        options = [("not noted", NO_START), *((name, k) for k, name in enumerate(people))]
+        if [tuple(o) for o in self.start_choice.options] == options:
+            return
+        seat = self.start_choice.value
+        quiet, self.quiet = self.quiet, True
+        try:
+            self.start_choice.options = options
+            self.start_choice.value = seat if -1 <= seat < len(people) else NO_START
+        finally:
+            self.quiet = quiet
+
+    @property
+    def start_player(self) -> int | None:
+        """The seat chosen as the start player, if any."""
+        seat = int(self.start_choice.value)
+        return None if seat == NO_START else seat
 
     # values --------------------------------------------------------------
 
@@ -262,15 +318,37 @@ class ScoreForm:
         try:
             SCORERS[self.game].score_json(self.document())
         except ScoreFileError as error:
-            return [(p.path, p.message) for p in error.problems]
-        return []
+            found = [(p.path, p.message) for p in error.problems]
+        else:
+            found = []
+        from companion.widgets.pads import pad_problems
+
+        return found + pad_problems(self.game, self.document())
+
+    def _refuse_after_save(self) -> None:
+        """A change after Save: put the saved values back and say so (never dropped silently)."""
+        self.quiet = True
+        try:
+            for path, raw in self.saved_raw.items():
+                if path in self.cells:
+                    self.cells[path].restore(raw)
+            self.start_choice.value = self.saved_start
+        finally:
+            self.quiet = False
+        self.status.value = (
+            f"<span class='problem'>Game #{self.saved_id} is saved: that change was not kept. "
+            "Press New game for the next game, or change the saved one with "
+            f"'companion history edit {self.saved_id}'.</span>"
+        )
 
     def _changed(self, path: str) -> None:
         if self.quiet:
             return
+        if self.saved_id is not None:
+            self._refuse_after_save()
+            return
         self.touched.add(path)
-        if self.saved_id is None:
-            self.status.value = ""
+        self.status.value = ""
         self.check()
         if self.on_change:
             self.on_change()
@@ -411,11 +489,15 @@ class ScoreForm:
                 self.save_button.description = "Save the game"
         assert saved.play_id is not None
         self.saved_id = saved.play_id
+        self.saved_raw = self.raw()
+        self.saved_start = int(self.start_choice.value)
+        self.lock(True)
         self.save_button.layout.display = "none"
         self.new_button.layout.display = ""
         headline, note = saved.page_message()
-        self.status.value = f"<b class='saved'>{html.escape(headline, quote=False)}</b>" + (
-            f" {html.escape(note, quote=False)}" if note else ""
+        self.status.value = (
+            f"<b class='saved result-focus' tabindex='-1'>{html.escape(headline, quote=False)}</b>"
+            + (f" {html.escape(note, quote=False)}" if note else "")
         )
         self.show_after(saved)
         return saved.play_id
@@ -450,6 +532,17 @@ class ScoreForm:
                 history, self.game, json.dumps(document, indent=2), result, after=False
             )
 
+    def lock(self, locked: bool) -> None:
+        """Disable every control once the game is saved (and enable them for the next)."""
+        for cell in self.cells.values():
+            for control in cell.widgets():
+                control.disabled = locked
+            if isinstance(cell, ListCell):
+                cell.add_button.disabled = locked or len(cell.items) >= cell.limit
+                for row in cell.rows:
+                    row.children[-1].disabled = locked
+        self.start_choice.disabled = locked
+
     def new_game(self) -> None:
         """Empty the pad for the next game (the names stay)."""
         if self.on_new_game is not None:
@@ -463,10 +556,12 @@ class ScoreForm:
         try:
             for cell in self.cells.values():
                 cell.reset()
+            self.start_choice.value = NO_START
         finally:
             self.quiet = False
         self.touched = set()
         self.saved_id = None
+        self.lock(False)
         self.widget.remove_class("tried")
         self.save_button.layout.display = ""
         self.save_button.disabled = False

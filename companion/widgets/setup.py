@@ -40,7 +40,11 @@ class SetupPanel:
             w.Checkbox(value=False, description=step, indent=False, layout=w.Layout(width="auto"))
             for step in checklist(game, players)
         ]
-        self.seed = w.Text(placeholder="seed (empty: a new draw)", layout=w.Layout(width="14em"))
+        self.seed = w.Text(
+            placeholder="seed (empty: a new draw)",
+            tooltip="Seed of the draw",
+            layout=w.Layout(width="14em"),
+        )
         self.seed.add_class("num")
         self.draw_button = w.Button(description="Draw")
         self.drawn = w.HTML()
@@ -48,7 +52,7 @@ class SetupPanel:
         self.draw_button.on_click(self.draw)
         steps = w.VBox(self.boxes)
         steps.add_class("steps")
-        parts: list[w.Widget] = [w.HTML("<h3>Set-up</h3>"), steps]
+        parts: list[w.Widget] = [w.HTML("<h2>Set-up</h2>"), steps]
         self.has_draws = bool(draws(game, players, 1))
         if self.has_draws:
             parts += [w.HBox([self.seed, self.draw_button]), self.drawn]

@@ -36,6 +36,13 @@ HINTS = {
     "shogun": "Each player's bid (a province card acts first, then war chests from 4 down):",
     "tokaido": "Who reached the inn first? Choose them as 'Starts', then press the button.",
 }
+COUNT_NAMES = {
+    "shimoda": "tourists on the street",
+    "shibuya": "pawns at goal",
+    "kamakura": "site coins",
+    "shogun": "bid",
+}
+"""What each player's box of the tracker holds (its accessible name after the name)."""
 BUTTONS = {
     "shimoda": "End the round",
     "shibuya": "Check for a winner",
@@ -75,7 +82,12 @@ class Tracker:
         self.start_seat = 0
         self.round = w.HTML()
         self.round.add_class("round")
-        self.start = w.Dropdown(options=self._options(), value=0, layout=w.Layout(width="12em"))
+        self.start = w.Dropdown(
+            options=self._options(),
+            value=0,
+            layout=w.Layout(width="12em"),
+            tooltip="Starts this round",
+        )
         self.start.add_class("starts")
         self.start.observe(self._start_changed, names="value")
         self.status = w.HTML()
@@ -102,6 +114,7 @@ class Tracker:
             ],
             value="standard",
             layout=w.Layout(width="14em"),
+            tooltip="Rules",
         )
         self.next_button = w.Button(description=BUTTONS[game])
         self.next_button.add_class("tracker-next")
@@ -114,7 +127,7 @@ class Tracker:
         )
         counts.add_class("counts")
         parts: list[w.Widget] = [
-            w.HTML("<h3>Rounds</h3>"),
+            w.HTML("<h2>Rounds</h2>"),
             w.HBox([self.round, w.HTML("starts:"), self.start]),
             w.HTML(html.escape(HINTS[game])),
         ]
@@ -150,6 +163,10 @@ class Tracker:
         self.start.value = seat if seat < len(names) else 0
         for label, name in zip(self.labels, self.names, strict=False):
             label.value = html.escape(name)
+        what = COUNT_NAMES.get(self.game, "")
+        for k, control in enumerate([*self.counts, *self.bids]):
+            who = self.names[k] if k < len(self.names) else f"Player {k + 1}"
+            control.tooltip = f"{who}: {what}"
         self._show_round()
 
     def _show_round(self) -> None:

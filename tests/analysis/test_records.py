@@ -734,3 +734,23 @@ def test_a_game_never_scored_has_a_line_in_every_records_table(db_path: Path) ->
     page = records_html(found, "kamakura", None)
     assert "<tr><td>Highest total</td><td>-</td><td>no score yet</td><td></td></tr>" in page
     assert "<tr><td>Ben</td><td>2</td><td>2</td><td>-</td><td>-</td><td>2</td></tr>" in page
+
+
+def test_the_same_game_scored_twice_is_not_said_to_equal_a_record() -> None:
+    from companion.analysis.records import is_repeat, repeat_sentence
+
+    book = RecordBook()
+    book.add(HISTORY[0])
+    first = play(9, "tokaido", seat("Aki", 90, won=True), seat("Ben", 60))
+    again = play(10, "tokaido", seat("Ben", 60), seat("aki", 90, won=True))
+    other = play(11, "tokaido", seat("Aki", 90, won=True), seat("Cho", 50))
+    book.add(first)
+    (equalled, *_) = book.add(again)
+    assert equalled.equalled and is_repeat(equalled, first, again)
+    assert repeat_sentence(equalled) == (
+        "Same people and scores as game #9, the group's Tokaido record (90): if it is the "
+        "same game scored twice, remove one with companion history delete 10."
+    )
+    (genuine, *_) = book.add(other)
+    assert genuine.equalled and not is_repeat(genuine, first, other)
+    assert describe([genuine]) == ["Aki equalled their own group record for Tokaido: 90."]

@@ -132,7 +132,9 @@ def test_time_on_request_and_the_place_of_the_game(db_path: Path, clock: FakeClo
     assert again.exit_code == 0, again.output
     assert again.stdout.endswith(
         "Aki won by 3 pawns at goal, 3 to 0.\n\n"
-        "Aki equalled their own group record for Shibuya: 3.\n"
+        # (the same answers: maybe the same game saved twice, so no record "equalled")
+        "Same people and scores as game #1, the group's Shibuya record (3): if it is the\n"
+        "same game scored twice, remove one with companion history delete 2.\n"
         "Aki has won 2 Shibuya games in a row, the group's longest streak (was 1).\n\n"
         "Time at the table: 34 min (pauses left out).\n"
         "Rounds: set-up 14 min, construction 8 min, crossing 10 min, final count 2 min.\n"

@@ -131,7 +131,13 @@ def test_no_save_writes_nothing(db_path: Path) -> None:
 def test_five_long_names_are_wrapped_in_the_table_not_cut(db_path: Path) -> None:
     game = json.loads(TOKAIDO.read_text())
     seats = game["players"]
-    game["players"] = [{**seats[k % 3], "name": letter * 40} for k, letter in enumerate("QRSVW")]
+    # (one traveller tile each and at most 3 achievement cards on one table)
+    game["players"] = [
+        {**seats[k % 3], "name": letter * 40, "traveler": tile, "panorama_achievements": k % 2}
+        for k, (letter, tile) in enumerate(
+            zip("QRSVW", ["Kinko", "Zen-emon", "Satsuki", "Umegae", "Hirotada"], strict=True)
+        )
+    ]
     result = runner.invoke(
         app,
         ["score", "tokaido", "-i", "-", "--no-save"],
@@ -317,6 +323,8 @@ def test_every_command_has_help_text() -> None:
             "history list",
             "history show",
             "history edit",
+            "history rename",
+            "history people",
             "history delete",
             "history note",
             "history stats",
@@ -336,6 +344,10 @@ def test_every_command_has_help_text() -> None:
             "setup",
             "notebook",
             "serve",
+            "club",
+            "club init",
+            "club sync",
+            "club status",
         ]
     )
 

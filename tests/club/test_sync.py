@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
@@ -14,6 +13,8 @@ from companion.club.ledger import connected
 from companion.history.exports import to_json
 from companion.history.store import History
 from tests.support.club_tables import contents, run, sql, stats, sync, table
+from tests.support.play_helpers import run as play
+from tests.support.play_scripts import shibuya_keys
 from tests.support.postgres import Server, free_port
 
 
@@ -412,22 +413,16 @@ def test_the_ledger_keeps_itself_whole(club: str) -> None:
 
 
 def test_events_of_a_played_along_game_travel(club: str, tmp_path: Path) -> None:
-    source = tmp_path / "source.sqlite3"
-    table(source, "e", 1)
-    with History(source) as history:
-        play = history.plays()[0]
-        document = json.loads(to_json([play]))
-    document["plays"][0]["events"] = [
-        {"at": "2026-03-01T20:00:00Z", "key": "start", "value": {"players": 2}},
-        {"at": "2026-03-01T20:40:00Z", "key": "end", "value": None},
-    ]
-    export = tmp_path / "e.json"
-    export.write_text(json.dumps(document))
+    """A game played along keeps its answers on every table (they still replay there)."""
     a = tmp_path / "a.sqlite3"
-    assert run("history", "import", str(export), "--db", str(a)).exit_code == 0
+    assert play(["play", "shibuya", "--db", str(a)], shibuya_keys()).exit_code == 0
+    with History(a) as history:
+        here = history.event_logs()
+    assert len(here) == 1
     ok(club, a)
     b = tmp_path / "b.sqlite3"
     ok(club, b)
     with History(b) as history:
-        logs = history.event_logs()
-    assert [[e["key"] for e in log] for log in logs.values()] == [["start", "end"]]
+        there = history.event_logs()
+    assert list(there.values()) == list(here.values())
+    assert run("history", "check", "--db", str(b)).exit_code == 0

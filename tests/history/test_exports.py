@@ -91,7 +91,8 @@ def bgstats_merger(data: dict[str, Any]) -> list[tuple[str, str, list[tuple[str,
         uuid = play["uuid"]
         assert uuid == uuid.upper()
         game = games[play["gameRefId"]]
-        place = locations[play["locationRefId"]] if play["locationRefId"] else ""
+        # A play without a place has no locationRefId (as in real backups): 0 would be one.
+        place = locations[play["locationRefId"]] if "locationRefId" in play else ""
         for key in ("playDate", "durationMin", "ignored", "manualWinner", "usesTeams"):
             assert key in play
         for expansion in play["expansionPlays"]:

@@ -41,7 +41,8 @@ def keys_of(db: Path, session: int = 1) -> list[str]:
 def test_answers_that_do_not_fit_ask_only_the_cells_involved(db_path: Path) -> None:
     keys = txt("3") + NAMES3 + sel(0) + txt("10 5 3") + txt("3 4 5")
     keys += txt("b5 y1") + txt("b5 r1") + txt("b5 g2")  # 15 brown provinces: the region has 9
-    keys += txt("3 1") + txt("") + txt("1")  # only the three brown values are asked again
+    # Which value is wrong: Aki's brown (then, still too many, Cho's); only those are asked.
+    keys += txt("A2") + txt("3 1") + txt("C2") + txt("1")
     keys += txt("")
     result = run(["score", "shogun"], keys)
     assert result.exit_code == 0, result.output
@@ -52,7 +53,14 @@ def test_answers_that_do_not_fit_ask_only_the_cells_involved(db_path: Path) -> N
         in out
     )
     assert re.search(r"\n2\s+Brown\s+5 0 0 0 !\s+5 0 0 0 !\s+5 0 0 0 !\n", out)
-    assert keys_of(db_path)[-4:] == ["fix1.brown.0", "fix1.brown.1", "fix1.brown.2", "review2"]
+    assert "Which marked value is wrong (A2, B2, C2)? Enter asks each of them again" in out
+    assert keys_of(db_path)[-5:] == [
+        "fix1.which",
+        "fix1.brown.0",
+        "fix2.which",
+        "fix2.brown.2",
+        "review3",
+    ]
     [game] = saved(db_path)
     aki, ben, cho = game["score_file"]["players"]
     assert aki["regions"] == {
@@ -69,6 +77,7 @@ def test_too_many_tourists_of_a_colour_asks_only_the_two_streets(db_path: Path) 
     keys = txt("Aki") + txt("Ben") + txt("") + txt("")  # no merchants
     cards = "".join(txt("b y 3 3") for _ in range(7))
     keys += cards + txt("bbb bbb - - - - -") + cards + txt("bbb - - - - - -")
+    keys += txt("")  # which is wrong: Enter, both streets are asked again
     keys += txt("bbb b - - - - -") + txt("")  # Aki's street fixed, Ben's kept
     keys += txt("")
     result = run(["score", "shimoda"], keys)
@@ -76,7 +85,12 @@ def test_too_many_tourists_of_a_colour_asks_only_the_two_streets(db_path: Path) 
     assert "Aki · Tourists, Ben · Tourists: 9 blue tourists on the streets (there are 7)" in (
         result.stdout
     )
-    assert keys_of(db_path)[-3:] == ["fix1.tourists.0", "fix1.tourists.1", "review2"]
+    assert keys_of(db_path)[-4:] == [
+        "fix1.which",
+        "fix1.tourists.0",
+        "fix1.tourists.1",
+        "review2",
+    ]
     [game] = saved(db_path)
     aki, ben = game["score_file"]["players"]
     assert [s["tourists"] for s in aki["street"][:2]] == [{"blue": 3}, {"blue": 1}]
@@ -130,7 +144,7 @@ def test_shogun_bids_rice_and_revolts_follow_the_rulebook(db_path: Path) -> None
     assert "Year 1, Winter\n1. Everyone lowers their rice marker by the rice loss" in out
     assert "\nWinter: rice and revolts\n" in out
     assert (
-        "Aki holds 5 provinces with 3 rice: 2 short, so 1 revolt(s), 2 extra farmer(s) each. "
+        "Aki holds 5 provinces with 3 rice: 2 short, so 1 revolt, 2 extra farmers each. "
         "Ben, on Aki's left, draws 1 of Aki's province cards at random." in out
     )
     assert "Ben holds 2 provinces with 2 rice: every province is fed." in out

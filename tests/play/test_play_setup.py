@@ -20,6 +20,7 @@ from companion.play.setup import (
     line_up,
     tour_count,
 )
+from companion.wording import hanging
 
 runner = CliRunner()
 
@@ -114,7 +115,8 @@ def test_setup_output() -> None:
         == "\n".join(
             [
                 "Set-up for kamakura, 2 players:",
-                *(f"  {k}. {s}" for k, s in enumerate(checklist("kamakura", 2), 1)),
+                # (wrapped at whole words at the terminal's 80 columns)
+                *(hanging(f"  {k}. ", s) for k, s in enumerate(checklist("kamakura", 2), 1)),
                 "Draws (seed 7; --seed 7 repeats them):",
                 "  Exclusive tour cards: " + ", ".join(drawn["tours"]),
                 "    first game (no L or M): " + ", ".join(drawn["tours_first_game"]),

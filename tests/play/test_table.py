@@ -16,6 +16,7 @@ from companion.play.table import ReplayError, Table
 from tests.support.prompters import Scripted
 
 GAMES = ["tokaido", "shibuya", "shogun", "kamakura", "shimoda"]
+STANDARD = "Standard: build the city, then 6 pawns at goal"
 
 
 class Refuse:
@@ -141,7 +142,7 @@ def test_a_draw_is_made_once_and_kept() -> None:
 
 def test_shibuya_with_four_hands_over_the_start_player_as_a_person() -> None:
     answers = iter(
-        ["4 players in two teams", "Aki", "Ben", "Cho", "Dai", "Red", "standard", "", "Dai"]
+        ["4 players in two teams", "Aki", "Ben", "Cho", "Dai", "Red", STANDARD, "", "Dai"]
     )
 
     class Players(Scripted):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -40,6 +42,34 @@ def test_clean_name_keeps_one_shape(typed: str, stored: str) -> None:
         ("A\u200bB", "the name must not contain the invisible character U+200B (zero width space)"),
         ("A\ud800B", "the name must not contain the invisible character U+D800"),
         ("A\u2028B", "the name must not contain the invisible character U+2028 (line separator)"),
+        ("Aki\u3164", "the name must not contain the invisible character U+3164 (hangul filler)"),
+        (
+            "\u115fAki",
+            "the name must not contain the invisible character U+115F (hangul choseong filler)",
+        ),
+        (
+            "\u2800",
+            "the name must not contain the invisible character U+2800 (braille pattern blank)",
+        ),
+        (
+            "Aki\uffa0",
+            "the name must not contain the invisible character U+FFA0 (halfwidth hangul filler)",
+        ),
+        (
+            "\u0301",
+            "the name must not contain a lone combining mark U+0301 (combining acute accent)",
+        ),
+        (
+            "Aki \u0301",
+            "the name must not contain a lone combining mark U+0301 (combining acute accent)",
+        ),
+        ("Aki\ue000", "the name must not contain the private-use character U+E000"),
+        ("Aki\U000f0000", "the name must not contain the private-use character U+F0000"),
+        ("Aki\u0378", "the name must not contain the unassigned character U+0378"),
+        (
+            "Aki\ufe0f",
+            "the name must not contain the invisible character U+FE0F (variation selector-16)",
+        ),
     ],
 )
 def test_clean_name_refuses_with_the_reason(typed: str, message: str) -> None:
@@ -47,6 +77,19 @@ def test_clean_name_refuses_with_the_reason(typed: str, message: str) -> None:
         clean_name(typed)
     assert str(caught.value) == message
     assert name_problem(typed) == message
+
+
+@pytest.mark.parametrize(
+    "typed", ["Zoe\u0308", "e\u0301\u0302", "\u0915\u094d\u0937", "\u2764\ufe0f"]
+)
+def test_marks_on_a_letter_are_part_of_the_name(typed: str) -> None:
+    assert clean_name(typed) == unicodedata.normalize("NFC", typed)
+
+
+def test_a_name_and_the_same_with_an_invisible_letter_are_not_two_people() -> None:
+    for hidden in ("\u3164", "\u115f", "\u2800", "\ue000", "\u200b", " \u0301"):
+        assert name_problem("Aki" + hidden) is not None
+    assert clean_name("Aki\u00a0") == "Aki"  # a no-break space is a blank, trimmed
 
 
 def test_the_word_for_what_is_named() -> None:

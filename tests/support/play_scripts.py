@@ -38,6 +38,7 @@ class Script:
     wrong: tuple[int, str]
     fix: list[str]
     winners: list[str] = field(default_factory=list)
+    turns: int | None = None
 
     def keys(self) -> str:
         """Every answer's keys."""
@@ -94,17 +95,10 @@ def shimoda() -> Script:
         if number < 7:
             before.append(txt("4 4"))  # a tie: the marker passes
             holder = 1 - holder
-    cards = [
-        "b y 3 3",
-        "k rp 5 5",
-        "r any 1 1",
-        "y two 3 3",
-        "p all 7 7",
-        "b chair 3 3 c1",
-        "k vm 4 7",
-    ]
+    cards = ["by33", "krp55", "rany11", "ytwo33", "pall77", "bchair33c1", "kvm47"]
     aki = [txt(c) for c in cards] + [txt("yy b r kyp - bp y")]
-    ben = [txt(c) for c in reversed(cards)] + [txt("b - k rr - p -")]
+    # Ben's street holds the same cards, space k facing Aki's space 8 - k: =7 ... =1.
+    ben = [txt(f"={SEVEN - k}") for k in range(SEVEN)] + [txt("b - k rr - p -")]
     count_keys = aki + ben + [txt("")]
     return Script(
         "shimoda",
@@ -112,10 +106,14 @@ def shimoda() -> Script:
         ["play", "shimoda"],
         before,
         count_keys,
-        (0, txt("b y 2 3")),
-        [txt("A3"), txt("b y 3 3")],
+        (7, txt("yy b r kyp - bp -")),
+        [txt("A10"), txt("yy b r kyp - bp y")],
         ["Aki"],
+        14,
     )
+
+
+SEVEN = 7
 
 
 def shibuya(count: int) -> Script:
@@ -138,21 +136,27 @@ def shibuya(count: int) -> Script:
 
 
 def kamakura(count: int) -> Script:
-    """Aki visits a new circle every turn, the others walk and rest; cards A I L M."""
+    """Aki visits a new circle every other turn and walks between; the others walk and rest.
+
+    Nobody does the same action twice in a row. The coins of the circles Aki
+    takes are described at set-up in one answer; each turn is one short
+    answer, and Enter takes the action offered (the one before the last).
+    """
     people = names(count)
     before = [txt(str(count)), *map(txt, people), txt("")]
     if count > 2:
         before.append(txt(""))  # not the advanced rules
     cards = "A I L M" if count > 2 else "A I L"
     before += [txt(""), DOWN + "\r", txt(cards), sel(0)]
-    described = {"B": sel(0), "O": sel(1), "K": sel(2), "M": sel(0), "F": sel(1)}
-    unknown = {"C": txt("2 pink"), "D": txt("3 green"), "E": txt("1 pink")}
+    before.append(txt("Bp Og Kb Mp Fg C2p D3g E1p"))  # the board's coins, for the table
     circles = "BOKMFCDE"
-    for number in range(8):
-        circle = circles[number]
-        before += [sel(0), txt(circle), described.get(circle) or unknown[circle]]
-        for other in range(1, count):
-            before.append(sel(1 + (number + other) % 2))  # walked, or rested
+    turns = 0
+    for number in range(15):
+        # Aki: v B, then Enter for the walk offered; the others: w, r, then Enter.
+        before.append(txt(f"v {circles[number // 2]}") if number % 2 == 0 else txt(""))
+        for _ in range(1, count):
+            before.append(txt(["w", "r"][number]) if number < 2 else txt(""))
+        turns += count
     count_keys = [txt("B O K 6"), txt("pink 4"), txt("3")]
     if count > 2:
         count_keys.append(txt("2"))
@@ -170,6 +174,7 @@ def kamakura(count: int) -> Script:
         (0, txt("B O K 5")),
         [txt("6" if count > 2 else "5"), txt("B O K 6")],
         ["Aki"],
+        turns,
     )
 
 
@@ -183,13 +188,15 @@ def shogun(count: int) -> Script:
     people = names(count)
     before = [txt(str(count)), *map(txt, people), txt(""), sel(count - 1)]
     grids = ["b3102 y21", "r2 p11", "g2100", "y1 r1", "p2"]
+    # The second winter starts from the first: Aki took a yellow province, with its castle.
+    changes = ["y31", "", "", "", ""]
     count_keys: list[str] = []
     for year in (1, 2):
         before += shogun_round(count, [0, 1, 2, 5]) + shogun_round(count, [4, 4, 3])
         before += shogun_round(count, [5, 6, 2])
         winter = []
         for seat in range(count):
-            winter += [txt(grids[seat]), txt("9")]
+            winter += [txt(grids[seat] if year == 1 else changes[seat]), txt("9")]
         if year == 1:
             before += [*winter, txt("")]
         else:
@@ -200,7 +207,7 @@ def shogun(count: int) -> Script:
         ["play", "shogun"],
         before,
         count_keys,
-        (0, txt("b3101 y21")),
+        (0, txt("b3101 y31")),
         [txt("A2"), txt("3 1 0 2")],
         ["Aki"],
     )

@@ -71,7 +71,7 @@ TOKAIDO_RECOUNT = {
     "players": [
         {
             "name": name,
-            "traveler": "Umegae",
+            "traveler": ("Umegae", "Hirotada")[k],
             "journey": 50,
             "panoramas": {"paddy": 3, "mountain": 1, "sea": 2},
             "panorama_achievements": 1 - k,

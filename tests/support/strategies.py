@@ -167,7 +167,18 @@ def tokaido(draw: Draw) -> dict[str, Any]:
     count = draw(st.integers(2, 5))
     mode = draw(st.sampled_from(("final", "recount")))
     build = tokaido_final if mode == "final" else tokaido_recount
-    data: dict[str, Any] = {"players": [draw(build(name)) for name in names(count)]}
+    players = [draw(build(name)) for name in names(count)]
+    # One table: each traveller tile once, at most 3 panorama achievement cards in all.
+    seen: set[str] = set()
+    left = 3
+    for player in players:
+        if player.get("traveler") in seen:
+            del player["traveler"]
+        elif "traveler" in player:
+            seen.add(player["traveler"])
+        player["panorama_achievements"] = min(player["panorama_achievements"], left)
+        left -= player["panorama_achievements"]
+    data: dict[str, Any] = {"players": players}
     if mode == "recount" or draw(st.booleans()):
         data["mode"] = mode
     return data

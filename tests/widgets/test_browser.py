@@ -273,6 +273,7 @@ def play_shogun(page: Any) -> None:
         choose(page, f".tracker .bid select >> nth={seat}", bid)
     page.click("button:has-text('Action order')")
     page.wait_for_selector("text=action order Ben (4), Aki (2), Cho (1)")
+    choose(page, ".c-year select", "2 (end of the game)")  # an untouched year is empty
     for seat in range(3):
         fill(page, f".c-players-{seat}-score-before input", str(20 + seat))
         fill(page, f".c-players-{seat}-war-chests input", str(seat))

@@ -70,7 +70,7 @@ def test_valid_pad_shows_totals_and_saves_exactly_once(db_path: Path) -> None:
     form.save_button.click()
     form.save_button.click()  # a double tap
     assert form.save() == 1  # a retry
-    assert form.status.value == "<b class='saved'>Saved as game #1.</b>"
+    assert form.status.value == "<b class='saved result-focus' tabindex='-1'>Saved as game #1.</b>"
     assert form.save_button.layout.display == "none"
     assert form.new_button.layout.display == ""
     [(game, result)] = plays(db_path)
@@ -274,6 +274,11 @@ def test_shogun_regions_are_a_grid_per_player() -> None:
     region.controls["castles"].value = "5"
     assert "castles: 5 castles in 3 provinces" in region.message.value
     region.controls["castles"].value = "1"
+    assert page.form.total_labels[0].value == "–"  # the year and each score before are asked
+    page.form.cells["year"].controls["c"].value = "2"
+    for seat in range(3):
+        for key in ("score_before", "war_chests"):
+            page.form.cells[f"players[{seat}].{key}"].controls["n"].value = "0"
     assert page.form.total_labels[0].value.startswith("<b>")
 
 
@@ -504,7 +509,7 @@ def test_history_page_lists_opens_and_deletes_after_confirming(db_path: Path) ->
     assert page.count.value == "6 games"
     assert page.status.value == "<span class='ok'>Game #5 was deleted.</span>"
     players, pairs, wins, scores, _, _, _ = (child.value for child in page.stats.children)
-    assert "<td>Aki</td>" in players and "<h3>Head to head</h3>" in pairs
+    assert "<td>Aki</td>" in players and "<h2>Head to head</h2>" in pairs
     assert "games played" in wins
     assert "<b>Tokaido</b>" in scores
 
@@ -657,10 +662,12 @@ def test_a_saved_shogun_first_winter_is_interim_on_the_page(db_path: Path) -> No
         page.name_inputs[seat].value = name
         region = page.form.cells[f"players[{seat}].regions.brown"]
         region.controls["provinces"].value = str(seat + 1)
+        for key in ("score_before", "war_chests"):
+            page.form.cells[f"players[{seat}].{key}"].controls["n"].value = "0"
     page.form.cells["year"].controls["c"].value = "1"
     assert page.form.save() == 1
     assert page.form.status.value == (
-        "<b class='saved'>Saved as game #1.</b> "
+        "<b class='saved result-focus' tabindex='-1'>Saved as game #1.</b> "
         "An interim scoring: it is shown, but counts in no wins or stats."
     )
     with History(db_path, write=False) as history:
@@ -712,7 +719,7 @@ def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
         ("shogun", 4, 1, 47.0),
     ]
     assert sections["lengths"] == (
-        "<h3>Time at the table</h3><div class='tablescroll'><table><tr><th>Game</th>"
+        "<h2>Time at the table</h2><div class='tablescroll'><table><tr><th>Game</th>"
         "<th>Players</th><th>Games timed</th><th>Average length</th></tr>"
         "<tr><td>Shibuya</td><td>2</td><td>1</td><td>49 min</td></tr>"
         "<tr><td>Tokaido</td><td>2</td><td>1</td><td>50 min</td></tr>"
@@ -785,7 +792,7 @@ def test_history_page_reads_any_shape_of_play_and_lists_fifty_at_a_time(db_path:
     assert len(page.plays.children) == 60 and page.more.layout.display == "none"
     for play_id in range(1, 61):
         page.show(play_id)
-        assert page.detail.value.startswith(f"<h3>Game #{play_id}: "), page.detail.value
+        assert page.detail.value.startswith(f"<h2>Game #{play_id}: "), page.detail.value
     page.game.value = "shibuya"  # teams, members not known, anonymous people
     assert page.status.value == ""
     assert [c._dom_classes[0] for c in page.stats.children][-3:] == [

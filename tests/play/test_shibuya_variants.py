@@ -1,0 +1,54 @@
+"""Shibuya's rules are offered in players' words: the score file's variant ids never show."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from companion.play.runner import flow_for
+from companion.play.shibuya import VARIANTS
+from companion.play.table import Table
+from tests.support.prompters import Scripted
+
+
+class Watching(Scripted):
+    """Random valid answers; every list offered is kept."""
+
+    def __init__(self, rng: random.Random) -> None:
+        super().__init__(rng)
+        self.offered: list[list[str]] = []
+
+    def select(self, message: str, choices: Sequence[str], *args: Any, **kwargs: Any) -> str:
+        self.offered.append(list(choices))
+        return super().select(message, choices, *args, **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["play", "score"])
+@pytest.mark.parametrize("seed", range(4))
+def test_no_variant_id_is_offered(kind: str, seed: int) -> None:
+    prompter = Watching(random.Random(seed))
+    said: list[str] = []
+    t = Table("shibuya", [], save=lambda *_: None, prompter=prompter, out=said.append)
+    outcome = flow_for("shibuya", kind)(t)
+    offered = " ".join(c for choices in prompter.offered for c in choices)
+    assert "no_construction" not in offered and "standard" not in offered
+    assert "no_construction" not in " ".join(said)
+    assert outcome.score_file["variant"] in ("standard", "no_construction")
+    assert list(VARIANTS) == [
+        "Standard: build the city, then 6 pawns at goal",
+        "Optional rule: no construction, 4 pawns at goal",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("saved", "variant"),
+    [("standard", "standard"), ("no_construction (optional rule, 4 pawns)", "no_construction")],
+)
+def test_a_game_saved_with_the_old_words_replays(saved: str, variant: str) -> None:
+    from companion.play.shibuya import choose_variant
+
+    t = Table("shibuya", [("variant", saved)], save=lambda *_: None, prompter=None, out=print)  # type: ignore[arg-type]
+    assert choose_variant(t) == variant
