@@ -13,6 +13,7 @@ from companion.club.ledger import connected
 from companion.history.exports import to_json
 from companion.history.store import History
 from tests.support.club_tables import contents, run, sql, stats, sync, table
+from tests.support.history_fixture import result
 from tests.support.play_helpers import run as play
 from tests.support.play_scripts import shibuya_keys
 from tests.support.postgres import Server, free_port
@@ -426,3 +427,29 @@ def test_events_of_a_played_along_game_travel(club: str, tmp_path: Path) -> None
         there = history.event_logs()
     assert list(there.values()) == list(here.values())
     assert run("history", "check", "--db", str(b)).exit_code == 0
+
+
+def test_history_rename_and_merge_travel(club: str, tmp_path: Path) -> None:
+    a = table(tmp_path / "a.sqlite3", "a", 12)
+    with History(a) as history:
+        history.record(
+            game="tokaido",
+            score_file=None,
+            result=result("tokaido", [("Hiro", 50, 1), ("Aki", 40, 2)], ["Hiro"]),
+            played_at="2026-02-01T20:00:00Z",
+        )
+    b = tmp_path / "b.sqlite3"
+    ok(club, a)
+    ok(club, b)
+    renamed = run("history", "rename", "Ben", "Benedict", "--db", str(a))
+    assert renamed.exit_code == 0, renamed.output
+    merged = run("history", "rename", "Hiro", "Cho", "--yes", "--db", str(a))
+    assert merged.exit_code == 0, merged.output
+    said = ok(club, a)
+    assert said.startswith("Sent ") and not said.startswith("Sent 0 ")
+    ok(club, b)
+    assert sql(b, "SELECT count(*) FROM play_people WHERE name_key IN ('ben', 'hiro')") == [(0,)]
+    assert sql(b, "SELECT count(*) FROM play_people WHERE name = 'Benedict'") != [(0,)]
+    assert contents(a) == contents(b)
+    assert stats(a) == stats(b)
+    assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
