@@ -357,8 +357,9 @@ MIGRATIONS += (
 # deletes and adds it again), deleted, or one of its sides or people changed (a
 # person renamed or merged into another, in any play: ``history rename``
 # rewrites each play, which travels as an edit); a rename made in place (a
-# person's name key updated) is noted in ``person_renames`` too. Also this history's own identity among a club's
-# tables, and what it knows of the club's ledger.
+# person's name key updated) is noted in ``person_renames`` too. Also this
+# history's own identity among a club's tables, and what it knows of the
+# club's ledger.
 _NOW = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')"
 _BUMP = (
     f"UPDATE play_versions SET counter = counter + 1, changed_at = {_NOW}, dirty = 1, "
