@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from companion.cli.common import DbOption, fail, open_history
+from companion.cli.common import INTERRUPTED, DbOption, fail, open_history
 
 if TYPE_CHECKING:
     from companion.club.ledger import Ledger
@@ -53,6 +53,8 @@ def _ledger(url: str | None, club: str | None) -> Iterator["Ledger"]:
             yield ledger
     except ClubError as error:
         fail(str(error))
+    except KeyboardInterrupt:
+        fail("interrupted: what went through is kept; run it again to finish", INTERRUPTED)
 
 
 @club_app.command("init")
