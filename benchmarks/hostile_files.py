@@ -7,6 +7,10 @@ set size). Targets: < 1 s and < 64 MB each, start-up included, exit 2, nothing
 saved. The machine may be shared with other work, which makes the wall time
 suffer: a time is over only when its CPU time is.
 
+Then two BG Stats backups near the 64 MB limit (90,000 plays, 58 MB): one that
+imports and one refused for a bad value at its very end. Target: peak memory
+under 100 MB each (they are read item by item).
+
 Usage: ``.venv/bin/python benchmarks/hostile_files.py``
 """
 
@@ -25,7 +29,10 @@ from _common import ROOT, compile_project
 
 TIME_TARGET = 1.0
 MEMORY_TARGET_MB = 64
+LARGE_MEMORY_TARGET_MB = 100
+"""A real-sized import (up to the 64 MB limit) is read item by item: peak under this."""
 MB = 1_000_000
+LARGE_PLAYS = 90_000
 
 
 def repeated(head: str, item: str, count: int, tail: str) -> Iterator[str]:
@@ -99,6 +106,42 @@ def import_inputs(folder: Path) -> dict[str, str]:
     return {**written(folder, "import", files), "import: /dev/zero": "/dev/zero"}
 
 
+def large_imports(folder: Path) -> dict[str, tuple[str, int]]:
+    """Name → (path, expected exit) of BG Stats backups near the size limit (about 60 MB):
+    one that imports, and the same with one bad value at its very end."""
+    play = (
+        '{"uuid": "%s", "playDate": "2024-05-01 20:00:00", "gameRefId": 1, "usesTeams": false, '
+        '"durationMin": 45, "ignored": false, "locationRefId": 1, "comments": "", '
+        '"playerScores": [{"playerRefId": 1, "score": "61", "winner": true, "rank": 0, '
+        '"team": "0", "seatOrder": 0, "startPlayer": true, "newPlayer": false}, '
+        '{"playerRefId": 2, "score": "48", "winner": false, "rank": 0, "team": "0", '
+        '"seatOrder": 0, "startPlayer": false, "newPlayer": false}, {"playerRefId": 3, '
+        '"score": "", "winner": false, "rank": 0, "team": "0", "seatOrder": 0, '
+        '"startPlayer": false, "newPlayer": false}], "expansionPlays": [], "rating": 0}'
+    )
+    head = (
+        '{"games": [{"id": 1, "name": "Tokaido", "bggId": 123540, "usesTeams": false}], '
+        '"locations": [{"id": 1, "name": "Game cafe"}], "players": [{"id": 1, "name": "Aki"}, '
+        '{"id": 2, "name": "Ben"}, {"id": 3, "name": "Cho"}], "plays": ['
+    )
+
+    def plays(last_bad: bool) -> Iterator[str]:
+        yield head
+        for k in range(LARGE_PLAYS):
+            item = play % f"00000000-0000-4000-8000-{k:012d}"
+            if last_bad and k == LARGE_PLAYS - 1:
+                item = item.replace('"score": "48"', '"score": "4x8"')
+            yield ("," if k else "") + item
+        yield "]}"
+
+    files = {
+        f"import: {LARGE_PLAYS:,} good plays": plays(False),
+        f"import: {LARGE_PLAYS:,} plays, the last bad": plays(True),
+    }
+    paths = written(folder, "large", files)
+    return {name: (path, 0 if k == 0 else 2) for k, (name, path) in enumerate(paths.items())}
+
+
 def run(path: str, db: Path, *, imported: bool = False) -> tuple[float, float, float, int]:
     """Wall time, CPU time, peak resident memory (MB) and exit code of one ``companion
     score`` (or, when ``imported``, one ``companion history import``)."""
@@ -139,6 +182,16 @@ def main() -> int:
         if db.exists():
             print("FAIL: a hostile file created the history")
             failed = True
+        for name, (path, expected) in large_imports(folder).items():
+            size = Path(path).stat().st_size / MB
+            elapsed, cpu, peak, code = run(path, db, imported=True)
+            ok = peak < LARGE_MEMORY_TARGET_MB and code == expected
+            failed |= not ok
+            print(
+                f"{name:36} {elapsed:6.2f}s {cpu:6.2f}s {peak:6.0f}MB  {code}"
+                f"  ({size:.0f} MB file){'' if ok else '  <- FAIL'}"
+            )
+            db.unlink(missing_ok=True)
         print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     return 1 if failed else 0
 

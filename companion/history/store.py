@@ -47,6 +47,10 @@ def default_path() -> Path:
     return platformdirs.user_data_path("companion", appauthor=False) / "history.sqlite3"
 
 
+WRITE_EVERY = 2000
+"""An import writes its rows every this many plays (one transaction all the same)."""
+
+
 class History(HistoryFile):
     """An open history: the recorded games, read and written, in its file.
 
@@ -150,6 +154,11 @@ class History(HistoryFile):
                 added += 1
                 if added_plays is not None:
                     added_plays.append(play)
+                if len(rows.plays) >= WRITE_EVERY:
+                    # A bounded batch in memory: written on (still one transaction).
+                    rows.write(db)
+                    numbers.claim()
+                    numbers = _Numbers(db)
             rows.write(db)
             numbers.claim()
             if player_uuids:

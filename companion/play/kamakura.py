@@ -18,6 +18,7 @@ Answers saved by older versions (the list's words) still replay.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from companion.play.common import (
@@ -838,9 +839,40 @@ def count_up(
         pad,
         game=GAME,
         build=lambda p: build(p, tours, advanced, circles),
-        extra=table_problems,
+        extra=with_noted_tickets(tickets),
         title="Kamakura Collection: final count",
     )
+
+
+def with_noted_tickets(
+    noted: list[int] | None,
+) -> Callable[[Pad, dict[str, Any]], list[tuple[str, list[str]]]]:
+    """:func:`table_problems`, and a player's unused taxi tickets on the pad fewer than
+    the turns noted (taken and not used): flagged, naming the player ("you noted 2, 1
+    shown"). Kept as it is when asked again, the pad's count stands."""
+    flagged: dict[int, int] = {}  # seat -> the count shown when it was flagged
+
+    def problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
+        found = table_problems(pad, file)
+        for seat, expected in enumerate(noted or []):
+            shown = len(pad.get("tickets", seat))
+            if shown >= expected:
+                flagged.pop(seat, None)
+                continue
+            if flagged.get(seat) == shown:
+                continue  # flagged, asked again and kept: the pad's count stands
+            flagged[seat] = shown
+            found.append(
+                (
+                    f"{pad.names[seat]}: you noted {expected} unused taxi "
+                    f"{'ticket' if expected == 1 else 'tickets'}, {shown} shown "
+                    "(Enter keeps the pad's count)",
+                    [pad.key("tickets", seat)],
+                )
+            )
+        return found
+
+    return problems
 
 
 def score_only(t: Table) -> Outcome:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
@@ -63,8 +64,10 @@ def flow(t: Table) -> Outcome:
     for year in (1, 2):
         for season in SEASONS:
             play_round(t, year, season, names)
-        grids = winter(t, year, names, known)
+        fed: list[Fed] = []
+        grids = winter(t, year, names, known, fed)
         file = winter_pad(t, year, names, before, grids, chests=None, final=year == 2)
+        file = recheck_winter(t, year, names, before, fed, file)
         known = [file_grid(player) for player in file["players"]]
         from scorers import SCORERS
 
@@ -296,12 +299,37 @@ def ask_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
     return merge_grid(known, changes)
 
 
-def winter(t: Table, year: int, names: list[str], known: list[Grid] | None = None) -> list[Grid]:
+@dataclass(frozen=True)
+class Fed:
+    """What the table worked out for one player in a winter's supply.
+
+    Attributes:
+        rice: Rice on the supply track (after the loss).
+        held: Provinces held before the revolts.
+        lost: Provinces lost in the revolts.
+        revolts: Revolts resolved.
+    """
+
+    rice: int
+    held: int
+    lost: int
+    revolts: int
+
+
+def winter(
+    t: Table,
+    year: int,
+    names: list[str],
+    known: list[Grid] | None = None,
+    fed: list[Fed] | None = None,
+) -> list[Grid]:
     """Winter supply and revolts; returns each player's regions after the revolts.
 
     Args:
         known: The regions of the last winter, when there was one: only the
             changes are typed (a session saved before this asks them whole).
+        fed: Gets what was worked out for each player (to check it again once
+            the pad's values are fixed: :func:`recheck_winter`).
     """
     key = f"y{year}.winter"
     t.round(f"year {year} winter")
@@ -309,6 +337,7 @@ def winter(t: Table, year: int, names: list[str], known: list[Grid] | None = Non
     t.say(f"Year {year}, Winter")
     t.say("1. Everyone lowers their rice marker by the rice loss on the fourth event card.")
     grids: list[Grid] = []
+    rices: list[int] = []
     revolting: list[int] = []
     for seat, name in enumerate(names):
         t.at("round", f"year {year}, winter", "scoring-winter")
@@ -325,6 +354,7 @@ def winter(t: Table, year: int, names: list[str], known: list[Grid] | None = Non
             high=99,
         )
         grids.append(grid)
+        rices.append(rice)
         shortfall = max(0, held - rice)
         if shortfall:
             revolts, farmers = supply(shortfall)
@@ -338,6 +368,7 @@ def winter(t: Table, year: int, names: list[str], known: list[Grid] | None = Non
             revolting.append(seat)
         else:
             t.say(f"{name} holds {held} provinces with {rice} rice: every province is fed.")
+    first = list(grids)
     if revolting:
         t.at("round", f"year {year}, revolts", "battles")
         t.say("2. Resolve the revolts now, each as a battle in the tower.")
@@ -351,8 +382,71 @@ def winter(t: Table, year: int, names: list[str], known: list[Grid] | None = Non
             )
     else:
         t.say("2. No revolts this winter.")
+    if fed is not None:
+        for seat, (grid, after) in enumerate(zip(first, grids, strict=True)):
+            held = sum(c[0] for c in grid.values())
+            shortfall = max(0, held - rices[seat])
+            revolts = supply(shortfall)[0] if shortfall else 0
+            lost = held - sum(c[0] for c in after.values())
+            fed.append(Fed(rices[seat], held, lost, revolts))
     t.say("3. Scoring.")
     return grids
+
+
+def _provinces(entry: dict[str, Any]) -> int:
+    """The provinces a winter score file's player holds."""
+    return sum(int(r.get("provinces", 0)) for r in entry.get("regions", {}).values())
+
+
+def recheck_winter(
+    t: Table,
+    year: int,
+    names: list[str],
+    before: list[int],
+    fed: list[Fed],
+    file: dict[str, Any],
+) -> dict[str, Any]:
+    """Work the supply out again from the pad's provinces (once values were fixed there).
+
+    When the revolts differ from those the table resolved, say so plainly and
+    what to do: resolve the others on the board and correct the pad, or keep it.
+    """
+    for step in range(1, 10):
+        differ = []
+        for seat, (entry, was) in enumerate(zip(file["players"], fed, strict=True)):
+            held = _provinces(entry) + was.lost
+            shortfall = max(0, held - was.rice)
+            revolts = supply(shortfall)[0] if shortfall else 0
+            if revolts != was.revolts:
+                differ.append(
+                    f"{names[seat]}: with the pad's values {names[seat]} held {held} "
+                    f"provinces with {was.rice} rice, so {plural(revolts, 'revolt')} "
+                    f"this winter, not the {was.revolts} resolved at the table."
+                )
+        if not differ:
+            return file
+        t.say("\n".join(["The corrected pad changes this winter's revolts:", *differ]))
+        again = "Resolve them on the board, then correct the pad"
+        choice = t.choose(
+            f"y{year}.winter.recheck{step}",
+            "Resolve the difference on the board and correct the pad, or keep the pad?",
+            [again, "Keep the pad as it is (the table has it right)"],
+            topic="winter",
+        )
+        if choice != again:
+            return file
+        grids = [_grid_of(entry) for entry in file["players"]]
+        chests = [int(p.get("war_chests", 0)) for p in file["players"]] if year == 2 else None
+        file = winter_pad(t, year, names, before, grids, chests=chests, final=year == 2)
+    return file
+
+
+def _grid_of(entry: dict[str, Any]) -> Grid:
+    """A winter score file's player back as a grid of region counts."""
+    return {
+        region: [int(counts.get(c, 0)) for c in COUNTS]
+        for region, counts in entry.get("regions", {}).items()
+    }
 
 
 def pad_rows(names: list[str], year: int) -> list[Row]:

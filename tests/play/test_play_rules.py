@@ -71,6 +71,7 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
         "yN.winter.rice.N": "winter",
         "yN.winter.revolts": "battles",
         "yN.winter.after.N": "battles",
+        "yN.winter.recheckN": "winter",
         "yN.winter.chests": "tie-breaks",
         "reviewN": "scoring-winter",
         "fixN.(brown|yellow|red|purple|green).N": "scoring-winter",

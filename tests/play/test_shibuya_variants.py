@@ -52,3 +52,10 @@ def test_a_game_saved_with_the_old_words_replays(saved: str, variant: str) -> No
 
     t = Table("shibuya", [("variant", saved)], save=lambda *_: None, prompter=None, out=print)  # type: ignore[arg-type]
     assert choose_variant(t) == variant
+
+
+def test_the_rules_players_read_name_no_variant_id() -> None:
+    from companion.rules import load_topics
+
+    for topic in load_topics("shibuya"):
+        assert "no_construction" not in topic.body, topic.id
