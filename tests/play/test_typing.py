@@ -319,3 +319,54 @@ def test_the_second_winter_pad_opens_the_final_winter_topic() -> None:
 
     text = rules_text("shogun", "scoring-final-winter", 100)
     assert "Tied majorities." in text and "war chests" in text
+
+
+@pytest.mark.slow
+def test_coins_left_undescribed_at_set_up_are_asked_when_first_taken(db_path: Path) -> None:
+    from tests.support.play_helpers import sel, txt
+
+    script = kamakura(2)
+    before = list(script.before)
+    board = before.index(txt("Bp Og Kb Mp Fg C2p D3g E1p"))
+    before[board] = txt("")  # Enter: describe each coin when it is first taken
+    described = {"B": sel(0), "O": sel(1), "K": sel(2), "M": sel(0), "F": sel(1)}
+    described.update({"C": txt("2 pink"), "D": txt("3 green"), "E": txt("1 pink")})
+    for k, keys in enumerate(before):
+        if keys.startswith("v "):
+            before[k] = keys + described[keys[2]]
+    result = run(script.args, "".join(before + script.count))
+    assert result.exit_code == 0, result.output
+    saved_answers = dict(answers(db_path, 1))
+    assert saved_answers["circles"] == ""
+    assert saved_answers["circle.C"] == "2 pink"
+    assert saved_answers["circle.O"] == "green"
+    [game] = saved(db_path)
+    aki = game["score_file"]["players"][0]
+    assert aki["site_coins"][1] == {"circle": "O", "value": 3, "color": "green"}
+    assert aki["site_coins"][7] == {"circle": "E", "value": 1, "color": "pink"}
+
+
+def test_an_older_pad_fix_without_which_still_replays() -> None:
+    from companion.play.shogun import FINAL_WINTER
+
+    events: list[tuple[str, Any]] = [
+        ("players.count", 3),
+        ("players.0", "Aki"),
+        ("players.1", "Ben"),
+        ("players.2", "Cho"),
+        ("year", FINAL_WINTER),
+        ("before", [10, 5, 3]),
+        ("chests", [3, 4, 5]),
+        ("regions.0", "b5 y1"),
+        ("regions.1", "b5 r1"),
+        ("regions.2", "b5 g2"),
+        # Saved before the pad asked which value was wrong: every marked one in turn.
+        ("fix1.brown.0", "3 1"),
+        ("fix1.brown.1", "5 0 0 0"),
+        ("fix1.brown.2", "1"),
+        ("review2", ""),
+    ]
+    outcome, used = replay("shogun", "score", events)
+    assert used == len(events)
+    brown = [p["regions"]["brown"]["provinces"] for p in outcome.score_file["players"]]
+    assert brown == [3, 5, 1]
