@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.play.setup import PLAYER_COUNTS, checklist
+from companion.play.setup import COMPANION_STEPS, LATER_STEPS, PLAYER_COUNTS, checklist
 from companion.play.table import Table
 from companion.wording import hanging, terminal_columns
 from scorers.names import clean_name, name_key, name_problem
@@ -81,14 +81,48 @@ def ask_players(
     return names
 
 
-def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> None:
-    """Show the set-up steps; the players say which they skipped."""
+@dataclass
+class Checklist:
+    """The set-up steps as shown, and the ones the players said they skipped.
+
+    Attributes:
+        game: The game id.
+        steps: The steps, in order (numbered from 1 when shown).
+        skipped: The 0-based indexes of the steps skipped.
+    """
+
+    game: str
+    steps: list[str]
+    skipped: list[int]
+
+    def done(self, t: Table, offer: str) -> None:
+        """Say that the companion has done the step of ``offer`` (dealt, drawn, chosen)."""
+        for index, name in COMPANION_STEPS[self.game].items():
+            if name == offer:
+                t.say(f"Done by the companion: step {index + 1}, {self.steps[index]}")
+
+    def again(self, t: Table, where: str) -> None:
+        """Say again each skipped step that matters ``where`` (e.g. at the first inn)."""
+        for index, place in LATER_STEPS.get(self.game, {}).items():
+            if place == where and index in self.skipped:
+                t.say(f"Skipped at set-up, needed now: {self.steps[index]}")
+
+
+def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> Checklist:
+    """Show the set-up steps; the players say which they skipped.
+
+    Steps the companion offers to do are marked so, not left to tick; each
+    skipped step is said back in words, and :meth:`Checklist.again` says it
+    again where it matters.
+    """
     t.at("setup", "setup", topic)
     steps = checklist(game, players)
+    offered = COMPANION_STEPS.get(game, {})
     t.say("Set-up:")
     width = terminal_columns()
     for k, step in enumerate(steps, 1):
-        t.say(hanging(f"  {k}. ", step, width))
+        mark = " (the companion offers to do this next)" if k - 1 in offered else ""
+        t.say(hanging(f"  {k}. ", step + mark, width))
 
     def check(text: str) -> str | None:
         for part in text.replace(",", " ").split():
@@ -99,8 +133,16 @@ def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> No
     skipped = t.text(
         "setup.skipped", "Steps you skipped (numbers), Enter when all are done:", check=check
     )
-    if skipped:
-        t.say(f"Skipped steps: {skipped}.")
+    numbers = sorted({int(p) - 1 for p in skipped.replace(",", " ").split()})
+    left = [k for k in numbers if k not in offered]
+    for k in numbers:
+        if k in offered:
+            t.say(f"Step {k + 1} is the companion's: it offers to do it next.")
+    for k in left:
+        later = LATER_STEPS.get(game, {}).get(k)
+        when = f" (said again at {later})" if later else " (do it before the first turn)"
+        t.say(f"Skipped: {k + 1}. {steps[k]}{when}")
+    return Checklist(game, steps, left)
 
 
 def choose_start(t: Table, message: str, names: list[str]) -> int:

@@ -69,7 +69,7 @@ def flow(t: Table) -> Outcome:
     """The whole trip: set-up draws, turns until 8 site coins, and the count."""
     names = ask_players(t, GAME)
     count = len(names)
-    run_checklist(t, GAME, count)
+    steps = run_checklist(t, GAME, count)
     t.at("setup", "tour cards", "advanced-rules")
     advanced = count == 2 or t.yes("advanced", "Play with the advanced rules?", default=False)
     t.at("setup", "tour cards", "tour-cards")
@@ -79,6 +79,7 @@ def flow(t: Table) -> Outcome:
         seed = t.seed("tours")
         tours = draw_tours(count, seed, advanced=advanced, first_game=first_game)
         t.say(f"Exclusive tour cards (seed {seed}, {size}): {', '.join(tours)}.")
+        steps.done(t, "tours")
     else:
         tours = (
             t.text(
@@ -91,6 +92,7 @@ def flow(t: Table) -> Outcome:
         )
     t.at("setup", "start player", "setup")
     first = choose_start(t, "Who visited Kamakura most recently?", names)
+    steps.done(t, "start")
     order = order_from(names, first)
     t.say("Point trackers: " + ", ".join(f"{n} on {k}" for k, n in enumerate(order)) + ".")
     circles: Circles = {}
@@ -678,11 +680,22 @@ def ask_tickets(
     return parse_tickets(text)
 
 
-def ask_claim(t: Table, key: str, card: str, names: list[str], current: Any) -> str:
-    """Who completed an exclusive tour card first (advanced rules)."""
-    return t.choose(
-        key, f"Card {card}: who completed it first?", names, current, topic="advanced-rules"
+NOBODY = "Nobody completed it"
+
+
+def ask_claim(t: Table, key: str, card: str, names: list[str], current: Any) -> str | None:
+    """Who completed an exclusive tour card first (advanced rules); ``None`` for nobody.
+
+    Nobody can be chosen, so that a name given by mistake can be taken back.
+    """
+    answer = t.choose(
+        key,
+        f"Card {card}: who completed it first?",
+        [*names, NOBODY],
+        current,
+        topic="advanced-rules",
     )
+    return None if answer == NOBODY else answer
 
 
 def build(pad: Pad, tours: list[str], advanced: bool, circles: Circles) -> dict[str, Any]:

@@ -48,6 +48,18 @@ def checklist(game: str, players: int) -> list[str]:
     return _CHECKLISTS[game](players)
 
 
+COMPANION_STEPS = {
+    "tokaido": {4: "deal", 5: "lineup"},
+    "kamakura": {5: "tours", 6: "start"},
+    "shogun": {2: "oldest"},
+    "shimoda": {5: "start"},
+    "shibuya": {},
+}
+"""Per game, the checklist steps (0-based) the companion offers to do, by offer."""
+LATER_STEPS = {"tokaido": {6: "stage 1", 7: "the first inn"}}
+"""Per game, checklist steps (0-based) that matter later, by where they are said again."""
+
+
 def _shimoda(players: int) -> list[str]:
     return [
         "Board between the players, a street of seven spaces in front of each.",

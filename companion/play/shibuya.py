@@ -109,7 +109,7 @@ def flow(t: Table) -> Outcome:
                 break
         tiles -= CONSTRUCTION_TILES
     t.round("crossing")
-    t.at("turn", "crossing", "crossing-move")
+    t.at("turn", "crossing", "four-players" if count == 4 else "crossing-move")
     t.say("Crossing: move a pedestrian or build on a tile.")
     if count == 4:
         t.say(OWNER_RULE)

@@ -90,9 +90,10 @@ class Merchant:
 def flow(t: Table) -> Outcome:
     """The whole game, from players to the score pad."""
     names = ask_players(t, GAME)
-    run_checklist(t, GAME, 2)
+    steps = run_checklist(t, GAME, 2)
     t.at("setup", "start player", "setup")
     holder = choose_player(t, "start", "Who crossed a bridge most recently?", names)
+    steps.done(t, "start")
     first = holder
     t.say(
         f"{names[holder]} takes the start player marker. {names[1 - holder]} chooses a "

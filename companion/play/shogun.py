@@ -54,9 +54,10 @@ FIRST_WINTER = "1: the first winter, an interim scoring"
 def flow(t: Table) -> Outcome:
     """Two years; the second winter's scoring is the result."""
     names = ask_players(t, GAME)
-    run_checklist(t, GAME, len(names))
+    steps = run_checklist(t, GAME, len(names))
     t.at("setup", "claiming provinces", "claiming-provinces")
     oldest = choose_player(t, "oldest", "Who is the oldest player?", names)
+    steps.done(t, "oldest")
     t.say(f"{names[oldest]} claims a starting province first, then the others in turn.")
     before = [0] * len(names)
     file: dict[str, Any] = {}
@@ -482,7 +483,7 @@ def pad_rows(names: list[str], year: int) -> list[Row]:
                 "(e.g. 3 1 0 2; - for none)?",
                 check=check,
                 default=" ".join(str(n) for n in current) if current and any(current) else "",
-                topic="scoring-winter",
+                topic="scoring-final-winter" if year == 2 else "scoring-winter",
             )
             counts = parse_counts(text)
             return counts + [0] * (len(COUNTS) - len(counts))
@@ -590,7 +591,8 @@ def winter_pad(
             )
         for seat, value in enumerate(chests):
             pad.values[pad.key("chests", seat)] = value
-    t.at("scoring", f"year {year}, winter scoring", "scoring-winter")
+    topic = "scoring-final-winter" if year == 2 else "scoring-winter"
+    t.at("scoring", f"year {year}, winter scoring", topic)
     return review(
         t,
         pad,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.play.common import Outcome, ask_players, row_message, run_checklist
+from companion.play.common import Checklist, Outcome, ask_players, row_message, run_checklist
 from companion.play.pad import Pad, Row, review
 from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
 from companion.play.table import Table
@@ -63,14 +63,15 @@ def flow(t: Table) -> Outcome:
     """The whole journey, from Kyoto to the final count."""
     names = ask_players(t, GAME)
     count = len(names)
-    run_checklist(t, GAME, count)
-    travelers = choose_travelers(t, names)
+    steps = run_checklist(t, GAME, count)
+    travelers = choose_travelers(t, names, steps)
     gains: dict[str, list[int]] = {}
     t.at("setup", "line-up at Kyoto", "setup")
     if t.yes("lineup", "Draw the line-up at Kyoto for you?"):
         seed = t.seed("lineup")
         line = line_up(names, seed)
         t.say(f"Line at Kyoto (seed {seed}), nearest the road first: {', '.join(line)}.")
+        steps.done(t, "lineup")
     else:
         last = t.choose("lineup.last", "Who stands furthest back at Kyoto?", names)
         line = [n for n in names if n != last] + [last]
@@ -81,8 +82,10 @@ def flow(t: Table) -> Outcome:
         t.round(f"stage {stage}")
         t.at("turn", f"stage {stage}: to {inn}", "turn-order")
         t.say(f"Stage {stage}: travel to {inn}. The traveller furthest back always moves.")
+        steps.again(t, f"stage {stage}")
         t.at("round", f"arriving at {inn}", "inns")
         first = t.choose(f"inn{stage}.first", f"Who reached {inn} first?", names)
+        steps.again(t, inn)
         t.say(
             f"{first} draws {count + 1} meal cards and may buy one; the others buy in "
             "arrival order."
@@ -123,13 +126,15 @@ def note_gains(t: Table, stage: int, names: list[str], gains: dict[str, list[int
         gains[field] = [a + b for a, b in zip(total, row, strict=True)]
 
 
-def choose_travelers(t: Table, names: list[str]) -> dict[str, str]:
+def choose_travelers(t: Table, names: list[str], steps: Checklist | None = None) -> dict[str, str]:
     """Deal two traveller tiles to each player (or take what they drew by hand)."""
     t.at("setup", "travellers", "travelers")
     travelers: dict[str, str] = {}
     if t.yes("deal", "Deal the traveller tiles for you?"):
         seed = t.seed("travelers")
         dealt = deal_travelers(len(names), seed)
+        if steps is not None:
+            steps.done(t, "deal")
         t.say(f"Traveller tiles (seed {seed}):")
         for name, tiles in zip(names, dealt, strict=True):
             shown = " or ".join(f"{tile} ({TRAVELER_COINS[tile]} coins)" for tile in tiles)

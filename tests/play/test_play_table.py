@@ -158,9 +158,9 @@ def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) ->
     assert coins_problem("A", {}) == "circle A is a station: it holds no site coin"
     assert coins_problem("B O N3p", {}) == "circle N is a station: it holds no site coin"
     script = kamakura(2)
-    first_visit = script.before.index(txt("B"))
+    first_visit = script.before.index(txt("v B"))
     before = list(script.before)
-    before[first_visit] = txt("A") + CLEAR + txt("B")  # refused, cleared, typed again
+    before[first_visit] = txt("v A") + CLEAR + txt("v B")  # refused, cleared, typed again
     result = run(script.args, "".join(before + script.count))
     assert result.exit_code == 0, result.output
     [game] = saved(db_path)

@@ -668,7 +668,7 @@ def test_rules_alone_lists_the_games_and_how_to_search() -> None:
         "  shibuya   Shibuya (10 topics)\n"
         "  tokaido   Tokaido (25 topics)\n"
         "  kamakura  Kamakura Collection (21 topics)\n"
-        "  shogun    Shogun (24 topics)\n"
+        "  shogun    Shogun (25 topics)\n"
         "\n"
         "Read and search:\n"
         "  companion rules GAME            a game's topics, by phase\n"
