@@ -31,6 +31,7 @@ import json
 import sys
 import unicodedata
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -162,8 +163,9 @@ class _Element:
     text: list[str] = field(default_factory=list)
 
 
-def _elements(data: bytes) -> tuple[str, list[_Element]]:
-    """The root's tag and its ``<play>`` elements, each with its subtree.
+def _elements(data: bytes, on_play: Callable[[int, _Element], None]) -> str:
+    """The root's tag; each ``<play>`` element, with its subtree, goes to ``on_play``
+    as soon as it ends (and is not kept, so memory stays small).
 
     Raises:
         ScoreFileError: Not well-formed XML, or it declares a document type
@@ -172,7 +174,7 @@ def _elements(data: bytes) -> tuple[str, list[_Element]]:
     parser = expat.ParserCreate()
     parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
     root: list[str] = []
-    plays: list[_Element] = []
+    count = 0
     stack: list[_Element] = []
 
     def refuse(*_: object) -> None:
@@ -184,24 +186,36 @@ def _elements(data: bytes) -> tuple[str, list[_Element]]:
     def start(tag: str, attrs: dict[str, str]) -> None:
         if not root:
             root.append(tag)
+            if tag != "plays":
+                raise ScoreFileError(
+                    [
+                        Problem(
+                            "$",
+                            f"an XML document of <{tag}>, not BoardGameGeek's <plays>; {ACCEPTED}",
+                        )
+                    ]
+                )
             return
         element = _Element(tag, attrs, parser.CurrentLineNumber)
         if stack:
             if len(stack) < 4:  # deeper than play/players/player/... holds nothing we read
                 stack[-1].children.append(element)
         elif tag == "play":
-            if len(plays) >= MAX_PLAYS:
+            if count >= MAX_PLAYS:
                 raise ScoreFileError(
                     [Problem(f"play[{MAX_PLAYS}]", f"more than {MAX_PLAYS:,} plays in one file")]
                 )
-            plays.append(element)
         else:
             return
         stack.append(element)
 
     def end(tag: str) -> None:
+        nonlocal count
         if stack and stack[-1].tag == tag:
-            stack.pop()
+            element = stack.pop()
+            if not stack:
+                on_play(count, element)
+                count += 1
 
     def text(data: str) -> None:
         if stack and stack[-1].tag == "comments" and sum(map(len, stack[-1].text)) <= MAX_NOTES:
@@ -226,7 +240,7 @@ def _elements(data: bytes) -> tuple[str, list[_Element]]:
         where = f"line {error.lineno}, column {error.offset + 1}"
         message = expat.ErrorString(error.code)
         raise ScoreFileError([Problem("$", f"not well-formed XML: {message} ({where})")]) from None
-    return (root[0] if root else ""), plays
+    return root[0] if root else ""
 
 
 def parse_bgg_xml(data: bytes) -> Parsed:
@@ -236,18 +250,20 @@ def parse_bgg_xml(data: bytes) -> Parsed:
         ScoreFileError: Not XML, not a ``<plays>`` document, or a play of ours
             is malformed; every problem has its place (``play[3].player[1].score``).
     """
-    root, elements = _elements(data)
+    reader = _Reader()
+    parsed = Parsed(KIND)
+
+    def on_play(k: int, element: _Element) -> None:
+        reader.play(k, element, parsed)
+        if len(reader.problems) >= MAX_CHECKED_PROBLEMS:
+            reader.problems.append(Problem(f"play[{k}]", "too many problems: reading stopped here"))
+            raise ScoreFileError(reader.problems)
+
+    root = _elements(data, on_play)
     if root != "plays":
         raise ScoreFileError(
             [Problem("$", f"an XML document of <{root}>, not BoardGameGeek's <plays>; {ACCEPTED}")]
         )
-    reader = _Reader()
-    parsed = Parsed(KIND)
-    for k, element in enumerate(elements):
-        reader.play(k, element, parsed)
-        if len(reader.problems) >= MAX_CHECKED_PROBLEMS:
-            reader.problems.append(Problem(f"play[{k}]", "too many problems: reading stopped here"))
-            break
     if reader.problems:
         raise ScoreFileError(reader.problems)
     return parsed
