@@ -89,7 +89,9 @@ def root(
         try:
             menu(db)
         except KeyboardInterrupt:
-            typer.echo("\nBye. Unfinished games wait in: companion resume")
+            from companion.cli.menu import goodbye
+
+            typer.echo(goodbye(db))
             raise typer.Exit(INTERRUPTED) from None
 
 

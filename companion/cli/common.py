@@ -219,3 +219,26 @@ class HelpGroup(TyperGroup):
         if rows:
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+
+
+BACK = "Back"
+
+
+def ask(message: str, choices: list[Any]) -> Any:
+    """Ask a submenu's question; *Back*, Esc or Ctrl-C answer :data:`BACK`."""
+    import questionary
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    question = questionary.select(message, choices=[*choices, questionary.Separator(), BACK])
+    keys = KeyBindings()
+
+    @keys.add("escape", eager=True)
+    def _back(event: Any) -> None:
+        event.app.exit(result=BACK)
+
+    application = question.application
+    application.key_bindings = merge_key_bindings([application.key_bindings or keys, keys])
+    try:
+        return question.unsafe_ask()
+    except KeyboardInterrupt:
+        return BACK

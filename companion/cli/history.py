@@ -538,17 +538,21 @@ def _write_out(out: Path, data: bytes) -> None:
 @history_app.command("import")
 def history_import(
     file: Annotated[
-        str, typer.Argument(metavar="FILE", help="A json or BG Stats export; - reads stdin.")
+        str,
+        typer.Argument(
+            metavar="FILE",
+            help="Our json export, a BG Stats backup or BoardGameGeek play XML; - reads stdin.",
+        ),
     ],
     db: DbOption = None,
 ) -> None:
-    """Import games from our json export or a BG Stats backup."""
-    from companion.history.imports import read_import
+    """Import games from our json export, a BG Stats backup or BoardGameGeek's play XML."""
+    from companion.history.bgg_import import read_history_file
     from companion.scorefile import FileTooLarge, InputError, NotText
     from scorers import ScoreFileError
 
     try:
-        parsed = read_import(file)
+        parsed = read_history_file(file)
     except FileTooLarge as error:
         fail(str(error), 2)
     except NotText as error:

@@ -1,16 +1,30 @@
-"""The menu of ``companion`` without a command."""
+"""The menu of ``companion`` without a command.
+
+Every submenu ends with *Back*; Esc and Ctrl-C in a submenu go back a level
+too (Ctrl-C in the main menu leaves). Games are listed by their titles.
+"""
 
 from pathlib import Path
+from typing import Any
 
-from companion.cli.common import open_history, show_parts, show_topic
+import typer
+
+from companion.cli.common import BACK, ask, open_history, show_parts, show_topic
 from companion.cli.sessions import resume_session, start_session
+
+
+def game_choices() -> list[Any]:
+    """The games by their titles (the answer is the game's id)."""
+    import questionary
+
+    from scorers import SCORERS
+
+    return [questionary.Choice(title=s.info.title, value=s.info.id) for s in SCORERS.values()]
 
 
 def menu(db: Path | None) -> None:
     """The main menu of ``companion`` without arguments."""
     import questionary
-
-    from scorers import GAME_IDS
 
     while True:
         choice = questionary.select(
@@ -26,12 +40,12 @@ def menu(db: Path | None) -> None:
         ).unsafe_ask()
         if choice == "Quit":
             return
-        if choice == "New game":
-            start_session(questionary.select("Which game?", GAME_IDS).unsafe_ask(), "play", db)
-        elif choice == "Score a finished game":
-            start_session(questionary.select("Which game?", GAME_IDS).unsafe_ask(), "score", db)
+        if choice in ("New game", "Score a finished game"):
+            game = ask("Which game?", game_choices())
+            if game != BACK:
+                start_session(game, "play" if choice == "New game" else "score", db)
         elif choice == "Resume a game":
-            resume_session(None, False, db)
+            resume_session(None, False, db, back=True)
         elif choice == "Rules":
             rules_menu()
         else:
@@ -50,13 +64,39 @@ def recent(db: Path | None) -> None:
 
 
 def rules_menu() -> None:
-    """Pick a game, then a topic, and show it."""
+    """Pick a game, then a topic, and show it; *Back* goes up a level."""
     import questionary
 
     from companion.rules import load_topics
-    from scorers import GAME_IDS, SCORERS
+    from scorers import SCORERS
 
-    game = questionary.select("Rules of which game?", GAME_IDS).unsafe_ask()
-    topics = {f"{t.title} ({t.id})": t for t in load_topics(game)}
-    topic = questionary.select("Which topic?", list(topics)).unsafe_ask()
-    show_topic(topics[topic], SCORERS[game].info.title)
+    while True:
+        game = ask("Rules of which game?", game_choices())
+        if game == BACK:
+            return
+        topics = {t.id: t for t in load_topics(game)}
+        while True:
+            topic = ask(
+                f"Which topic of {SCORERS[game].info.title}?",
+                [questionary.Choice(title=t.title, value=t.id) for t in topics.values()],
+            )
+            if topic == BACK:
+                break
+            show_topic(topics[topic], SCORERS[game].info.title)
+
+
+def goodbye(db: Path | None) -> str:
+    """What Ctrl-C in the main menu says: bye, and the unfinished games only if any wait."""
+    from companion.history.errors import HistoryError
+    from companion.history.sessions import SessionStore
+    from companion.wording import plural
+
+    try:
+        with open_history(db, write=False) as history:
+            waiting = len(SessionStore(history).unfinished())
+    except (HistoryError, typer.Exit):
+        waiting = 0
+    if not waiting:
+        return "\nBye."
+    verb = "waits" if waiting == 1 else "wait"
+    return f"\nBye. {plural(waiting, 'unfinished game')} {verb} in: companion resume"

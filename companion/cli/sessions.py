@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from companion.cli.common import INTERRUPTED, fail, open_history, print_json, show
+from companion.cli.common import BACK, INTERRUPTED, ask, fail, open_history, print_json, show
 
 if TYPE_CHECKING:
     from companion.history.sessions import SessionInfo
@@ -45,13 +45,18 @@ def need_terminal(kind: str) -> None:
         fail(NO_TERMINAL[kind], 2)
 
 
-def resume_session(session: int | None, abandon: bool, db: Path | None) -> None:
+def resume_session(
+    session: int | None, abandon: bool, db: Path | None, *, back: bool = False
+) -> None:
     """Continue unfinished game ``session`` (or one the players choose), or set it aside.
 
     Args:
-        session: The game to resume; ``None`` asks which (when there are any).
+        session: The game to resume; ``None`` goes on with the only unfinished
+            game, or asks which when there are several.
         abandon: Set game ``session`` aside for good instead.
         db: The ``--db`` option.
+        back: Offer *Back* in the list (the menu's submenu): it, Esc or
+            Ctrl-C return without resuming.
     """
     from companion.history.sessions import SessionStore
     from companion.terminal.safe_text import line
@@ -70,7 +75,10 @@ def resume_session(session: int | None, abandon: bool, db: Path | None) -> None:
                 return
         found = store.get(session) if session is not None else None
     if session is None:
-        session = pick_session(waiting)
+        picked = waiting[0].id if len(waiting) == 1 else pick_session(waiting, back=back)
+        if picked is None:
+            return
+        session = picked
     elif found is None or found.status != "active":
         if abandon:
             fail("--abandon needs the id of an unfinished game (companion resume lists them)")
@@ -97,20 +105,25 @@ def resume_session(session: int | None, abandon: bool, db: Path | None) -> None:
         drive(history, info.id)
 
 
-def pick_session(waiting: "list[SessionInfo]") -> int:
-    """Ask which unfinished game to resume."""
+def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | None:
+    """Ask which unfinished game to resume; ``None`` when *Back* was chosen (``back``)."""
     import questionary
 
     from companion.terminal.safe_text import line
+    from scorers import title
 
     labels = {}
     for s in waiting:
         held = s.held_by()
         where = f"; open in another terminal: {held}" if held else ""
         label = (
-            f"#{s.id} {s.game}, {s.note or 'setup'} (last answer {s.updated_at[:16]} UTC{where})"
+            f"#{s.id} {title(s.game)}, {s.note or 'setup'} "
+            f"(last answer {s.updated_at[:16]} UTC{where})"
         )
         labels[line(label)] = s.id
+    if back:
+        answer = ask("Which game?", list(labels))
+        return None if answer == BACK else labels[answer]
     answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
     return labels[answer]
 

@@ -294,7 +294,7 @@ def test_ctrl_c_saves_and_exits_130_then_resume_with_undo(db_path: Path) -> None
     assert stopped.exit_code == 130
     assert "Stopped; every answer is saved. Continue with: companion resume 1" in stopped.stdout
     # Undo works across the resume: Ben's name is asked again.
-    resumed = run(["resume"], sel(0) + undo(2) + txt("Bea") + keys[cut:])
+    resumed = run(["resume"], undo(2) + txt("Bea") + keys[cut:])
     assert resumed.exit_code == 0, resumed.output
     [game] = saved(db_path)
     assert [p["name"] for p in game["score_file"]["players"]] == ["Aki", "Bea"]

@@ -1,0 +1,507 @@
+"""Reading BoardGameGeek's play XML: API2 ``plays`` responses and our ``bgg-xml`` export.
+
+A ``<plays>`` document holds ``<play>`` elements, each with its game
+(``<item objectid name>``), ``date``, ``length``, ``location``,
+``incomplete``, ``nowinstats``, ``quantity``, ``<comments>`` and
+``<players>`` (``name``, ``username``, ``score``, ``win``,
+``startposition``, ``color``). A play is ours when its object id is one of
+our games' BoardGameGeek ids, or, when the id is 0 (our export writes 0 for
+the games whose id is not confirmed), when its name is one of our games;
+other games are counted and skipped.
+
+What comes in: players in the order listed (BGG's order, and ours is seat
+order), the player at ``startposition`` 1 as the start player, scores as in
+BG Stats (blank is *not scored*, sums added up, decimals rounded with a
+note), winners as marked, ``length`` as the duration, ``incomplete="1"`` as
+an interim scoring (one that did not end its game), ``nowinstats="1"`` on a
+complete play as ignored in the statistics, ``quantity`` N as N plays.
+Players who share a ``color`` in one play are a team (our export writes a
+team's name there). BGG dates have no time: a play is put at midnight, this
+computer's local time, as our export wrote its date.
+
+The file is parsed with expat, with no document type and no entities allowed
+(so no entity expansion and nothing fetched), at most
+:data:`~companion.history.imports.MAX_IMPORT_BYTES` read, and checked whole
+before anything is written: a problem anywhere imports nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import unicodedata
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, BinaryIO
+from xml.parsers import expat
+
+from companion.history.exports import NAMESPACE
+from companion.history.imports import (
+    BY_BGG_ID,
+    IMPORTED_CATEGORY,
+    MAX_CHECKED_PROBLEMS,
+    MAX_DURATION,
+    MAX_IMPORT_BYTES,
+    MAX_LOCATION,
+    MAX_NOTES,
+    MAX_PLAYS,
+    MAX_SEATS,
+    Parsed,
+    read_import,
+    score_value,
+)
+from companion.history.model import Person, Play
+from companion.scorefile import FileTooLarge, InputError, NotText, size_words
+from scorers import Problem, ScoreFileError, UnknownGameError, find_game
+from scorers.names import InvalidName, clean_name, name_key
+
+KIND = "bgg-xml"
+ACCEPTED = (
+    "history import reads the companion's json export, a BG Stats backup (.bgsplay) "
+    "or BoardGameGeek's play XML (its XML API2 plays, or our bgg-xml export)"
+)
+MAX_QUANTITY = 100
+"""A play logged as played more than this many times is refused (BGG allows any number)."""
+_CHUNK = 1 << 16
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def read_history_file(source: str) -> Parsed:
+    """Read an import file of any accepted format: XML here, JSON by :func:`read_import`.
+
+    A file whose first character (after a byte order mark and blanks) is
+    ``<`` is XML; anything else is read as JSON. A file that is neither says
+    which formats are accepted.
+
+    Raises:
+        InputError: The file cannot be read, is too large or is not text.
+        ScoreFileError: It is not an import file, or is malformed.
+    """
+    if source == "-":
+        data = _read_stdin()
+        if _is_xml(data[:1024]):
+            return parse_bgg_xml(data)
+        return _json(lambda: _read_json_bytes(data))
+    try:
+        with Path(source).open("rb") as handle:
+            head = handle.read(1024)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror or error}") from error
+    if _is_xml(head):
+        return parse_bgg_xml(_read_file(source))
+    return _json(lambda: read_import(source))
+
+
+def _json(read: Any) -> Parsed:
+    try:
+        parsed: Parsed = read()
+    except ScoreFileError as error:
+        first = error.problems[0] if error.problems else None
+        if first is not None and first.path == "$" and first.message.startswith("not valid JSON"):
+            raise ScoreFileError(
+                [Problem("$", f"neither JSON nor XML ({first.message}); {ACCEPTED}")]
+            ) from error
+        raise
+    return parsed
+
+
+def _read_json_bytes(data: bytes) -> Parsed:
+    from companion.history.imports import parse
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise NotText("standard input is not UTF-8 text") from error
+    if "\0" in text:
+        raise NotText("standard input is not text (it holds a NUL byte)")
+    return parse(text)
+
+
+def _is_xml(head: bytes) -> bool:
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")
+
+
+def _read_stdin() -> bytes:
+    data = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
+    if len(data) > MAX_IMPORT_BYTES:
+        raise FileTooLarge(
+            f"standard input is larger than {size_words(MAX_IMPORT_BYTES)}, too large to be read"
+        )
+    return data
+
+
+def _read_file(source: str) -> bytes:
+    try:
+        with Path(source).open("rb") as handle:
+            return _bounded(handle, source)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror or error}") from error
+
+
+def _bounded(handle: BinaryIO, source: str) -> bytes:
+    data = handle.read(MAX_IMPORT_BYTES + 1)
+    if len(data) > MAX_IMPORT_BYTES:
+        raise FileTooLarge(
+            f"{source} is larger than {size_words(MAX_IMPORT_BYTES)}, too large to be read"
+        )
+    return data
+
+
+class _Refused(Exception):
+    """A document type or an entity: never expanded, never fetched."""
+
+
+@dataclass
+class _Element:
+    tag: str
+    attrs: dict[str, str]
+    line: int
+    children: list[_Element] = field(default_factory=list)
+    text: list[str] = field(default_factory=list)
+
+
+def _elements(data: bytes, on_play: Callable[[int, _Element], None]) -> str:
+    """The root's tag; each ``<play>`` element, with its subtree, goes to ``on_play``
+    as soon as it ends (and is not kept, so memory stays small).
+
+    Raises:
+        ScoreFileError: Not well-formed XML, or it declares a document type
+            or entities.
+    """
+    parser = expat.ParserCreate()
+    parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    root: list[str] = []
+    count = 0
+    stack: list[_Element] = []
+
+    def refuse(*_: object) -> None:
+        raise _Refused
+
+    def refuse_external(*_: object) -> int:
+        raise _Refused
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        if not root:
+            root.append(tag)
+            if tag != "plays":
+                raise ScoreFileError(
+                    [
+                        Problem(
+                            "$",
+                            f"an XML document of <{tag}>, not BoardGameGeek's <plays>; {ACCEPTED}",
+                        )
+                    ]
+                )
+            return
+        element = _Element(tag, attrs, parser.CurrentLineNumber)
+        if stack:
+            if len(stack) < 4:  # deeper than play/players/player/... holds nothing we read
+                stack[-1].children.append(element)
+        elif tag == "play":
+            if count >= MAX_PLAYS:
+                raise ScoreFileError(
+                    [Problem(f"play[{MAX_PLAYS}]", f"more than {MAX_PLAYS:,} plays in one file")]
+                )
+        else:
+            return
+        stack.append(element)
+
+    def end(tag: str) -> None:
+        nonlocal count
+        if stack and stack[-1].tag == tag:
+            element = stack.pop()
+            if not stack:
+                on_play(count, element)
+                count += 1
+
+    def text(data: str) -> None:
+        if stack and stack[-1].tag == "comments" and sum(map(len, stack[-1].text)) <= MAX_NOTES:
+            stack[-1].text.append(data)
+
+    parser.StartDoctypeDeclHandler = refuse
+    parser.EntityDeclHandler = refuse
+    parser.UnparsedEntityDeclHandler = refuse
+    parser.ExternalEntityRefHandler = refuse_external
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = text
+    try:
+        for offset in range(0, max(len(data), 1), _CHUNK):
+            parser.Parse(data[offset : offset + _CHUNK], False)
+        parser.Parse(b"", True)
+    except _Refused:
+        raise ScoreFileError(
+            [Problem("$", "the XML declares a document type or entities, which are refused")]
+        ) from None
+    except expat.ExpatError as error:
+        where = f"line {error.lineno}, column {error.offset + 1}"
+        message = expat.ErrorString(error.code)
+        raise ScoreFileError([Problem("$", f"not well-formed XML: {message} ({where})")]) from None
+    return root[0] if root else ""
+
+
+def parse_bgg_xml(data: bytes) -> Parsed:
+    """The plays of our games in a BoardGameGeek play XML document.
+
+    Raises:
+        ScoreFileError: Not XML, not a ``<plays>`` document, or a play of ours
+            is malformed; every problem has its place (``play[3].player[1].score``).
+    """
+    reader = _Reader()
+    parsed = Parsed(KIND)
+
+    def on_play(k: int, element: _Element) -> None:
+        reader.play(k, element, parsed)
+        if len(reader.problems) >= MAX_CHECKED_PROBLEMS:
+            reader.problems.append(Problem(f"play[{k}]", "too many problems: reading stopped here"))
+            raise ScoreFileError(reader.problems)
+
+    root = _elements(data, on_play)
+    if root != "plays":
+        raise ScoreFileError(
+            [Problem("$", f"an XML document of <{root}>, not BoardGameGeek's <plays>; {ACCEPTED}")]
+        )
+    if reader.problems:
+        raise ScoreFileError(reader.problems)
+    return parsed
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def error(self, path: str, message: str) -> None:
+        self.problems.append(Problem(path, message))
+
+    def play(self, k: int, element: _Element, parsed: Parsed) -> None:
+        path = f"play[{k}]"
+        item = next((c for c in element.children if c.tag == "item"), None)
+        if item is None:
+            self.error(path, "has no <item> naming its game")
+            return
+        game = _our_game(item.attrs)
+        if game is None:
+            name = (
+                _shown(item.attrs.get("name", ""))
+                or f"BoardGameGeek item {item.attrs.get('objectid', '?')}"
+            )
+            parsed.skipped_games[name] = parsed.skipped_games.get(name, 0) + 1
+            return
+        before = len(self.problems)
+        attrs = element.attrs
+        played_at = self._date(attrs.get("date"), f"{path}.date")
+        duration = self._number(attrs.get("length", "0"), f"{path}.length", MAX_DURATION)
+        quantity = self._number(attrs.get("quantity", "1"), f"{path}.quantity", MAX_QUANTITY)
+        location = self._text(attrs.get("location", ""), f"{path}.location", MAX_LOCATION)
+        comments = "".join("".join(c.text) for c in element.children if c.tag == "comments").strip()
+        notes = self._text(comments, f"{path}.comments", MAX_NOTES, lines=True)
+        incomplete = attrs.get("incomplete", "0").strip() == "1"
+        nowinstats = attrs.get("nowinstats", "0").strip() == "1"
+        players = [
+            p
+            for c in element.children
+            if c.tag == "players"
+            for p in c.children
+            if p.tag == "player"
+        ]
+        what = f"the {item.attrs.get('name', game)} play of {attrs.get('date', '?')}"
+        if not players:
+            parsed.notes.append(f"{what} (id {attrs.get('id', '?')}) names no players: skipped")
+            return
+        if len(players) > MAX_SEATS:
+            self.error(f"{path}.players", f"has {len(players)} players (at most {MAX_SEATS})")
+            return
+        seats = self._seats(path, players, what, parsed)
+        if len(self.problems) > before or seats is None or played_at is None:
+            return
+        sides, people, winners = _sides(seats, parsed.notes, what)
+        result: dict[str, Any] = {
+            "game": game,
+            "players": sides,
+            "winners": winners,
+            "tiebreak": None,
+        }
+        starts = [j for j, seat in enumerate(seats) if seat.start]
+        ident = json.dumps(
+            [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
+        )
+        for copy in range(max(quantity or 1, 1)):
+            parsed.plays.append(
+                Play(
+                    id=0,
+                    uuid=str(uuid.uuid5(NAMESPACE, f"bgg-play:{ident}:{copy}")),
+                    played_at=played_at,
+                    game=game,
+                    score_file=None,
+                    result=result,
+                    location=location or "",
+                    notes=notes or "",
+                    duration_min=duration or None,
+                    source="bgg",
+                    start_player=starts[0] if starts else None,
+                    people=people,
+                    ignored=nowinstats and not incomplete,
+                    status="interim" if incomplete else "final",
+                )
+            )
+
+    def _seats(
+        self, path: str, players: list[_Element], what: str, parsed: Parsed
+    ) -> list[_Seat] | None:
+        seats: list[_Seat] = []
+        seen: dict[str, int] = {}
+        for j, player in enumerate(players):
+            spath = f"{path}.player[{j}]"
+            attrs = player.attrs
+            raw = attrs.get("name", "").strip() or attrs.get("username", "").strip()
+            if not raw:
+                self.error(f"{spath}.name", "a player without a name or username")
+                continue
+            try:
+                name = clean_name(raw)
+            except InvalidName as error:
+                self.error(f"{spath}.name", str(error))
+                continue
+            key = name_key(name)
+            if key in seen:
+                self.error(f"{spath}.name", f"{name} is twice in {what} (also player[{seen[key]}])")
+                continue
+            seen[key] = j
+            try:
+                total, note = score_value(attrs.get("score"))
+            except ValueError as error:
+                self.error(f"{spath}.score", str(error))
+                continue
+            if note:
+                parsed.notes.append(f"{what}: {name}: {note}")
+            team = self._text(attrs.get("color", ""), f"{spath}.color", 40) or ""
+            seats.append(
+                _Seat(
+                    name,
+                    total,
+                    attrs.get("win", "0").strip() == "1",
+                    attrs.get("startposition", "").strip() == "1",
+                    team,
+                )
+            )
+        return seats if len(seats) == len(players) else None
+
+    def _date(self, value: str | None, path: str) -> str | None:
+        text = (value or "").strip()
+        try:
+            moment = datetime.strptime(text, "%Y-%m-%d")
+            return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+        except (ValueError, OverflowError, OSError):
+            self.error(path, f"must be a real date such as 2026-11-30, got {text[:40]!r}")
+            return None
+
+    def _number(self, value: str, path: str, high: int) -> int | None:
+        text = value.strip() or "0"
+        if not text.isascii() or not text.isdigit() or int(text[:12]) > high:
+            self.error(path, f"must be a whole number from 0 to {high}, got {value[:40]!r}")
+            return None
+        return int(text)
+
+    def _text(self, value: str, path: str, limit: int, *, lines: bool = False) -> str | None:
+        text = unicodedata.normalize("NFC", value.strip())
+        allowed = "\n\t" if lines else ""
+        hidden = next(
+            (c for c in text if unicodedata.category(c) in _HIDDEN and c not in allowed), None
+        )
+        if hidden is not None:
+            self.error(path, f"holds a hidden character (U+{ord(hidden):04X})")
+            return None
+        if not lines:
+            text = " ".join(text.split())
+        if len(text) > limit:
+            self.error(path, f"is {len(text)} characters long (at most {limit})")
+            return None
+        return text
+
+
+@dataclass(frozen=True)
+class _Seat:
+    name: str
+    total: int | None
+    winner: bool
+    start: bool
+    team: str
+
+
+def _our_game(attrs: dict[str, str]) -> str | None:
+    """Our game id for an ``<item>``: by object id, by name only when the id is 0."""
+    number = attrs.get("objectid", "0").strip()
+    if number.isascii() and number.isdigit() and len(number) < 19 and int(number):
+        return BY_BGG_ID.get(int(number))
+    name = attrs.get("name", "")
+    if not name.strip() or len(name) > 200:
+        return None
+    try:
+        return find_game(name).info.id
+    except UnknownGameError:
+        return None
+
+
+def _shown(name: str) -> str:
+    text = " ".join(name.split())[:200]
+    return "".join(c for c in text if unicodedata.category(c) not in _HIDDEN)
+
+
+def _sides(
+    seats: list[_Seat], notes: list[str], what: str
+) -> tuple[list[dict[str, Any]], tuple[Person, ...], list[str]]:
+    """The result's sides, the people pointing at them, and the winning sides' names.
+
+    Players who share a colour are a team; everyone else is a side of their own.
+    """
+    colours = [s.team.casefold() for s in seats if s.team]
+    shared = {c for c in colours if colours.count(c) > 1}
+    groups: dict[str, list[_Seat]] = {}
+    for seat in seats:
+        label = seat.team if seat.team.casefold() in shared else f"\0{seat.name}"
+        groups.setdefault(label.casefold() if not label.startswith("\0") else label, []).append(
+            seat
+        )
+    sides: list[dict[str, Any]] = []
+    side_of: dict[str, int] = {}
+    winners: list[str] = []
+    for label, members in groups.items():
+        name = members[0].name if label.startswith("\0") else members[0].team
+        totals = [m.total for m in members if m.total is not None]
+        total = None
+        if totals:
+            total = totals[0] if len(set(totals)) == 1 else sum(totals)
+            if len(set(totals)) > 1:
+                notes.append(f"{what}: {name}: the members' scores were added up to {total}")
+        for member in members:
+            side_of[member.name] = len(sides)
+        won = any(m.winner for m in members)
+        if won:
+            winners.append(name)
+        sides.append(
+            {
+                "name": name,
+                "total": total,
+                "rank": None,
+                "breakdown": {} if total is None else {IMPORTED_CATEGORY: total},
+                "_won": won,
+            }
+        )
+    for side in sides:
+        won = side.pop("_won")
+        if won:
+            side["rank"] = 1
+        elif side["total"] is not None:
+            above = sum(
+                1
+                for other in sides
+                if other["name"] not in winners
+                and other["total"] is not None
+                and other["total"] > side["total"]
+            )
+            side["rank"] = 1 + len(winners) + above
+    people = tuple(Person(s.name, side_of[s.name]) for s in seats)
+    return sides, people, winners

@@ -1,0 +1,88 @@
+"""The menu: Back in every submenu, Esc and Ctrl-C go back a level, titles, resume, goodbye."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.application import create_app_session
+from prompt_toolkit.input import create_pipe_input
+from prompt_toolkit.output import DummyOutput
+
+from companion.cli import menu as menu_module
+from companion.cli.menu import game_choices, goodbye, menu
+from tests.support.play_helpers import CTRL_C, UP, run, sel, txt
+
+ESC = "\x1b"
+QUIT = sel(5)
+
+
+@pytest.fixture
+def started(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """The games the menu starts (without playing them)."""
+    calls: list[tuple[str, str]] = []
+
+    def start(game: str, mode: str, db: Any, *args: Any, **kwargs: Any) -> None:
+        calls.append((game, mode))
+
+    monkeypatch.setattr(menu_module, "start_session", start)
+    return calls
+
+
+def drive(*keys: str) -> None:
+    """Run the menu with each key group sent to the next question."""
+    with create_pipe_input() as pipe:
+        pipe.send_text("".join(keys))
+        with create_app_session(input=pipe, output=DummyOutput()):
+            menu(None)
+
+
+def test_games_are_listed_by_title() -> None:
+    assert [(c.title, c.value) for c in game_choices()] == [
+        ("Shimoda: Perry Road", "shimoda"),
+        ("Shibuya", "shibuya"),
+        ("Tokaido", "tokaido"),
+        ("Kamakura Collection", "kamakura"),
+        ("Shogun", "shogun"),
+    ]
+
+
+def test_new_game_and_score_start_the_chosen_game(started: list[tuple[str, str]]) -> None:
+    drive(sel(0), sel(2), sel(2), sel(4), QUIT)
+    assert started == [("tokaido", "play"), ("shogun", "score")]
+
+
+def test_back_is_the_last_entry_of_a_submenu(started: list[tuple[str, str]]) -> None:
+    drive(sel(0), sel(5), QUIT)  # five games, then Back
+    assert started == []
+
+
+def test_ctrl_c_in_a_submenu_goes_back_a_level(started: list[tuple[str, str]]) -> None:
+    drive(sel(0), CTRL_C, sel(2), CTRL_C, QUIT)
+    assert started == []
+
+
+def test_esc_in_a_submenu_goes_back_a_level(started: list[tuple[str, str]]) -> None:
+    drive(sel(0), ESC, QUIT)
+    assert started == []
+
+
+def test_rules_topic_then_back_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    drive(sel(3), sel(2), sel(0), UP + "\r", UP + "\r", QUIT)
+    shown = capsys.readouterr().out
+    assert "Tokaido" in shown
+    assert "Tokaido: What is in the box" in shown
+
+
+def test_resume_goes_straight_into_the_only_unfinished_game(db_path: Path) -> None:
+    stopped = run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
+    assert stopped.exit_code == 130
+    resumed = run(["resume"], CTRL_C)
+    assert resumed.stdout.startswith("Resuming game #1 (shibuya, players).")  # no question
+
+
+def test_goodbye_names_unfinished_games_only_when_there_are_some(db_path: Path) -> None:
+    assert goodbye(None) == "\nBye."
+    run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
+    assert goodbye(None) == "\nBye. 1 unfinished game waits in: companion resume"
