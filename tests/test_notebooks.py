@@ -70,15 +70,15 @@ def test_notebook_executes(path: Path, db_path: Path) -> None:
 # What each notebook shows once run against the fixture history.
 SHOWN = {
     "history": [
-        "<h3>Ratings over time</h3><svg class='chart ratings'",
+        "<h2>Ratings over time</h2><svg class='chart ratings'",
         "aria-label='Ratings over every game'",
-        "<h3>Records</h3>",
+        "<h2>Records</h2>",
         "<th>Average length</th>",
-        "<h3>Wins over time</h3>",
+        "<h2>Wins over time</h2>",
     ],
-    "kamakura": ["<h3>Rounds</h3>"],
-    "shibuya": ["<h3>Rounds</h3>"],
-    "shimoda": ["<h3>Rounds</h3>"],
+    "kamakura": ["<h2>Rounds</h2>"],
+    "shibuya": ["<h2>Rounds</h2>"],
+    "shimoda": ["<h2>Rounds</h2>"],
     "shogun": ["Each player&#x27;s bid"],
     "tokaido": ["<h4>Why it was won</h4><div class='why'><p>Aki won by 4 points over Ben"],
 }

@@ -103,7 +103,9 @@ class Tracker:
                 bid.add_class("bid")
                 self.bids.append(bid)
                 continue
-            box = w.BoundedIntText(value=0, min=0, max=99, layout=w.Layout(width="6em"))
+            box = w.BoundedIntText(
+                value=0, min=0, max=99, continuous_update=True, layout=w.Layout(width="6em")
+            )
             box.add_class("num")
             self.counts.append(box)
         self.labels = [w.HTML() for _ in names]
