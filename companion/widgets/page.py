@@ -59,11 +59,44 @@ def close_all(widget: w.Widget) -> None:
 
 
 def wait_for_visitor() -> None:
-    """On a preheated Voilà kernel, wait until a page asks for it (then read the database)."""
-    if os.environ.get("VOILA_PREHEAT") == "True":
+    """On a preheated Voilà kernel, wait until a page asks for it (then read the database).
+
+    Voilà's own helper asks the server without a secret, which the server
+    refuses: this asks with the kernels' secret (``COMPANION_KERNEL_SECRET``).
+    """
+    if os.environ.get("VOILA_PREHEAT") != "True":
+        return
+    from companion.widgets.guard import KERNEL_SECRET_VARIABLE, PARAMETER
+
+    secret = os.environ.get(KERNEL_SECRET_VARIABLE)
+    if not secret:
         from voila.utils import wait_for_request
 
         wait_for_request()
+        return
+    import asyncio
+    import json
+    import threading
+
+    import websockets
+
+    ip = os.environ.get("VOILA_APP_IP", "127.0.0.1")
+    port = os.environ.get("VOILA_APP_PORT", "8866")
+    base = os.environ.get("VOILA_SERVER_URL", "/")
+    kernel = os.environ.get("VOILA_KERNEL_ID", "")
+    url = f"ws://{ip}:{port}{base}voila/query/{kernel}?{PARAMETER}={secret}"
+    found: list[str] = []
+
+    async def ask() -> None:
+        async with websockets.connect(url, open_timeout=5) as socket:
+            found.append(str(await socket.recv()))
+
+    thread = threading.Thread(target=lambda: asyncio.run(ask()))
+    thread.start()
+    thread.join()
+    if found:
+        for key, value in json.loads(found[0]).items():
+            os.environ[key] = value
 
 
 class GamePage:
@@ -136,6 +169,8 @@ class GamePage:
         self.place_message.add_class("message")
         self.place.observe(lambda _: self._place_changed(), names="value")
         self.body = w.VBox()
+        self.panels: w.HBox
+        self.score_heading = w.HTML("<h3>Score pad</h3>")
         header = w.VBox(
             [
                 navigation(game),
@@ -313,9 +348,12 @@ class GamePage:
         sides = 2 if self.game == "shibuya" else players
         people = self.people()
         if self.built_for is not None:
-            # The old parts go away for good (the page would otherwise send them too).
-            for part in (self.setup.widget, self.tracker.widget, self.form.widget):
-                close_all(part)
+            # The old parts go away for good (the page would otherwise send them
+            # too), the box that held them included: a device that joins later
+            # asks for every widget's state, and a box holding closed widgets
+            # cannot give its own.
+            close_all(self.panels)
+            close_all(self.form.widget)
         self.built_for = (players, self.teams)
         self.setup = SetupPanel(self.game, players, people)
         self.setup.on_draw = self._drawn
@@ -341,10 +379,9 @@ class GamePage:
         self.restoring = True
         self._pass_names()
         self.restoring = was
-        panels = w.HBox([self.setup.widget, self.tracker.widget])
-        panels.add_class("panels")
-        score = w.HTML("<h3>Score pad</h3>")
-        self.body.children = [panels, score, self.form.widget]
+        self.panels = w.HBox([self.setup.widget, self.tracker.widget])
+        self.panels.add_class("panels")
+        self.body.children = [self.panels, self.score_heading, self.form.widget]
 
     def _restore_parts(self, state: dict[str, Any]) -> None:
         setup = state.get("setup")

@@ -24,7 +24,7 @@ runner = CliRunner()
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, str]]]:
     seen: list[tuple[list[str], dict[str, str]]] = []
 
-    def fake_run(command: list[str], env: dict[str, str]) -> int:
+    def fake_run(command: list[str], env: dict[str, str], **_: Any) -> int:
         seen.append((command, env))
         return 0
 
@@ -42,10 +42,14 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     port = free_port()
     result = runner.invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 0, result.output
-    assert result.stdout == (
-        f"Serving the companion at http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
-    )
     [(command, env)] = calls
+    secret = env["COMPANION_TABLE_SECRET"]
+    assert len(secret) >= 22  # at least 128 bits
+    assert result.stdout == (
+        f"Serving the companion at http://127.0.0.1:{port}/?table={secret} (Ctrl-C stops it)\n"
+    )
+    assert secret not in " ".join(command)  # a command line is visible to every user
+    assert env["COMPANION_KERNEL_SECRET"] not in (secret, "")
     data = tmp_path / "home" / "data" / "companion" / "jupyter"
     assert command[1:4] == ["-m", "companion.widgets.server", str(data / "pages")]
     assert "--Voila.ip=127.0.0.1" in command
@@ -205,3 +209,36 @@ def test_a_stop_signal_ends_the_server_and_everything_below_it(
     assert process.wait(timeout=30) == 0
     time.sleep(0.2)
     assert [pid for pid in below if cli_notebooks.alive(pid)] == []
+
+
+def test_serve_table_prints_the_join_address_and_its_qr_code(calls: list[Any]) -> None:
+    import segno
+
+    port = free_port()
+    result = runner.invoke(app, ["serve", "--table", "--host", "127.0.0.1", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    [(command, env)] = calls
+    secret = env["COMPANION_TABLE_SECRET"]
+    address = f"http://127.0.0.1:{port}/?table={secret}"
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"Join {address}"
+    drawn = cli_notebooks.terminal_qr(address)
+    assert "\n".join(lines[1:-1]) + "\n" == drawn
+    assert (
+        len(drawn.splitlines())
+        == (segno.make(address, error="m").symbol_size(border=2)[1] + 1) // 2
+    )
+    assert lines[-1] == "Anyone who has this address can enter scores. Ctrl-C stops the server."
+    assert "--Voila.ip=127.0.0.1" in command
+    assert env["COMPANION_JOIN_URL"] == f"http://127.0.0.1:{port}/"
+
+
+def test_serve_table_without_host_listens_on_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.widgets import guard
+
+    monkeypatch.setattr(guard, "network_addresses", lambda: ["192.168.1.20"])
+    assert cli_notebooks.join_host("", True) == ("0.0.0.0", "192.168.1.20")
+    assert cli_notebooks.join_host("", False) == ("127.0.0.1", "127.0.0.1")
+    assert cli_notebooks.join_host("0.0.0.0", False) == ("0.0.0.0", "127.0.0.1")
+    assert cli_notebooks.join_host("::1", True) == ("::1", "::1")
+    assert cli_notebooks.url_host("::1") == "[::1]"
