@@ -1,0 +1,146 @@
+"""Table mode in a real browser: several devices (browser contexts) on one game.
+
+Every device joins through the join address of ``companion serve --table
+--host 127.0.0.1`` (never the machine's network address) and opens the same
+game's page: one kernel, shared, so every change shows on every device.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.widgets.test_browser import ARGS, CHROMIUM, wait_for
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from tests.support.serving import served
+
+    folder = tmp_path_factory.mktemp("table")
+    options = ("--table", "--host", "127.0.0.1", "--cull-after", "10", "--pool", "0")
+    with served(folder, *options) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+class Device:
+    """One phone at the table: its own browser context (cookies, storage), one page."""
+
+    def __init__(self, chromium: Any, table: Any, game: str) -> None:
+        self.context = chromium.new_context(viewport={"width": 390, "height": 844})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.goto(table.join)
+        self.page.click(f"a:text-is('{title(game)}')")
+        self.page.wait_for_selector(".companion", timeout=90_000)
+        self.page.wait_for_selector(".c-players-0-journey input, .c-players-0-track input")
+
+    def fill(self, selector: str, value: str) -> None:
+        self.page.locator(selector).first.fill(value)
+
+    def value(self, selector: str) -> str:
+        return str(self.page.input_value(selector))
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def title(game: str) -> str:
+    from scorers import title as game_title
+
+    return game_title(game)
+
+
+def plays(db: Path, game: str) -> list[str]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT score_file FROM plays WHERE game = ?", (game,)).fetchall()
+    conn.close()
+    return [row[0] for row in rows]
+
+
+def until_shown(device: Device, selector: str, value: str) -> float:
+    """Seconds until ``selector`` shows ``value`` on ``device`` (at most 10)."""
+    start = time.monotonic()
+    wait_for(lambda: device.value(selector) == value, f"{selector} never showed {value!r}", 10)
+    return time.monotonic() - start
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_two_devices_fill_one_pad_and_save_it_once(chromium: Any, table: Any) -> None:
+    a = Device(chromium, table, "tokaido")
+    b = Device(chromium, table, "tokaido")
+    try:
+        assert a.page.url == b.page.url == table.page("tokaido")  # the address is the game
+        for seat, name in enumerate(("Aki", "Ben")):
+            a.fill(f".name-{seat} input", name)
+        until_shown(b, ".name-0 input", "Aki")
+        until_shown(b, ".name-1 input", "Ben")
+        b.page.wait_for_selector(".head >> text=Ben")
+        # Different cells at the same moment: nothing is lost.
+        rows = {0: ("58", "4", "7", "6", "3", "2", "1"), 1: ("60", "3", "7", "2", "1", "4", "0")}
+        keys = (
+            "journey",
+            "temple",
+            "meal-cost",
+            "souvenirs",
+            "hot-springs",
+            "encounters",
+            "panorama-achievements",
+        )
+        for key, mine, yours in zip(keys, rows[0], rows[1], strict=True):
+            a.fill(f".c-players-0-{key} input", mine)
+            b.fill(f".c-players-1-{key} input", yours)
+        for key, mine, yours in zip(keys, rows[0], rows[1], strict=True):
+            for device in (a, b):
+                until_shown(device, f".c-players-0-{key} input", mine)
+                until_shown(device, f".c-players-1-{key} input", yours)
+        a.page.select_option(".c-players-0-traveler select", label="Mitsukuni")
+        b.page.select_option(".c-players-1-traveler select", label="Kinko")
+        wait_for(
+            lambda: a.page.locator(".c-players-1-traveler select").input_value() != "",
+            "the traveller chosen on B did not reach A",
+        )
+        a.page.wait_for_selector(".scorepad .ok", timeout=20_000)
+        a.page.click("button:has-text('Save the game')")
+        for device in (a, b):
+            device.page.wait_for_selector("text=Saved as game #1", timeout=20_000)
+        saved = plays(table.db, "tokaido")
+        assert len(saved) == 1
+        assert '"journey": 58' in saved[0] and '"journey": 60' in saved[0]
+        # A late device sees the state, the saved game included.
+        c = Device(chromium, table, "tokaido")
+        try:
+            c.page.wait_for_selector("text=Saved as game #1", timeout=20_000)
+            assert c.value(".name-1 input") == "Ben"
+            assert c.value(".c-players-1-journey input") == "60"
+        finally:
+            c.close()
+        assert a.errors == [] and b.errors == []
+    finally:
+        a.close()
+        b.close()
