@@ -31,6 +31,37 @@ if TYPE_CHECKING:
 
 PAGES = GAME_IDS  # a page per registered game
 TEAMS = ("Red", "Blue")
+CLASH_SECONDS = 30.0  # two devices changing one cell within this are told of it
+
+
+def sender() -> str | None:
+    """The session (one per device's page) of the message the kernel is handling now."""
+    try:
+        from ipykernel.kernelbase import Kernel
+
+        if not Kernel.initialized():
+            return None
+        parent = Kernel.instance().get_parent()  # type: ignore[no-untyped-call]
+    except Exception:  # not in a kernel (tests, a script): no device to name
+        return None
+    header = parent.get("header", {}) if isinstance(parent, dict) else {}
+    session = header.get("session")
+    return session if isinstance(session, str) and session else None
+
+
+class Devices:
+    """The devices on one game's page, named in the order they first changed something."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, str] = {}
+
+    def name(self, session: str | None) -> str:
+        """``device 1``, ``device 2``… (``this device`` outside a served page)."""
+        if session is None:
+            return "this device"
+        if session not in self.sessions:
+            self.sessions[session] = f"device {len(self.sessions) + 1}"
+        return self.sessions[session]
 
 
 def navigation(current: str) -> w.HTML:
@@ -158,6 +189,10 @@ class GamePage:
         self.names_row.add_class("names")
         self.draft_status = w.HTML()
         self.draft_status.add_class("draft-status")
+        self.devices = Devices()
+        self.last_change: dict[str, tuple[str, float]] = {}  # cell -> (device, when)
+        self.clash = w.HTML()
+        self.clash.add_class("clash")
         self.place = w.Combobox(
             placeholder="Where? (optional)",
             options=[],
@@ -176,6 +211,7 @@ class GamePage:
                 navigation(game),
                 w.HTML(f"<h2>{html.escape(title(game))}</h2>"),
                 w.HBox([self.count, self.place, self.draft_status]),
+                self.clash,
                 self.place_message,
                 self.names_row,
             ]
@@ -363,6 +399,12 @@ class GamePage:
         self.form.on_change = self._keep
         self.form.on_new_game = self.new_game
         self.form.on_tried = lambda: self.widget.add_class("tried")
+        self.last_change = {}
+        for path, cell in self.form.cells.items():
+            for control in cell.controls.values():
+                control.observe(
+                    lambda change, path=path: self._cell_changed(path, change), names="value"
+                )
         for box in self.setup.boxes:
             box.observe(lambda _: self._keep(), names="value")
         for control in self.tracker.controls:
@@ -382,6 +424,39 @@ class GamePage:
         self.panels = w.HBox([self.setup.widget, self.tracker.widget])
         self.panels.add_class("panels")
         self.body.children = [self.panels, self.score_heading, self.form.widget]
+
+    def cell_name(self, path: str) -> str:
+        """A cell as people say it: ``Aki: journey`` for ``players[0].journey``."""
+        import re
+
+        found = re.match(r"players\[(\d+)\]\.(.+)", path)
+        if not found:
+            return path
+        seat, rest = int(found[1]), found[2]
+        shown = self.form.shown_names
+        who = shown[seat] if seat < len(shown) else f"Player {seat + 1}"
+        return f"{who}: {rest.replace('-', ' ').replace('_', ' ')}"
+
+    def _cell_changed(self, path: str, change: dict[str, Any]) -> None:
+        """Last change wins; when another device had just changed the cell, say so."""
+        import time
+
+        if self.restoring or self.form.quiet:
+            return
+        who = self.devices.name(sender())
+        now = time.monotonic()
+        before = self.last_change.get(path)
+        self.last_change[path] = (who, now)
+        if before is None or before[0] == who or now - before[1] > CLASH_SECONDS:
+            return
+        old, new = str(change.get("old", "")), str(change.get("new", ""))
+        if not old.strip():
+            return
+        self.clash.value = (
+            f"<div class='clash-note' role='status'>{html.escape(self.cell_name(path))}: "
+            f"{html.escape(who)} changed it to “{html.escape(new[:40])}”; it was "
+            f"“{html.escape(old[:40])}” from {html.escape(before[0])}.</div>"
+        )
 
     def _restore_parts(self, state: dict[str, Any]) -> None:
         setup = state.get("setup")

@@ -58,7 +58,7 @@ class Device:
         self.page.goto(table.join)
         self.page.click(f"a:text-is('{title(game)}')")
         self.page.wait_for_selector(".companion", timeout=90_000)
-        self.page.wait_for_selector(".c-players-0-journey input, .c-players-0-track input")
+        self.page.wait_for_selector(".scorepad input")
 
     def fill(self, selector: str, value: str) -> None:
         self.page.locator(selector).first.fill(value)
@@ -140,6 +140,70 @@ def test_two_devices_fill_one_pad_and_save_it_once(chromium: Any, table: Any) ->
             assert c.value(".c-players-1-journey input") == "60"
         finally:
             c.close()
+        assert a.errors == [] and b.errors == []
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_one_cell_from_two_devices_is_never_merged_and_says_who_changed_it(
+    chromium: Any, table: Any
+) -> None:
+    a = Device(chromium, table, "shogun")
+    b = Device(chromium, table, "shogun")
+    cell = ".c-players-0-score-before input"
+    try:
+        a.fill(".name-0 input", "Aki")
+        b.page.wait_for_selector(".head >> text=Aki")
+        a.fill(cell, "12")
+        until_shown(b, cell, "12")
+        b.fill(cell, "15")
+        until_shown(a, cell, "15")  # the last change wins
+        for device in (a, b):
+            device.page.wait_for_selector(
+                ".clash >> text=Aki: score before: device 2 changed it to “15”; "
+                "it was “12” from device 1."
+            )
+        # Alternate keystrokes in the same cell: each device's value stays whole.
+        a.page.fill(cell, "")
+        until_shown(b, cell, "")
+        a.page.focus(cell)
+        b.page.focus(cell)
+        for _ in range(3):
+            a.page.keyboard.type("1")
+            b.page.keyboard.type("2")
+            time.sleep(0.15)
+        a.page.locator(".name-1 input").focus()
+        b.page.locator(".name-1 input").focus()
+        wait_for(
+            lambda: a.value(cell) == b.value(cell) and a.value(cell) in ("111", "222"),
+            f"the cell ended as {a.value(cell)!r} on A and {b.value(cell)!r} on B",
+        )
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_a_device_that_reloads_or_reconnects_catches_up(chromium: Any, table: Any) -> None:
+    a = Device(chromium, table, "kamakura")
+    b = Device(chromium, table, "kamakura")
+    try:
+        b.page.reload(wait_until="commit")
+        a.fill(".name-0 input", "Eve")  # typed while B reloads
+        b.page.wait_for_selector(".scorepad input", timeout=90_000)
+        until_shown(b, ".name-0 input", "Eve")
+        # The round tracker and the set-up are shared too.
+        a.page.select_option(".player-count select", label="3 players")
+        b.page.wait_for_selector(".c-players-2-track input", timeout=20_000)
+        b.fill(".c-players-2-track input", "17")
+        until_shown(a, ".c-players-2-track input", "17")
+        late = Device(chromium, table, "kamakura")  # joins after the count changed
+        try:
+            until_shown(late, ".c-players-2-track input", "17")
+        finally:
+            late.close()
         assert a.errors == [] and b.errors == []
     finally:
         a.close()
