@@ -62,10 +62,15 @@ def jupyter_environment(db: Path | None) -> dict[str, str]:
         ("JUPYTER_DATA_DIR", "data"),
         ("JUPYTER_RUNTIME_DIR", "runtime"),
         ("IPYTHONDIR", "ipython"),
+        ("JUPYTERLAB_SETTINGS_DIR", "lab-settings"),
+        ("JUPYTERLAB_WORKSPACES_DIR", "lab-workspaces"),
     ):
         path = base / folder
         path.mkdir(parents=True, exist_ok=True)
         env[variable] = str(path)
+    # The runtime folder holds the server's token and the kernels' keys: this user's alone.
+    (base / "runtime").chmod(0o700)
+    no_news(base / "lab-settings")
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     # The page template (no CDN fonts, the kernel heartbeat) is found through JUPYTER_PATH.
     env["JUPYTER_PATH"] = os.pathsep.join(
@@ -74,6 +79,15 @@ def jupyter_environment(db: Path | None) -> dict[str, str]:
     if db is not None:
         env["COMPANION_DB"] = str(db.resolve())
     return env
+
+
+def no_news(settings: Path) -> None:
+    """JupyterLab's user settings: no news pop-up, no update check."""
+    plugin = settings / "@jupyterlab" / "apputils-extension"
+    plugin.mkdir(parents=True, exist_ok=True)
+    path = plugin / "notification.jupyterlab-settings"
+    if not path.exists():
+        path.write_text('{\n  "fetchNews": "false",\n  "checkForUpdates": false\n}\n')
 
 
 def shipped_notebooks() -> list[Path]:
@@ -92,12 +106,15 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
         refresh: Replace copies that differ (the web page always shows the
             shipped notebooks); otherwise a notebook the user changed is kept.
     """
+    from companion.widgets.notebook_files import clear_file
+
     target = data_folder() / folder
     target.mkdir(parents=True, exist_ok=True)
     for source in shipped_notebooks():
         copy = target / source.name
         if not copy.exists() or (refresh and copy.read_bytes() != source.read_bytes()):
             shutil.copyfile(source, copy)
+        clear_file(copy)  # no widget output survives its kernel
     return target
 
 
@@ -249,7 +266,7 @@ def run_server(command: list[str], env: dict[str, str], *, filtered: bool = Fals
     process: subprocess.Popen[Any] | None = None
     try:
         if not filtered:
-            process = subprocess.Popen(command, env=env, process_group=0)
+            process = subprocess.Popen(command, env=env, process_group=0, umask=0o077)
             return process.wait()
         import threading
 
@@ -257,6 +274,7 @@ def run_server(command: list[str], env: dict[str, str], *, filtered: bool = Fals
             command,
             env=env,
             process_group=0,
+            umask=0o077,  # every file the server writes (tokens, keys) is this user's alone
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -279,7 +297,11 @@ def run_server(command: list[str], env: dict[str, str], *, filtered: bool = Fals
 
 
 def notebook_command(port: int, folder: Path) -> list[str]:
-    """The JupyterLab command on the working copy of the notebooks."""
+    """The JupyterLab command on the working copy of the notebooks.
+
+    The token comes in the environment (``JUPYTER_TOKEN``), never on the
+    command line that every user of the machine can read.
+    """
     command = [
         sys.executable,
         "-m",
@@ -289,6 +311,13 @@ def notebook_command(port: int, folder: Path) -> list[str]:
         "--ServerApp.ip=127.0.0.1",
         "--ServerApp.port_retries=0",
         "--ServerApp.open_browser=False",
+        # Saved without widget outputs (they die with their kernel).
+        "--FileContentsManager.pre_save_hook=companion.widgets.notebook_files.pre_save_hook",
+        # No news feed, and no language-server extension (it writes an npm log
+        # into the home folder looking for servers).
+        "--LabApp.news_url=None",
+        "--ServerApp.jpserver_extensions={'jupyter_lsp': False}",
+        *kernel_options(),
         *culling_options(600),
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -304,9 +333,16 @@ def notebook(
     require("jupyterlab")
     check_history(db)
     check_port("127.0.0.1", port)
+    from companion.widgets.guard import new_secret
+
     folder = working_copy("notebooks", refresh=False)
-    typer.echo(f"JupyterLab on http://127.0.0.1:{port}/ with the notebooks in {folder}")
-    raise typer.Exit(run_server(notebook_command(port, folder), jupyter_environment(db)))
+    env = jupyter_environment(db)
+    token = new_secret()
+    env["JUPYTER_TOKEN"] = token
+    typer.echo(
+        f"JupyterLab on http://127.0.0.1:{port}/lab?token={token} with the notebooks in {folder}"
+    )
+    raise typer.Exit(run_server(notebook_command(port, folder), env))
 
 
 def serve_command(

@@ -73,7 +73,8 @@ def navigation(current: str) -> w.HTML:
             links.append(f"<b>{html.escape(label)}</b>")
         else:
             links.append(f"<a href='{page}.ipynb'>{html.escape(label)}</a>")
-    nav = w.HTML(" ".join(links))
+    # A visible separator: a space alone vanishes between the items of a flex row.
+    nav = w.HTML("<span class='sep'> · </span>".join(links))
     nav.add_class("nav")
     return nav
 

@@ -150,10 +150,39 @@ def test_notebook_opens_a_working_copy(
     assert "--allow-root" not in command
     assert env["COMPANION_DB"] == str(db)
     assert (folder / "tokaido.ipynb").exists()
+    # The URL opens: it carries the token, which is on no command line.
+    token = env["JUPYTER_TOKEN"]
+    assert len(token) >= 22
+    assert result.stdout.startswith("JupyterLab on http://127.0.0.1:")
+    assert f"/lab?token={token} with the notebooks in {folder}" in result.stdout
+    assert token not in " ".join(command)
+    # Only this user reads the runtime folder; no news, no language servers; Unix sockets.
+    data = folder.parent
+    assert (data / "runtime").stat().st_mode & 0o777 == 0o700
+    settings = data / "lab-settings" / "@jupyterlab" / "apputils-extension"
+    assert '"fetchNews": "false"' in (settings / "notification.jupyterlab-settings").read_text()
+    assert env["JUPYTERLAB_SETTINGS_DIR"] == str(data / "lab-settings")
+    assert "--LabApp.news_url=None" in command
+    assert "--ServerApp.jpserver_extensions={'jupyter_lsp': False}" in command
+    assert "--KernelManager.transport=ipc" in command
+    hook = "--FileContentsManager.pre_save_hook=companion.widgets.notebook_files.pre_save_hook"
+    assert hook in command
     # The user's changes to a working copy are kept; the package is never written to.
     (folder / "tokaido.ipynb").write_text("{}")
     runner.invoke(app, ["notebook", "--port", str(free_port())])
     assert (folder / "tokaido.ipynb").read_text() == "{}"
+
+
+def test_a_server_writes_files_for_this_user_only(tmp_path: Path) -> None:
+    """Token and key files a server writes are 0600 (its umask is 077)."""
+    script = "import os; open('token', 'w').write('x'); os.mkdir('keys')"
+    code = cli_notebooks.run_server(
+        [sys.executable, "-c", f"import os; os.chdir({str(tmp_path)!r}); {script}"],
+        dict(os.environ),
+    )
+    assert code == 0
+    assert (tmp_path / "token").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "keys").stat().st_mode & 0o777 == 0o700
 
 
 def test_notebook_as_root_allows_root(calls: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:

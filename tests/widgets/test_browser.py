@@ -219,6 +219,7 @@ def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> 
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.on("response", lambda r: r.status >= 400 and page.errors.append(f"{r.status} {r.url}"))
     page.goto(server.url(name), wait_until="commit")
     page.wait_for_selector(".companion", timeout=90_000)
     return page
