@@ -79,6 +79,32 @@ def navigation(current: str) -> w.HTML:
     return nav
 
 
+def in_jupyterlab() -> bool:
+    """True in a notebook kernel that Voilà did not start (JupyterLab, Notebook)."""
+    if any(name in os.environ for name in ("VOILA_BASE_URL", "VOILA_KERNEL_ID")):
+        return False
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def links_as_output(nav: w.HTML) -> None:
+    """In JupyterLab: the links as the cell's own HTML output, shown above the page.
+
+    JupyterLab opens a notebook link of an HTML output in a tab of its own; a
+    link inside a widget would load the whole of JupyterLab again.
+    """
+    if not in_jupyterlab():
+        return
+    from IPython.display import HTML, display
+
+    display(HTML(nav.value))  # type: ignore[no-untyped-call]
+    nav.layout.display = "none"
+
+
 def close_all(widget: w.Widget) -> None:
     """Close a widget, everything inside it and their layouts."""
     for child in getattr(widget, "children", ()):
@@ -207,9 +233,10 @@ class GamePage:
         self.body = w.VBox()
         self.panels: w.HBox
         self.score_heading = w.HTML("<h3>Score pad</h3>")
+        self.nav = navigation(game)
         header = w.VBox(
             [
-                navigation(game),
+                self.nav,
                 w.HTML(f"<h2>{html.escape(title(game))}</h2>"),
                 w.HBox([self.count, self.place, self.draft_status]),
                 self.clash,
@@ -571,9 +598,12 @@ class GamePage:
         return True
 
     def open(self) -> w.VBox:
-        """The page for a notebook cell: waits for the visitor on the web page, then
-        brings back the game in progress."""
+        """The page for a notebook cell, with the game in progress brought back.
+
+        On the web page it first waits for the visitor (a preheated kernel).
+        """
         wait_for_visitor()
+        links_as_output(self.nav)
         self.load_places()
         self.load_draft()
         return self.widget

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from companion.widgets.history import score_range
 from companion.widgets.notebook_files import clear_file, pre_save_hook, without_outputs
 from companion.widgets.page import navigation
@@ -72,3 +74,29 @@ def test_a_bar_of_one_score_is_named_by_that_score() -> None:
 def test_the_current_page_does_not_run_into_the_next() -> None:
     nav = navigation("tokaido").value
     assert "<b>Tokaido</b><span class='sep'> · </span><a href='kamakura.ipynb'>" in nav
+
+
+def test_in_jupyterlab_the_links_are_the_cells_own_output(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from companion.widgets import page as page_module
+
+    shown: list[str] = []
+    monkeypatch.setattr(page_module, "in_jupyterlab", lambda: True)
+    monkeypatch.setattr("IPython.display.display", lambda html: shown.append(html.data))
+    nav = navigation("shogun")
+    page_module.links_as_output(nav)
+    assert shown == [nav.value]  # JupyterLab opens these links in a tab
+    assert nav.layout.display == "none"
+    monkeypatch.setattr(page_module, "in_jupyterlab", lambda: False)
+    other = navigation("shogun")
+    page_module.links_as_output(other)
+    assert other.layout.display is None and len(shown) == 1  # Voilà: the widget's links
+
+
+def test_voila_kernels_and_scripts_are_not_jupyterlab(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.widgets.page import in_jupyterlab
+
+    assert in_jupyterlab() is False  # no kernel here
+    monkeypatch.setenv("VOILA_BASE_URL", "/")
+    assert in_jupyterlab() is False
