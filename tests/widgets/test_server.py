@@ -438,3 +438,43 @@ def test_the_terminal_shows_no_traceback_or_warning_of_normal_events(tmp_path: P
     assert "Warning" not in log and "WARNING" not in log, log
     assert "A device opened kamakura" in log
     assert "A device joined kamakura" in log
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_zz_a_new_secret_closes_out_every_device_of_the_old_one(live: Any) -> None:
+    """Runs last in the module: the host's screen asks for a new secret."""
+    import re
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    old = live.secret
+    own = f"127.0.0.1:{live.port}"
+    origin = {"Origin": f"http://{own}"}
+    page = ask(live, "/voila/render/shimoda.ipynb", cookie=old)[2]
+    kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+    assert kernel
+    with connect(
+        f"ws://{own}/api/kernels/{kernel[1]}/channels?session_id=feed",
+        origin=f"http://{own}",
+        additional_headers={"Cookie": f"companion_table={old}"},
+    ) as joined:
+        assert ask(live, "/companion/new-secret", cookie=old, method="POST")[0] == 403
+        assert ask(live, "/companion/new-secret", method="POST", headers=origin)[0] == 403
+        status, headers, _ = ask(
+            live, "/companion/new-secret", cookie=old, method="POST", headers=origin
+        )
+        assert status == 302 and headers["Location"] == "/"
+        new = headers["Set-Cookie"].split(";", 1)[0].split("=", 1)[1]
+        assert new != old and len(new) >= 22
+        with pytest.raises(ConnectionClosed):  # the device that joined with the old one is out
+            while True:
+                joined.recv(timeout=10)
+    assert ask(live, "/", cookie=old)[0] == 403
+    assert ask(live, f"/?table={old}")[0] == 403
+    status, _, door = ask(live, "/", cookie=new)
+    assert status == 200
+    assert f"{live.base}?table={new}" in door  # the join address shown is the new one
+    assert "<svg" in door
+    live.secret = new
