@@ -208,3 +208,31 @@ def test_a_device_that_reloads_or_reconnects_catches_up(chromium: Any, table: An
     finally:
         a.close()
         b.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_my_column_on_a_phone(chromium: Any, table: Any) -> None:
+    phone = Device(chromium, table, "shibuya")
+    other = Device(chromium, table, "shibuya")
+    try:
+        phone.fill(".name-0 input", "Aki")
+        phone.fill(".name-1 input", "Ben")
+        phone.page.wait_for_selector(".head >> text=Ben")
+        phone.page.select_option("select[aria-label='My column']", label="Ben")
+        mine, theirs = ".c-players-1-goals input", ".c-players-0-goals input"
+        assert phone.page.locator(mine).is_visible()
+        assert phone.page.locator(theirs).is_hidden()
+        assert other.page.locator(theirs).is_visible()  # the choice is this device's alone
+        phone.fill(mine, "3")
+        other.fill(theirs, "6")
+        phone.page.wait_for_selector(".my-summary >> text=Totals: Aki 6 · Ben 3.")
+        # Chosen once: the seat stays after a reload; the full grid is one tap away.
+        phone.page.reload(wait_until="commit")
+        phone.page.wait_for_selector(mine, timeout=90_000)
+        wait_for(lambda: phone.page.locator(theirs).is_hidden(), "the seat was forgotten")
+        phone.page.select_option("select[aria-label='My column']", label="Everyone (full grid)")
+        assert phone.page.locator(theirs).is_visible()
+        assert phone.errors == []
+    finally:
+        phone.close()
+        other.close()
