@@ -142,7 +142,8 @@ def wait_for_visitor() -> None:
     port = os.environ.get("VOILA_APP_PORT", "8866")
     base = os.environ.get("VOILA_SERVER_URL", "/")
     kernel = os.environ.get("VOILA_KERNEL_ID", "")
-    url = f"ws://{ip}:{port}{base}voila/query/{kernel}?{PARAMETER}={secret}"
+    host = f"[{ip}]" if ":" in ip else ip
+    url = f"ws://{host}:{port}{base}voila/query/{kernel}?{PARAMETER}={secret}"
     found: list[str] = []
 
     async def ask() -> None:
