@@ -28,12 +28,20 @@ Then it loads a page 10 times more and reports the resident memory of the
 server and of its kernels, and how many kernels are alive once the reloaded
 pages have been freed.
 
+Table mode (``--table --host 127.0.0.1``, every device a browser context of
+its own on one Tokaido game): the server's memory, its whole process tree
+with the game's shared kernel, with one, three and five devices connected
+(target: five at most 30 MB more than one), the seconds from a change on one
+device to its appearance on another (target under 1 s), and the seconds
+until a device that joins the game in progress can type (target under 1 s).
+``--table-only`` measures only that.
+
 ``--waterfall`` lists a first visit's requests; ``--trace`` records a
 chromium trace of one more first visit and sums where the page's main thread
 spent its time (compiling and running scripts, style and layout) and each
 chromium thread's busy time.
 
-Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall] [--trace]``
+Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall] [--trace] [--table-only]``
 """
 
 from __future__ import annotations
@@ -65,6 +73,7 @@ ARGS = [
     "--no-first-run",
 ]
 TARGET = 1.5
+COOKIES: list[Any] = []  # the table cookie, given to every browser profile that visits
 TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -197,6 +206,7 @@ def visits(
     used: set[int] | None = None
     for _ in range(runs):
         context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.add_cookies(COOKIES)
         for results in (first, again):
             used = settle(server, pool, used)
             page = context.new_page()
@@ -226,6 +236,7 @@ def profile_visits(
             args=ARGS,
             viewport={"width": 1280, "height": 800},
         )
+        context.add_cookies(COOKIES)
         chromium = browser_pid()
         loads = []
         for _ in range(3):
@@ -299,6 +310,7 @@ def traced_visit(browser: Any, url: str, ready: Callable[[Any], None], path: Pat
     import json
 
     context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_cookies(COOKIES)
     page = context.new_page()
     browser.start_tracing(
         page=page,
@@ -367,6 +379,116 @@ def summary(name: str, loads: list[Load]) -> str:
     )
 
 
+TABLE_MB = 30.0
+TABLE_SECONDS = 1.0
+
+
+def start_served(env: dict[str, str], *options: str) -> tuple[subprocess.Popen[str], str]:
+    """``companion serve`` with ``options``; returns it and its address with the secret."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "companion", "serve", *options],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        process_group=0,
+    )
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    address = next(word for word in line.split() if "?table=" in word)
+    return server, address
+
+
+def tree_mb(pid: int) -> float:
+    """Resident memory of a process and everything below it."""
+    return sum(rss_mb(p) for p in tree(pid))
+
+
+def table_mode(
+    playwright: Any, env: dict[str, str]
+) -> tuple[dict[int, float], list[float], list[float]]:
+    """Memory with 1, 3 and 5 devices on one game; change-to-appearance and join times."""
+    port = free_port()
+    server, join = start_served(
+        env, "--port", str(port), "--table", "--host", "127.0.0.1", "--pool", "0"
+    )
+    memory: dict[int, float] = {}
+    latency: list[float] = []
+    joins: list[float] = []
+    try:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        game = f"http://127.0.0.1:{port}/voila/render/tokaido.ipynb"
+        devices: list[Any] = []
+
+        def add_device() -> float:
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            page.goto(join)
+            start = time.perf_counter()
+            page.goto(game, wait_until="commit")
+            page.fill(".name-0 input", page.input_value(".name-0 input", timeout=120_000) or "")
+            took = time.perf_counter() - start
+            devices.append(page)
+            return took
+
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        add_device()  # the first device runs the notebook
+        time.sleep(3)
+        memory[1] = tree_mb(server.pid)
+        for count in (3, 5):
+            while len(devices) < count:
+                joins.append(add_device())
+            time.sleep(3)
+            memory[count] = tree_mb(server.pid)
+        first, other = devices[0], devices[-1]
+        for k in range(10):
+            value = f"Aki{k}"
+            start = time.perf_counter()
+            first.fill(".name-0 input", value)
+            other.wait_for_function(
+                "v => document.querySelector('.name-0 input').value === v", arg=value
+            )
+            latency.append(time.perf_counter() - start)
+        browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        if server.stdout is not None:
+            server.stdout.close()
+    return memory, latency, joins
+
+
+def table_report(memory: dict[int, float], latency: list[float], joins: list[float]) -> bool:
+    """Print the table-mode figures; True when they meet the targets."""
+    extra = memory[5] - memory[1]
+    print("table mode, one Tokaido game (server, its kernels and the shared game kernel):")
+    print(
+        "  memory: "
+        + ", ".join(f"{n} device{'s' if n > 1 else ''} {mb:.0f} MB" for n, mb in memory.items())
+        + f"; five devices {extra:+.1f} MB over one (target at most {TABLE_MB:.0f} MB)"
+    )
+    print(
+        f"  a change on one device shown on another: median {statistics.median(latency):.3f} s, "
+        f"max {max(latency):.3f} s (target < {TABLE_SECONDS:.0f} s)"
+    )
+    print(
+        f"  a device joining the game in progress can type after: median "
+        f"{statistics.median(joins):.2f} s, max {max(joins):.2f} s (target < {TABLE_SECONDS:.0f} s)"
+    )
+    return (
+        extra <= TABLE_MB
+        and statistics.median(latency) < TABLE_SECONDS
+        and statistics.median(joins) < TABLE_SECONDS
+    )
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -374,8 +496,19 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--waterfall", action="store_true", help="print a first visit's requests")
     parser.add_argument("--trace", action="store_true", help="where a first visit's time goes")
+    parser.add_argument("--table-only", action="store_true", help="only the table-mode figures")
     args = parser.parse_args()
     compile_project()
+    with tempfile.TemporaryDirectory() as folder:
+        env = {
+            **os.environ,
+            "COMPANION_DB": str(Path(folder) / "history.sqlite3"),
+            "XDG_DATA_HOME": str(Path(folder) / "data"),
+        }
+        with sync_playwright() as playwright:
+            table_ok = table_report(*table_mode(playwright, env))
+    if args.table_only:
+        return 0 if table_ok else 1
     load_before = os.getloadavg()
     port = free_port()
     pages = len(list((ROOT / "notebooks").glob("*.ipynb")))
@@ -385,17 +518,17 @@ def main() -> int:
             "COMPANION_DB": str(Path(folder) / "history.sqlite3"),
             "XDG_DATA_HOME": str(Path(folder) / "data"),
         }
-        server = subprocess.Popen(
-            [sys.executable, "-m", "companion", "serve", "--port", str(port)],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        floor_server: subprocess.Popen[bytes] | None = None
+        # A game's kernel is shared by every device and freed by culling once
+        # no page uses it: a short culling time lets each visit start afresh.
+        server, join = start_served(env, "--port", str(port), "--cull-after", "5")
+        floor_server: subprocess.Popen[Any] | None = None
         try:
             url = f"http://127.0.0.1:{port}/voila/render/tokaido.ipynb"
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+                joined = browser.new_context()
+                joined.new_page().goto(join)
+                COOKIES[:] = joined.cookies()
                 first, again = visits(
                     browser,
                     url,
@@ -413,7 +546,7 @@ def main() -> int:
                         lambda page: page.fill(".name-0 input", "x", timeout=120_000),
                         Path(folder) / "trace.json",
                     )
-                page = browser.new_page()
+                page = joined.new_page()
                 for _ in range(10):
                     page.goto(url, wait_until="commit")
                     page.wait_for_selector(".companion", timeout=120_000)

@@ -62,10 +62,15 @@ def jupyter_environment(db: Path | None) -> dict[str, str]:
         ("JUPYTER_DATA_DIR", "data"),
         ("JUPYTER_RUNTIME_DIR", "runtime"),
         ("IPYTHONDIR", "ipython"),
+        ("JUPYTERLAB_SETTINGS_DIR", "lab-settings"),
+        ("JUPYTERLAB_WORKSPACES_DIR", "lab-workspaces"),
     ):
         path = base / folder
         path.mkdir(parents=True, exist_ok=True)
         env[variable] = str(path)
+    # The runtime folder holds the server's token and the kernels' keys: this user's alone.
+    (base / "runtime").chmod(0o700)
+    no_news(base / "lab-settings")
     env["JUPYTER_PLATFORM_DIRS"] = "1"
     # The page template (no CDN fonts, the kernel heartbeat) is found through JUPYTER_PATH.
     env["JUPYTER_PATH"] = os.pathsep.join(
@@ -74,6 +79,15 @@ def jupyter_environment(db: Path | None) -> dict[str, str]:
     if db is not None:
         env["COMPANION_DB"] = str(db.resolve())
     return env
+
+
+def no_news(settings: Path) -> None:
+    """JupyterLab's user settings: no news pop-up, no update check."""
+    plugin = settings / "@jupyterlab" / "apputils-extension"
+    plugin.mkdir(parents=True, exist_ok=True)
+    path = plugin / "notification.jupyterlab-settings"
+    if not path.exists():
+        path.write_text('{\n  "fetchNews": "false",\n  "checkForUpdates": false\n}\n')
 
 
 def shipped_notebooks() -> list[Path]:
@@ -92,12 +106,15 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
         refresh: Replace copies that differ (the web page always shows the
             shipped notebooks); otherwise a notebook the user changed is kept.
     """
+    from companion.widgets.notebook_files import clear_file
+
     target = data_folder() / folder
     target.mkdir(parents=True, exist_ok=True)
     for source in shipped_notebooks():
         copy = target / source.name
         if not copy.exists() or (refresh and copy.read_bytes() != source.read_bytes()):
             shutil.copyfile(source, copy)
+        clear_file(copy)  # no widget output survives its kernel
     return target
 
 
@@ -217,8 +234,25 @@ class Stopped(Exception):
     """A stop signal arrived."""
 
 
-def run_server(command: list[str], env: dict[str, str]) -> int:
+def pass_filtered(stream: Any) -> None:
+    """Copy the server's output to stderr without the noise of normal events."""
+    from companion.widgets.log_filter import LogFilter
+
+    def write(line: str) -> None:
+        sys.stderr.write(line)
+        sys.stderr.flush()
+
+    kept = LogFilter(write)
+    for line in stream:
+        kept.feed(line)
+    kept.close()
+
+
+def run_server(command: list[str], env: dict[str, str], *, filtered: bool = False) -> int:
     """Run ``command`` in a process group of its own; a stop signal ends all of it.
+
+    With ``filtered``, its output (the server's and the kernels') reaches
+    the terminal through :class:`companion.widgets.log_filter.LogFilter`.
 
     Returns:
         The server's exit code, or 0 when a signal stopped it.
@@ -231,8 +265,26 @@ def run_server(command: list[str], env: dict[str, str]) -> int:
     previous = {sig: signal.signal(sig, stop) for sig in STOP_SIGNALS}
     process: subprocess.Popen[Any] | None = None
     try:
-        process = subprocess.Popen(command, env=env, process_group=0)
-        return process.wait()
+        if not filtered:
+            process = subprocess.Popen(command, env=env, process_group=0, umask=0o077)
+            return process.wait()
+        import threading
+
+        process = subprocess.Popen(
+            command,
+            env=env,
+            process_group=0,
+            umask=0o077,  # every file the server writes (tokens, keys) is this user's alone
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+        )
+        reader = threading.Thread(target=pass_filtered, args=(process.stdout,), daemon=True)
+        reader.start()
+        code = process.wait()
+        reader.join(timeout=5)
+        return code
     except Stopped:
         return 0
     finally:
@@ -245,7 +297,11 @@ def run_server(command: list[str], env: dict[str, str]) -> int:
 
 
 def notebook_command(port: int, folder: Path) -> list[str]:
-    """The JupyterLab command on the working copy of the notebooks."""
+    """The JupyterLab command on the working copy of the notebooks.
+
+    The token comes in the environment (``JUPYTER_TOKEN``), never on the
+    command line that every user of the machine can read.
+    """
     command = [
         sys.executable,
         "-m",
@@ -255,6 +311,13 @@ def notebook_command(port: int, folder: Path) -> list[str]:
         "--ServerApp.ip=127.0.0.1",
         "--ServerApp.port_retries=0",
         "--ServerApp.open_browser=False",
+        # Saved without widget outputs (they die with their kernel).
+        "--FileContentsManager.pre_save_hook=companion.widgets.notebook_files.pre_save_hook",
+        # No news feed, and no language-server extension (it writes an npm log
+        # into the home folder looking for servers).
+        "--LabApp.news_url=None",
+        "--ServerApp.jpserver_extensions={'jupyter_lsp': False}",
+        *kernel_options(),
         *culling_options(600),
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -270,9 +333,16 @@ def notebook(
     require("jupyterlab")
     check_history(db)
     check_port("127.0.0.1", port)
+    from companion.widgets.guard import new_secret
+
     folder = working_copy("notebooks", refresh=False)
-    typer.echo(f"JupyterLab on http://127.0.0.1:{port}/ with the notebooks in {folder}")
-    raise typer.Exit(run_server(notebook_command(port, folder), jupyter_environment(db)))
+    env = jupyter_environment(db)
+    token = new_secret()
+    env["JUPYTER_TOKEN"] = token
+    typer.echo(
+        f"JupyterLab on http://127.0.0.1:{port}/lab?token={token} with the notebooks in {folder}"
+    )
+    raise typer.Exit(run_server(notebook_command(port, folder), env))
 
 
 def serve_command(
@@ -296,8 +366,8 @@ def serve_command(
         "--template=companion",
         "--strip_sources=True",
         "--show_tracebacks=False",
-        # The server pings each page every 10 s and drops one that stops answering.
-        "--Voila.tornado_settings={'ws_ping_interval': 10000, 'ws_ping_timeout': 20000}",
+        # The server pings each page every 10 s and drops one that misses an answer for 10 s.
+        "--Voila.tornado_settings={'ws_ping_interval': 10000, 'ws_ping_timeout': 10000}",
         *kernel_options(),
         *culling_options(cull_seconds),
     ]
@@ -312,11 +382,57 @@ def serve_command(
     return command
 
 
+def join_host(host: str, table: bool) -> tuple[str, str]:
+    """The address to listen on and the one printed for the devices.
+
+    Without ``--table``: the ``--host`` given (127.0.0.1 by default) for both.
+    With ``--table`` and no ``--host``: every address of the machine, printed
+    as its address on the network (the table's Wi-Fi).
+    """
+    from companion.widgets.guard import network_addresses
+
+    if host:
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+        return host, shown
+    if not table:
+        return "127.0.0.1", "127.0.0.1"
+    addresses = network_addresses()
+    return "0.0.0.0", addresses[0] if addresses else "127.0.0.1"
+
+
+def url_host(address: str) -> str:
+    """An address as it goes into a URL (an IPv6 one in brackets)."""
+    return f"[{address}]" if ":" in address else address
+
+
+def terminal_qr(text: str) -> str:
+    """The QR code of ``text`` drawn with block characters for the terminal."""
+    import io
+
+    import segno
+
+    out = io.StringIO()
+    segno.make(text, error="m").terminal(out=out, compact=True, border=2)
+    return out.getvalue()
+
+
 def serve(
     port: Annotated[int, typer.Option("--port", help="Port of the web page.")] = 8866,
     host: Annotated[
-        str, typer.Option("--host", help="Address to listen on (default: this machine only).")
-    ] = "127.0.0.1",
+        str,
+        typer.Option(
+            "--host",
+            metavar="ADDR",
+            help="Address to listen on (default: 127.0.0.1; with --table: every address).",
+        ),
+    ] = "",
+    table: Annotated[
+        bool,
+        typer.Option(
+            "--table",
+            help="Let the phones at the table join: listen on the network, print a join QR code.",
+        ),
+    ] = False,
     pool: Annotated[
         int,
         typer.Option(
@@ -341,7 +457,16 @@ def serve(
     db: DbOption = None,
 ) -> None:
     """Serve the notebooks as a web page for a tablet or laptop on the table."""
+    from companion.widgets.guard import (
+        HOSTS_VARIABLE,
+        KERNEL_SECRET_VARIABLE,
+        SECRET_VARIABLE,
+        new_secret,
+    )
+
     require("voila")
+    if table:
+        require("segno")
     check_history(db)
     pages = len(shipped_notebooks())
     if pool * pages >= max_kernels:
@@ -349,10 +474,27 @@ def serve(
             f"--pool {pool} keeps {pool * pages} kernels ready for {pages} pages: "
             f"--max-kernels must be more than that (it is {max_kernels})"
         )
-    check_port(host, port)
+    listen, shown = join_host(host.strip(), table)
+    check_port(listen, port)
     folder = working_copy("pages", refresh=True)
-    command = serve_command(port, host, folder, pool=pool, cull_seconds=cull_after)
+    command = serve_command(port, listen, folder, pool=pool, cull_seconds=cull_after)
     env = jupyter_environment(db)
     env["COMPANION_MAX_KERNELS"] = str(max_kernels)
-    typer.echo(f"Serving the companion at http://{host}:{port}/ (Ctrl-C stops it)")
-    raise typer.Exit(run_server(command, env))
+    secret = new_secret()
+    # The secrets go to the server in its environment, which only this user
+    # can read (a command line is visible to every user of the machine).
+    env[SECRET_VARIABLE] = secret
+    env[KERNEL_SECRET_VARIABLE] = new_secret()
+    env[HOSTS_VARIABLE] = ",".join(h for h in {listen, shown} if h not in ("0.0.0.0", "::"))
+    # The preheated kernels ask the server for their visitor at this address.
+    env["VOILA_APP_IP"] = "127.0.0.1" if listen in ("0.0.0.0", "::") else listen
+    base = f"http://{url_host(shown)}:{port}/"
+    address = f"{base}?table={secret}"
+    if table:
+        env["COMPANION_JOIN_URL"] = base
+        typer.echo(f"Join {address}")
+        typer.echo(terminal_qr(address), nl=False)
+        typer.echo("Anyone who has this address can enter scores. Ctrl-C stops the server.")
+    else:
+        typer.echo(f"Serving the companion at {address} (Ctrl-C stops it)")
+    raise typer.Exit(run_server(command, env, filtered=True))

@@ -643,6 +643,11 @@ def lengths_html(timed: list[Length]) -> str:
     return table(["Game", "Players", "Games timed", "Average length"], rows)
 
 
+def score_range(first: int, last: int) -> str:
+    """A bar's range: ``68`` for a single score, ``60–67`` for several."""
+    return str(first) if first == last else f"{first}–{last}"
+
+
 def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
     """For each game, how many scores fell in each range: bars with a labelled axis."""
     from scorers import short_title
@@ -664,7 +669,7 @@ def distributions(summaries: list[dict[str, Any]], buckets: int = 8) -> str:
         most = max(counts)
         bars = "".join(
             "<div class='bar'>"
-            f"<span class='bar-name'>{low + k * step}–{low + (k + 1) * step - 1}</span>"
+            f"<span class='bar-name'>{score_range(low + k * step, low + (k + 1) * step - 1)}</span>"
             f"<span class='bar-track'><span class='bar-fill' style='width:{100 * c // most}%'>"
             f"</span></span><span class='bar-value'>{c}</span></div>"
             for k, c in enumerate(counts)

@@ -32,6 +32,37 @@ if TYPE_CHECKING:
 
 PAGES = GAME_IDS  # a page per registered game
 TEAMS = ("Red", "Blue")
+CLASH_SECONDS = 30.0  # two devices changing one cell within this are told of it
+
+
+def sender() -> str | None:
+    """The session (one per device's page) of the message the kernel is handling now."""
+    try:
+        from ipykernel.kernelbase import Kernel
+
+        if not Kernel.initialized():
+            return None
+        parent = Kernel.instance().get_parent()  # type: ignore[no-untyped-call]
+    except Exception:  # not in a kernel (tests, a script): no device to name
+        return None
+    header = parent.get("header", {}) if isinstance(parent, dict) else {}
+    session = header.get("session")
+    return session if isinstance(session, str) and session else None
+
+
+class Devices:
+    """The devices on one game's page, named in the order they first changed something."""
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, str] = {}
+
+    def name(self, session: str | None) -> str:
+        """``device 1``, ``device 2``… (``this device`` outside a served page)."""
+        if session is None:
+            return "this device"
+        if session not in self.sessions:
+            self.sessions[session] = f"device {len(self.sessions) + 1}"
+        return self.sessions[session]
 
 
 def navigation(current: str) -> w.HTML:
@@ -43,9 +74,36 @@ def navigation(current: str) -> w.HTML:
             links.append(f"<b>{html.escape(label)}</b>")
         else:
             links.append(f"<a href='{page}.ipynb'>{html.escape(label)}</a>")
-    nav = w.HTML(" ".join(links))
+    # A visible separator: a space alone vanishes between the items of a flex row.
+    nav = w.HTML("<span class='sep'> · </span>".join(links))
     nav.add_class("nav")
     return nav
+
+
+def in_jupyterlab() -> bool:
+    """True in a notebook kernel that Voilà did not start (JupyterLab, Notebook)."""
+    if any(name in os.environ for name in ("VOILA_BASE_URL", "VOILA_KERNEL_ID")):
+        return False
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return False
+    shell = get_ipython()
+    return shell is not None and getattr(shell, "kernel", None) is not None
+
+
+def links_as_output(nav: w.HTML) -> None:
+    """In JupyterLab: the links as the cell's own HTML output, shown above the page.
+
+    JupyterLab opens a notebook link of an HTML output in a tab of its own; a
+    link inside a widget would load the whole of JupyterLab again.
+    """
+    if not in_jupyterlab():
+        return
+    from IPython.display import HTML, display
+
+    display(HTML(nav.value))  # type: ignore[no-untyped-call]
+    nav.layout.display = "none"
 
 
 def close_all(widget: w.Widget) -> None:
@@ -60,11 +118,45 @@ def close_all(widget: w.Widget) -> None:
 
 
 def wait_for_visitor() -> None:
-    """On a preheated Voilà kernel, wait until a page asks for it (then read the database)."""
-    if os.environ.get("VOILA_PREHEAT") == "True":
+    """On a preheated Voilà kernel, wait until a page asks for it (then read the database).
+
+    Voilà's own helper asks the server without a secret, which the server
+    refuses: this asks with the kernels' secret (``COMPANION_KERNEL_SECRET``).
+    """
+    if os.environ.get("VOILA_PREHEAT") != "True":
+        return
+    from companion.widgets.guard import KERNEL_SECRET_VARIABLE, PARAMETER
+
+    secret = os.environ.get(KERNEL_SECRET_VARIABLE)
+    if not secret:
         from voila.utils import wait_for_request
 
         wait_for_request()
+        return
+    import asyncio
+    import json
+    import threading
+
+    import websockets
+
+    ip = os.environ.get("VOILA_APP_IP", "127.0.0.1")
+    port = os.environ.get("VOILA_APP_PORT", "8866")
+    base = os.environ.get("VOILA_SERVER_URL", "/")
+    kernel = os.environ.get("VOILA_KERNEL_ID", "")
+    host = f"[{ip}]" if ":" in ip else ip
+    url = f"ws://{host}:{port}{base}voila/query/{kernel}?{PARAMETER}={secret}"
+    found: list[str] = []
+
+    async def ask() -> None:
+        async with websockets.connect(url, open_timeout=5) as socket:
+            found.append(str(await socket.recv()))
+
+    thread = threading.Thread(target=lambda: asyncio.run(ask()))
+    thread.start()
+    thread.join()
+    if found:
+        for key, value in json.loads(found[0]).items():
+            os.environ[key] = value
 
 
 class GamePage:
@@ -137,6 +229,10 @@ class GamePage:
         self.names_row.add_class("names")
         self.draft_status = w.HTML()
         self.draft_status.add_class("draft-status")
+        self.devices = Devices()
+        self.last_change: dict[str, tuple[str, float]] = {}  # cell -> (device, when)
+        self.clash = w.HTML()
+        self.clash.add_class("clash")
         self.place = w.Combobox(
             placeholder="Where? (optional)",
             options=[],
@@ -150,14 +246,18 @@ class GamePage:
         self.place.observe(lambda _: self._place_changed(), names="value")
         self.body = w.VBox()
         self.helpers = TableHelpers(self)
+        self.panels: w.HBox
+        self.score_heading = w.HTML("<h2>Score pad</h2>")
+        self.nav = navigation(game)
         header = w.VBox(
             [
-                navigation(game),
+                self.nav,
                 w.HTML(f"<h1>{html.escape(title(game))}</h1>"),
                 self.helpers.last,
                 self.helpers.row,
                 self.helpers.rules.box,
                 w.HBox([self.count, self.place, self.draft_status]),
+                self.clash,
                 self.place_message,
                 self.names_row,
             ]
@@ -332,9 +432,12 @@ class GamePage:
         sides = 2 if self.game == "shibuya" else players
         people = self.people()
         if self.built_for is not None:
-            # The old parts go away for good (the page would otherwise send them too).
-            for part in (self.setup.widget, self.tracker.widget, self.form.widget):
-                close_all(part)
+            # The old parts go away for good (the page would otherwise send them
+            # too), the box that held them included: a device that joins later
+            # asks for every widget's state, and a box holding closed widgets
+            # cannot give its own.
+            close_all(self.panels)
+            close_all(self.form.widget)
         self.built_for = (players, self.teams)
         self.setup = SetupPanel(self.game, players, people)
         self.setup.on_draw = self._drawn
@@ -344,6 +447,12 @@ class GamePage:
         self.form.on_change = self._keep
         self.form.on_new_game = self.new_game
         self.form.on_tried = lambda: self.widget.add_class("tried")
+        self.last_change = {}
+        for path, cell in self.form.cells.items():
+            for control in cell.controls.values():
+                control.observe(
+                    lambda change, path=path: self._cell_changed(path, change), names="value"
+                )
         for box in self.setup.boxes:
             box.observe(lambda _: self._keep(), names="value")
         for control in self.tracker.controls:
@@ -361,10 +470,42 @@ class GamePage:
         self.restoring = True
         self._pass_names()
         self.restoring = was
-        panels = w.HBox([self.setup.widget, self.tracker.widget])
-        panels.add_class("panels")
-        score = w.HTML("<h2>Score pad</h2>")
-        self.body.children = [panels, score, self.form.widget]
+        self.panels = w.HBox([self.setup.widget, self.tracker.widget])
+        self.panels.add_class("panels")
+        self.body.children = [self.panels, self.score_heading, self.form.widget]
+
+    def cell_name(self, path: str) -> str:
+        """A cell as people say it: ``Aki: journey`` for ``players[0].journey``."""
+        import re
+
+        found = re.match(r"players\[(\d+)\]\.(.+)", path)
+        if not found:
+            return path
+        seat, rest = int(found[1]), found[2]
+        shown = self.form.shown_names
+        who = shown[seat] if seat < len(shown) else f"Player {seat + 1}"
+        return f"{who}: {rest.replace('-', ' ').replace('_', ' ')}"
+
+    def _cell_changed(self, path: str, change: dict[str, Any]) -> None:
+        """Last change wins; when another device had just changed the cell, say so."""
+        import time
+
+        if self.restoring or self.form.quiet:
+            return
+        who = self.devices.name(sender())
+        now = time.monotonic()
+        before = self.last_change.get(path)
+        self.last_change[path] = (who, now)
+        if before is None or before[0] == who or now - before[1] > CLASH_SECONDS:
+            return
+        old, new = str(change.get("old", "")), str(change.get("new", ""))
+        if not old.strip():
+            return
+        self.clash.value = (
+            f"<div class='clash-note' role='status'>{html.escape(self.cell_name(path))}: "
+            f"{html.escape(who)} changed it to “{html.escape(new[:40])}”; it was "
+            f"“{html.escape(old[:40])}” from {html.escape(before[0])}.</div>"
+        )
 
     def _restore_parts(self, state: dict[str, Any]) -> None:
         setup = state.get("setup")
@@ -480,9 +621,12 @@ class GamePage:
         return True
 
     def open(self) -> w.VBox:
-        """The page for a notebook cell: waits for the visitor on the web page, then
-        brings back the game in progress."""
+        """The page for a notebook cell, with the game in progress brought back.
+
+        On the web page it first waits for the visitor (a preheated kernel).
+        """
         wait_for_visitor()
+        links_as_output(self.nav)
         self.load_places()
         self.helpers.show_last()
         self.load_draft()

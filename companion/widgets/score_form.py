@@ -81,6 +81,9 @@ def is_missing(message: str) -> bool:
     return message.startswith("missing")
 
 
+ALREADY = "This game is already saved"
+
+
 class ScoreForm:
     """A score pad for one game and player count.
 
@@ -465,6 +468,10 @@ class ScoreForm:
 
     def save(self, _: Any = None) -> int | None:
         """Record the game once; returns its number (the same one on a second tap)."""
+        if self.saved_id is not None and ALREADY not in self.status.value:
+            # Save pressed on another device (or a second tap): nothing more is recorded.
+            note = f"{ALREADY} as game #{self.saved_id}: nothing more recorded."
+            self.status.value += f" <span class='note'>{note}</span>"
         if self.saved_id is not None or self.saving:
             return self.saved_id
         self.saving = True

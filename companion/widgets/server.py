@@ -1,8 +1,18 @@
-"""The Voilà server behind ``companion serve``, with a cap on its kernels.
+"""The Voilà server behind ``companion serve``: guarded, one kernel per game, capped.
 
 Run as ``python -m companion.widgets.server [voila options] FOLDER``. It is
-Voilà itself, with one change: the kernel manager never holds more than
-``COMPANION_MAX_KERNELS`` kernels (the preheated pool included).
+Voilà itself, with these changes:
+
+- Every request passes :class:`companion.widgets.guard.Guard` first (the
+  table secret, the Host check, Jupyter's unused doors closed): a refused
+  one gets 403 before any handler runs.
+- ``/`` is the companion's front door (:mod:`companion.widgets.front_door`).
+- A game's page is one kernel shared by every device that opens it: the
+  first visit runs the notebook, later visits (another phone, a reload) get
+  the same page and connect to the same kernel, whose widgets ipywidgets
+  keeps in step on every device. The history page keeps a kernel per visit.
+- The kernel manager never holds more than ``COMPANION_MAX_KERNELS`` kernels
+  (the preheated pool included).
 
 - A page that asks for a kernel when the cap is reached first frees the
   least recently used kernel that no page is connected to (a closed or
@@ -15,17 +25,32 @@ Voilà itself, with one change: the kernel manager never holds more than
   the page gets a new kernel).
 
 Closed and reloaded pages free their kernels in two ways: the page's own
-``beforeunload`` request, and the culling of kernels that no page is
-connected to (``cull_idle_timeout``, set by ``companion serve``).
+``pagehide`` request (refused for a game's shared kernel while it is the
+game's), and the culling of kernels that no page is connected to
+(``cull_idle_timeout``, set by ``companion serve``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
+import re
 import sys
+import weakref
 from contextlib import suppress
 from typing import Any
+
+from companion.widgets.guard import (
+    COOKIE,
+    KERNEL_SECRET_VARIABLE,
+    SECRET_VARIABLE,
+    Decision,
+    Guard,
+)
+
+JOIN_VARIABLE = "COMPANION_JOIN_URL"
+LOG = logging.getLogger("companion.serve")
 
 MAX_KERNELS_VARIABLE = "COMPANION_MAX_KERNELS"
 DEFAULT_MAX_KERNELS = 12
@@ -209,12 +234,298 @@ def same_origin_shutdown() -> None:
     VoilaShutdownKernelHandler.check_xsrf_cookie = check
 
 
+def quiet_logs() -> None:
+    """The terminal shows the address and what matters, not framework noise.
+
+    Deprecation warnings of the libraries are not shown; the companion's
+    own lines (a device joined, a request refused) are. ``companion serve``
+    passes the rest through :class:`companion.widgets.log_filter.LogFilter`.
+    """
+    import warnings
+
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", category=PendingDeprecationWarning)
+    if not LOG.handlers:
+        shown = logging.StreamHandler()
+        shown.setFormatter(logging.Formatter("[companion %(asctime)s] %(message)s", "%H:%M:%S"))
+        LOG.addHandler(shown)
+        LOG.setLevel(logging.INFO)
+        LOG.propagate = False
+
+
+def refused_handler(guard: Guard) -> type[Any]:
+    """The handler of a request the guard refused (403) or lets in with its cookie (302)."""
+    from tornado import web
+
+    class Refused(web.RequestHandler):
+        def initialize(self, decision: Decision) -> None:
+            self.decision = decision
+
+        def prepare(self) -> None:
+            decision = self.decision
+            if decision.status == 302:
+                self.set_cookie(COOKIE, guard.secret, path="/", httponly=True, samesite="Strict")
+                self.redirect(decision.location or "/")
+                return
+            LOG.warning(
+                "Refused %s %s from %s: %s",
+                self.request.method,
+                self.request.path[:80],
+                self.request.remote_ip,
+                decision.reason,
+            )
+            self.set_status(403)
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.finish(f"403: {decision.reason}\n")
+
+    return Refused
+
+
+def request_cookie(request: Any) -> str | None:
+    """The table cookie a request carries, if any."""
+    morsel = request.cookies.get(COOKIE) if request.headers.get("Cookie") else None
+    return None if morsel is None else str(morsel.value)
+
+
+def guard_every_request(guard: Guard) -> None:
+    """Put the guard before every handler of every tornado application of this process."""
+    from urllib.parse import parse_qs
+
+    from tornado import web
+
+    refused = refused_handler(guard)
+    original = web.Application.find_handler
+
+    def find_handler(self: Any, request: Any, **kwargs: Any) -> Any:
+        decision = guard.decide(
+            request.path,
+            parse_qs(request.query, keep_blank_values=True),
+            request.headers,
+            request_cookie(request),
+        )
+        if decision.status:
+            return self.get_handler_delegate(request, refused, {"decision": decision})
+        return original(self, request, **kwargs)
+
+    web.Application.find_handler = find_handler  # type: ignore[method-assign]
+
+
+KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]{36})"')
+
+
+class Table:
+    """The games of this table: for each game's notebook, its shared kernel and page."""
+
+    def __init__(self, guard: Guard) -> None:
+        self.guard = guard
+        self.pages: dict[str, tuple[str, str]] = {}  # notebook -> (kernel id, page HTML)
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
+
+    @staticmethod
+    def is_game(path: str) -> bool:
+        """True for a game's notebook (the history page keeps a kernel per visit)."""
+        from scorers import GAME_IDS
+
+        return path.removesuffix(".ipynb") in GAME_IDS
+
+    def shared_kernels(self) -> set[str]:
+        """The kernels that are a game's shared kernel now."""
+        return {kernel_id for kernel_id, _ in self.pages.values()}
+
+    def page(self, path: str, running: list[str]) -> str | None:
+        """The page of the game's shared kernel while it runs."""
+        found = self.pages.get(path)
+        if found is None:
+            return None
+        if found[0] not in running:
+            del self.pages[path]
+            return None
+        return found[1]
+
+    def devices(self, path: str, connections: dict[str, int]) -> int:
+        """How many devices are connected to the game's kernel now."""
+        found = self.pages.get(path)
+        return connections.get(found[0], 0) if found else 0
+
+    def close_sockets(self) -> int:
+        """Close every device's connection (after a new secret); returns how many."""
+        closed = 0
+        for socket in list(self.sockets):
+            with suppress(Exception):
+                socket.close()
+                closed += 1
+        return closed
+
+
+def render_handler(base: type[Any], table: Table) -> type[Any]:
+    """Voilà's page handler, with one kernel per game shared by every device."""
+
+    class SharedRender(base):  # type: ignore[misc]
+        async def get(self, path: str | None = None) -> None:
+            path = path or ""
+            if not table.is_game(path):
+                await self._render(path, share=False)
+                return
+            lock = table.locks.setdefault(path, asyncio.Lock())
+            async with lock:  # a second device waits for the first page
+                page = table.page(path, list(self.kernel_manager.list_kernel_ids()))
+                if page is not None:
+                    self.set_header("Content-Type", "text/html")
+                    self.set_header("Cache-Control", "no-cache, no-store, must-revalidate")
+                    devices = table.devices(path, self.kernel_manager._kernel_connections)
+                    LOG.info(
+                        "A device joined %s (%d connected)", path.removesuffix(".ipynb"), devices
+                    )
+                    self.finish(page)
+                    return
+                await self._render(path, share=True)
+
+        async def _render(self, path: str, *, share: bool) -> None:
+            chunks: list[str] = []
+            kernel_id: str | None = None
+            async for chunk in self.get_generator(path=path):
+                chunks.append(chunk)
+                if kernel_id is None and (found := KERNEL_ID.search("".join(chunks))):
+                    kernel_id = found[1]
+                    table.guard.allow_kernel(kernel_id)
+                self.write(chunk)
+                self.flush()
+            if share and kernel_id is not None:
+                table.pages[path] = (kernel_id, "".join(chunks))
+                LOG.info("A device opened %s", path.removesuffix(".ipynb"))
+
+    return SharedRender
+
+
+def keep_shared_kernels(table: Table) -> None:
+    """A closing page does not shut down its game's kernel: other devices may use it.
+
+    The culling of kernels that no page is connected to frees it once every
+    device has left.
+    """
+    from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
+
+    original = VoilaShutdownKernelHandler.post
+
+    async def post(self: Any, kernel_id: str) -> None:
+        if kernel_id in table.shared_kernels():
+            self.set_status(204)
+            self.finish()
+            return
+        await original(self, kernel_id)
+
+    VoilaShutdownKernelHandler.post = post
+
+
+def count_sockets(table: Table) -> None:
+    """Remember every device's kernel connection (a new secret closes them)."""
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    original = VoilaKernelWebsocketHandler.open
+
+    async def open_socket(self: Any, *args: Any, **kwargs: Any) -> None:
+        table.sockets.add(self)
+        await ensure_async(original(self, *args, **kwargs))
+
+    VoilaKernelWebsocketHandler.open = open_socket
+
+
+async def ensure_async(value: Any) -> Any:
+    """``await`` a value when it is awaitable."""
+    if asyncio.iscoroutine(value) or isinstance(value, asyncio.Future):
+        return await value
+    return value
+
+
+def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
+    """The front door and the new-secret action."""
+    from tornado import web
+
+    from companion.widgets.front_door import front_door
+
+    class FrontDoor(web.RequestHandler):
+        def get(self) -> None:
+            manager = self.settings["kernel_manager"]
+            running = list(manager.list_kernel_ids())
+            live = {
+                path.removesuffix(".ipynb"): table.devices(path, manager._kernel_connections)
+                for path in list(table.pages)
+                if table.page(path, running) is not None
+            }
+            self.set_header("Content-Type", "text/html; charset=utf-8")
+            self.set_header("Cache-Control", "no-store")
+            self.set_header(
+                "Content-Security-Policy",
+                "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:",
+            )
+            self.finish(
+                front_door(
+                    live=live,
+                    join=os.environ.get(JOIN_VARIABLE, ""),
+                    secret=table.guard.secret,
+                    host_device=self.request.remote_ip in ("127.0.0.1", "::1"),
+                )
+            )
+
+    class NewSecret(web.RequestHandler):
+        def check_xsrf_cookie(self) -> None:
+            pass  # the guard refused every other site; the Origin is required below
+
+        def post(self) -> None:
+            if not self.request.headers.get("Origin") or self.request.remote_ip not in (
+                "127.0.0.1",
+                "::1",
+            ):
+                raise web.HTTPError(403, "only the host's own screen can change the secret")
+            table.guard.renew()
+            closed = table.close_sockets()
+            LOG.info("New table secret: %d device connection(s) closed", closed)
+            self.set_cookie(COOKIE, table.guard.secret, path="/", httponly=True, samesite="Strict")
+            self.redirect("/")
+
+    return [("/", FrontDoor), ("/companion/new-secret", NewSecret)]
+
+
+def install(table: Table) -> None:
+    """Replace Voilà's file list and page handler, add the companion's own."""
+    import voila.app
+    from voila.tornado.handler import TornadoVoilaHandler
+    from voila.tornado.treehandler import TornadoVoilaTreeHandler
+
+    original = voila.app.Voila.init_handlers
+    shared = render_handler(TornadoVoilaHandler, table)
+
+    def init_handlers(self: Any) -> list[Any]:
+        handlers = []
+        for handler in original(self):
+            pattern, target = handler[0], handler[1]
+            if target is TornadoVoilaTreeHandler:
+                continue  # the front door instead of the file list
+            if target is TornadoVoilaHandler:
+                handler = (pattern, shared, *handler[2:])
+            handlers.append(handler)
+        return [*companion_handlers(table), *handlers]
+
+    voila.app.Voila.init_handlers = init_handlers
+
+
 def main() -> None:
-    """Start Voilà with the capped kernel manager."""
+    """Start Voilà with the guard, the shared game kernels and the capped kernel manager."""
     import voila.app
     from traitlets.config import Config
     from voila.voila_kernel_manager import voila_kernel_manager_factory
 
+    quiet_logs()
+    guard = Guard.from_environment(os.environ)
+    os.environ[SECRET_VARIABLE] = ""  # kernels need only their own secret
+    os.environ[KERNEL_SECRET_VARIABLE] = guard.kernel_secret
+    table = Table(guard)
+    guard_every_request(guard)
+    install(table)
+    keep_shared_kernels(table)
+    count_sockets(table)
     same_origin_shutdown()
 
     def factory(base: type[Any], *args: Any, **kwargs: Any) -> type[Any]:

@@ -6,6 +6,7 @@ import "@jupyter-widgets/controls/css/lumino.css";
 import "./page.css";
 import { Kernel } from "./kernel.js";
 import { WidgetManager } from "./manager.js";
+import { myColumn } from "./column.js";
 
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 
@@ -111,6 +112,7 @@ async function main() {
     await manager.load();
     const scripts = document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]');
     await Promise.all(Array.from(scripts, (script) => render(manager, script)));
+    myColumn(cells);
   } catch (error) {
     trouble(`The page could not start: ${error && error.message ? error.message : error}. Reload it.`);
   }

@@ -2,6 +2,7 @@
 // controls would add about 80 KB of script to compile on every first visit.
 // tests/test_frontend.py checks that every widget the pages make is here.
 export { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
+export { TextView } from "./text.js"; // typing is never merged with another device's
 export {
   BoundedIntTextModel,
   BoxModel,
@@ -27,7 +28,6 @@ export {
   IntTextView,
   TextModel,
   TextStyleModel,
-  TextView,
   VBoxModel,
   VBoxView,
 } from "@jupyter-widgets/controls";

@@ -24,7 +24,7 @@ runner = CliRunner()
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, str]]]:
     seen: list[tuple[list[str], dict[str, str]]] = []
 
-    def fake_run(command: list[str], env: dict[str, str]) -> int:
+    def fake_run(command: list[str], env: dict[str, str], **_: Any) -> int:
         seen.append((command, env))
         return 0
 
@@ -42,10 +42,14 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     port = free_port()
     result = runner.invoke(app, ["serve", "--port", str(port)])
     assert result.exit_code == 0, result.output
-    assert result.stdout == (
-        f"Serving the companion at http://127.0.0.1:{port}/ (Ctrl-C stops it)\n"
-    )
     [(command, env)] = calls
+    secret = env["COMPANION_TABLE_SECRET"]
+    assert len(secret) >= 22  # at least 128 bits
+    assert result.stdout == (
+        f"Serving the companion at http://127.0.0.1:{port}/?table={secret} (Ctrl-C stops it)\n"
+    )
+    assert secret not in " ".join(command)  # a command line is visible to every user
+    assert env["COMPANION_KERNEL_SECRET"] not in (secret, "")
     data = tmp_path / "home" / "data" / "companion" / "jupyter"
     assert command[1:4] == ["-m", "companion.widgets.server", str(data / "pages")]
     assert "--Voila.ip=127.0.0.1" in command
@@ -146,10 +150,39 @@ def test_notebook_opens_a_working_copy(
     assert "--allow-root" not in command
     assert env["COMPANION_DB"] == str(db)
     assert (folder / "tokaido.ipynb").exists()
+    # The URL opens: it carries the token, which is on no command line.
+    token = env["JUPYTER_TOKEN"]
+    assert len(token) >= 22
+    assert result.stdout.startswith("JupyterLab on http://127.0.0.1:")
+    assert f"/lab?token={token} with the notebooks in {folder}" in result.stdout
+    assert token not in " ".join(command)
+    # Only this user reads the runtime folder; no news, no language servers; Unix sockets.
+    data = folder.parent
+    assert (data / "runtime").stat().st_mode & 0o777 == 0o700
+    settings = data / "lab-settings" / "@jupyterlab" / "apputils-extension"
+    assert '"fetchNews": "false"' in (settings / "notification.jupyterlab-settings").read_text()
+    assert env["JUPYTERLAB_SETTINGS_DIR"] == str(data / "lab-settings")
+    assert "--LabApp.news_url=None" in command
+    assert "--ServerApp.jpserver_extensions={'jupyter_lsp': False}" in command
+    assert "--KernelManager.transport=ipc" in command
+    hook = "--FileContentsManager.pre_save_hook=companion.widgets.notebook_files.pre_save_hook"
+    assert hook in command
     # The user's changes to a working copy are kept; the package is never written to.
     (folder / "tokaido.ipynb").write_text("{}")
     runner.invoke(app, ["notebook", "--port", str(free_port())])
     assert (folder / "tokaido.ipynb").read_text() == "{}"
+
+
+def test_a_server_writes_files_for_this_user_only(tmp_path: Path) -> None:
+    """Token and key files a server writes are 0600 (its umask is 077)."""
+    script = "import os; open('token', 'w').write('x'); os.mkdir('keys')"
+    code = cli_notebooks.run_server(
+        [sys.executable, "-c", f"import os; os.chdir({str(tmp_path)!r}); {script}"],
+        dict(os.environ),
+    )
+    assert code == 0
+    assert (tmp_path / "token").stat().st_mode & 0o777 == 0o600
+    assert (tmp_path / "keys").stat().st_mode & 0o777 == 0o700
 
 
 def test_notebook_as_root_allows_root(calls: list[Any], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -205,3 +238,36 @@ def test_a_stop_signal_ends_the_server_and_everything_below_it(
     assert process.wait(timeout=30) == 0
     time.sleep(0.2)
     assert [pid for pid in below if cli_notebooks.alive(pid)] == []
+
+
+def test_serve_table_prints_the_join_address_and_its_qr_code(calls: list[Any]) -> None:
+    import segno
+
+    port = free_port()
+    result = runner.invoke(app, ["serve", "--table", "--host", "127.0.0.1", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    [(command, env)] = calls
+    secret = env["COMPANION_TABLE_SECRET"]
+    address = f"http://127.0.0.1:{port}/?table={secret}"
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"Join {address}"
+    drawn = cli_notebooks.terminal_qr(address)
+    assert "\n".join(lines[1:-1]) + "\n" == drawn
+    assert (
+        len(drawn.splitlines())
+        == (segno.make(address, error="m").symbol_size(border=2)[1] + 1) // 2
+    )
+    assert lines[-1] == "Anyone who has this address can enter scores. Ctrl-C stops the server."
+    assert "--Voila.ip=127.0.0.1" in command
+    assert env["COMPANION_JOIN_URL"] == f"http://127.0.0.1:{port}/"
+
+
+def test_serve_table_without_host_listens_on_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.widgets import guard
+
+    monkeypatch.setattr(guard, "network_addresses", lambda: ["192.168.1.20"])
+    assert cli_notebooks.join_host("", True) == ("0.0.0.0", "192.168.1.20")
+    assert cli_notebooks.join_host("", False) == ("127.0.0.1", "127.0.0.1")
+    assert cli_notebooks.join_host("0.0.0.0", False) == ("0.0.0.0", "127.0.0.1")
+    assert cli_notebooks.join_host("::1", True) == ("::1", "::1")
+    assert cli_notebooks.url_host("::1") == "[::1]"

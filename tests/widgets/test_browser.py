@@ -107,10 +107,16 @@ def kernels(pid: int) -> list[int]:
 
 
 class Server:
-    def __init__(self, port: int, process: subprocess.Popen[str], db: Path) -> None:
+    def __init__(self, port: int, process: subprocess.Popen[str], db: Path, secret: str) -> None:
         self.port = port
         self.process = process
         self.db = db
+        self.secret = secret
+
+    @property
+    def join(self) -> str:
+        """The address with the table secret (a device's first visit)."""
+        return f"http://127.0.0.1:{self.port}/?table={self.secret}"
 
     def url(self, page: str) -> str:
         return f"http://127.0.0.1:{self.port}/voila/render/{page}.ipynb"
@@ -142,23 +148,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "companion", "serve", "--port", str(port), "--cull-after", "5"],
-        stdout=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
         env=env,
         preexec_fn=die_with_parent,
     )
+    assert process.stdout is not None
+    secret = process.stdout.readline().split("?table=", 1)[1].split()[0]
     deadline = time.monotonic() + 90
     while not listening(port):
         assert time.monotonic() < deadline, "the server did not start"
         time.sleep(0.2)
     below: list[int] = []
     try:
-        yield Server(port, process, db)
+        yield Server(port, process, db, secret)
     finally:
         below = descendants(process.pid)
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=60)
+        process.stdout.close()
     # SIGTERM stopped everything: the server, its kernels and the port.
     deadline = time.monotonic() + 10
     while [p for p in below if alive(p)] and time.monotonic() < deadline:
@@ -168,16 +177,32 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """One browser profile for every page, as on a tablet: its cache keeps Voilà's scripts."""
+def chromium() -> Iterator[Any]:
+    """One chromium for the module; each device is a browser context of its own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            yield chromium.new_context()
+            yield launched
         finally:
-            chromium.close()
+            launched.close()
+
+
+def device(chromium: Any, server: Server) -> Any:
+    """A device that joined the table: a browser context that opened the join address."""
+    context = chromium.new_context()
+    page = context.new_page()
+    page.goto(server.join)
+    page.wait_for_selector("text=Board game companion")
+    page.close()
+    return context
+
+
+@pytest.fixture(scope="module")
+def browser(chromium: Any, server: Server) -> Any:
+    """One browser profile for every page, as on a tablet: its cache keeps the page's script."""
+    return device(chromium, server)
 
 
 def settle(page: Any) -> None:
@@ -194,6 +219,7 @@ def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> 
     page.errors = []
     page.on("pageerror", lambda error: page.errors.append(str(error)))
     page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
+    page.on("response", lambda r: r.status >= 400 and page.errors.append(f"{r.status} {r.url}"))
     page.goto(server.url(name), wait_until="commit")
     page.wait_for_selector(".companion", timeout=90_000)
     return page
@@ -379,7 +405,7 @@ def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
         fill(page, ".c-players-2-track input", "17")
         wait_for(lambda: "17" in server.draft("kamakura"), "the draft was not kept")
         page.reload(wait_until="commit")
-        page.wait_for_selector("text=Game in progress brought back", timeout=90_000)
+        page.wait_for_selector(".c-players-2-track input", timeout=90_000)
         assert page.input_value(".name-2 input") == "Gus"
         assert page.input_value(".c-players-2-track input") == "17"
     finally:

@@ -86,6 +86,9 @@ def bundled_widgets() -> set[tuple[str, str]]:
         names = re.search(rf'export \{{([^}}]*)\}} from "{re.escape(module)}";', source)
         assert names, module
         found |= {(module, name) for name in re.findall(r"\w+", names.group(1))}
+    # The companion's own views, in place of the controls' (src/text.js).
+    for name in re.findall(r'export \{ (\w+) \} from "\./\w+\.js";', source):
+        found.add(("@jupyter-widgets/controls", name))
     return found
 
 

@@ -235,3 +235,246 @@ def test_every_file_of_the_page_template_ships_in_the_package() -> None:
     shipped = {path for pattern in patterns for path in root.glob(pattern) if path.is_file()}
     files = {path for path in (root / "jupyter").rglob("*") if path.is_file()}
     assert files and files <= shipped, sorted(str(p.relative_to(root)) for p in files - shipped)
+
+
+# A real server: the secret, the Host check and the closed doors --------------
+
+
+def ask(
+    served: Any,
+    path: str,
+    *,
+    host: str | None = None,
+    cookie: str | None = None,
+    method: str = "GET",
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], str]:
+    """One request to 127.0.0.1, with the Host and cookie a caller chooses."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=60)
+    sent = {"Host": host or f"127.0.0.1:{served.port}", **(headers or {})}
+    if cookie:
+        sent["Cookie"] = f"companion_table={cookie}"
+    connection.request(method, path, headers=sent)
+    response = connection.getresponse()
+    body = response.read().decode(errors="replace")
+    connection.close()
+    return response.status, dict(response.getheaders()), body
+
+
+def websocket_status(served: Any, path: str, *, origin: str, host: str, cookie: str) -> int:
+    """The status the server answers a websocket upgrade with (101: accepted)."""
+    import base64
+    import http.client
+    import os as _os
+
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=60)
+    connection.request(
+        "GET",
+        path,
+        headers={
+            "Host": host,
+            "Origin": origin,
+            "Cookie": f"companion_table={cookie}",
+            "Upgrade": "websocket",
+            "Connection": "Upgrade",
+            "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": base64.b64encode(_os.urandom(16)).decode(),
+        },
+    )
+    status = connection.getresponse().status
+    connection.close()
+    return status
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from tests.support.history_fixture import fill
+    from tests.support.serving import served
+
+    folder = tmp_path_factory.mktemp("guarded")
+    fill(folder / "history.sqlite3")
+    with served(folder, "--pool", "0", "--table", "--host", "127.0.0.1") as running:
+        yield running
+
+
+def plays(db: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        count = int(conn.execute("SELECT count(*) FROM plays").fetchone()[0])
+    conn.close()
+    return count
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_every_request_without_the_secret_is_refused(live: Any) -> None:
+    assert live.first_line.startswith(f"Join {live.base}?table=")
+    for path in ("/", "/voila/render/tokaido.ipynb", "/voila/render/history.ipynb"):
+        assert ask(live, path)[0] == 403, path
+        assert ask(live, path, cookie="wrong")[0] == 403, path
+        assert ask(live, f"{path}?table=wrong")[0] == 403, path
+    status, headers, _ = ask(live, f"/?table={live.secret}")
+    assert status == 302 and headers["Location"] == "/"
+    cookie = headers["Set-Cookie"]
+    assert cookie.startswith(f"companion_table={live.secret};")
+    assert "HttpOnly" in cookie and "SameSite=Strict" in cookie and "Path=/" in cookie
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_a_foreign_host_and_jupyters_doors_are_refused_with_the_secret(live: Any) -> None:
+    secret = live.secret
+    host = f"evil.example:{live.port}"
+    assert ask(live, "/", host=host, cookie=secret)[0] == 403
+    assert ask(live, f"/?table={secret}", host=host)[0] == 403
+    for path in (
+        "/api/kernels",
+        "/api/sessions",
+        "/api/terminals",
+        "/api/contents",
+        "/api/contents/tokaido.ipynb",
+        "/voila/api/contents/",
+        "/voila/tree",
+        "/voila/files/history.ipynb",
+    ):
+        assert ask(live, path, cookie=secret)[0] == 403, path
+    status, _, door = ask(live, "/", cookie=secret)
+    assert status == 200
+    assert "Tokaido" in door
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_a_websocket_from_another_site_is_refused(live: Any) -> None:
+    import re
+
+    status, _, page = ask(live, "/voila/render/shibuya.ipynb", cookie=live.secret)
+    assert status == 200
+    kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+    assert kernel
+    channels = f"/api/kernels/{kernel[1]}/channels"
+    own = f"127.0.0.1:{live.port}"
+    assert (
+        websocket_status(live, channels, origin=f"http://{own}", host=own, cookie=live.secret)
+        == 101
+    )
+    foreign = websocket_status(
+        live, channels, origin="http://evil.example:1", host=own, cookie=live.secret
+    )
+    assert foreign == 403
+    assert websocket_status(live, channels, origin=f"http://{own}", host=own, cookie="x") == 403
+    other = "/api/kernels/a6e607c7-9b68-4d25-9367-b906292a01c2/channels"
+    assert (
+        websocket_status(live, other, origin=f"http://{own}", host=own, cookie=live.secret) == 403
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_the_rebinding_attack_finds_nothing_and_the_game_stays(live: Any) -> None:
+    """A page on another site whose name now points at 127.0.0.1 (DNS rebinding).
+
+    It loads the history page under its own name, reads the kernel from it and
+    would press Delete through widget messages. Its browser sends its own Host
+    and Origin and no cookie of ours; even a stolen secret does not help it.
+    """
+    before = plays(live.db)
+    attacker = f"rebind.evil.example:{live.port}"
+    origin = f"http://{attacker}"
+    for cookie in (None, live.secret):
+        status, _, body = ask(
+            live,
+            "/voila/render/history.ipynb",
+            host=attacker,
+            cookie=cookie,
+            headers={"Origin": origin},
+        )
+        assert status == 403
+        assert "kernelId" not in body
+        assert ask(live, "/api/kernels", host=attacker, cookie=cookie)[0] == 403
+    # Without the Host trick (another local user): no secret, no page.
+    status, _, body = ask(live, "/voila/render/history.ipynb")
+    assert status == 403 and "kernelId" not in body
+    status = websocket_status(
+        live,
+        "/api/kernels/a6e607c7-9b68-4d25-9367-b906292a01c2/channels",
+        origin=origin,
+        host=attacker,
+        cookie=live.secret,
+    )
+    assert status == 403
+    assert plays(live.db) == before == 7
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_the_terminal_shows_no_traceback_or_warning_of_normal_events(tmp_path: Path) -> None:
+    """From start through a page load, a closed tab and Ctrl-C (SIGINT)."""
+    import re
+    import signal
+
+    from tests.support.serving import served
+
+    with served(tmp_path, "--pool", "1", stop=signal.SIGINT) as running:
+        status, _, page = ask(running, "/voila/render/kamakura.ipynb", cookie=running.secret)
+        assert status == 200
+        kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+        assert kernel
+        own = f"127.0.0.1:{running.port}"
+        channels = f"/api/kernels/{kernel[1]}/channels?session_id=0123abcd"
+        for _ in range(2):  # a tab opened and closed
+            assert (
+                websocket_status(
+                    running, channels, origin=f"http://{own}", host=own, cookie=running.secret
+                )
+                == 101
+            )
+        assert ask(running, "/voila/render/kamakura.ipynb", cookie=running.secret)[0] == 200
+    log = running.log.read_text()
+    assert "Traceback" not in log, log
+    assert "Warning" not in log and "WARNING" not in log, log
+    assert "A device opened kamakura" in log
+    assert "A device joined kamakura" in log
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240, method="signal")
+def test_zz_a_new_secret_closes_out_every_device_of_the_old_one(live: Any) -> None:
+    """Runs last in the module: the host's screen asks for a new secret."""
+    import re
+
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
+
+    old = live.secret
+    own = f"127.0.0.1:{live.port}"
+    origin = {"Origin": f"http://{own}"}
+    page = ask(live, "/voila/render/shimoda.ipynb", cookie=old)[2]
+    kernel = re.search(r'"kernelId":\s*"([0-9a-f-]{36})"', page)
+    assert kernel
+    with connect(
+        f"ws://{own}/api/kernels/{kernel[1]}/channels?session_id=feed",
+        origin=f"http://{own}",
+        additional_headers={"Cookie": f"companion_table={old}"},
+    ) as joined:
+        assert ask(live, "/companion/new-secret", cookie=old, method="POST")[0] == 403
+        assert ask(live, "/companion/new-secret", method="POST", headers=origin)[0] == 403
+        status, headers, _ = ask(
+            live, "/companion/new-secret", cookie=old, method="POST", headers=origin
+        )
+        assert status == 302 and headers["Location"] == "/"
+        new = headers["Set-Cookie"].split(";", 1)[0].split("=", 1)[1]
+        assert new != old and len(new) >= 22
+        with pytest.raises(ConnectionClosed):  # the device that joined with the old one is out
+            while True:
+                joined.recv(timeout=10)
+    assert ask(live, "/", cookie=old)[0] == 403
+    assert ask(live, f"/?table={old}")[0] == 403
+    status, _, door = ask(live, "/", cookie=new)
+    assert status == 200
+    assert f"{live.base}?table={new}" in door  # the join address shown is the new one
+    assert "<svg" in door
+    live.secret = new

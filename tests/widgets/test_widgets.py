@@ -70,7 +70,10 @@ def test_valid_pad_shows_totals_and_saves_exactly_once(db_path: Path) -> None:
     form.save_button.click()
     form.save_button.click()  # a double tap
     assert form.save() == 1  # a retry
-    assert form.status.value == "<b class='saved result-focus' tabindex='-1'>Saved as game #1.</b>"
+    assert form.status.value == (
+        "<b class='saved result-focus' tabindex='-1'>Saved as game #1.</b> <span class='note'>"
+        "This game is already saved as game #1: nothing more recorded.</span>"
+    )  # said once, however often Save is pressed again (on any device)
     assert form.save_button.layout.display == "none"
     assert form.new_button.layout.display == ""
     [(game, result)] = plays(db_path)

@@ -1,0 +1,58 @@
+// A text box that keeps what its own typist types. A value from another
+// device that arrives while this one is typing in the same box (a keystroke
+// less than a second and a half ago) waits until the typing stops or the box
+// is left; then the newest value, whoever sent it, is shown whole. Without
+// this, two devices typing in one box merge their keystrokes ("121212"):
+// each keystroke sends the whole value, and the other's value came in between.
+import { TextView as PlainTextView } from "@jupyter-widgets/controls";
+
+const TYPING_MS = 1500;
+
+export class TextView extends PlainTextView {
+  update(options) {
+    const mine = options && options.updated_view === this;
+    const typing =
+      this.textbox && document.activeElement === this.textbox && Date.now() - (this.typed || 0) < TYPING_MS;
+    if (!mine && typing && this.textbox.value !== this.model.get("value")) {
+      this.held = true;
+      this.el.classList.add("changed-elsewhere");
+      clearTimeout(this.release);
+      this.release = setTimeout(() => this.handleLeft(), TYPING_MS - (Date.now() - this.typed) + 50);
+      return;
+    }
+    return super.update(options);
+  }
+
+  events() {
+    return { ...super.events(), "blur input": "handleLeft" };
+  }
+
+  handleChanging(e) {
+    this.typed = Date.now();
+    return super.handleChanging(e);
+  }
+
+  // Leaving the box fires "change" with what the box shows: with continuous
+  // updates every keystroke was sent already, and sending it again would undo
+  // a newer value from another device that this box was still holding back.
+  handleChanged(e) {
+    if (e.type === "change" && this.model.get("continuous_update")) {
+      return;
+    }
+    return super.handleChanged(e);
+  }
+
+  handleLeft() {
+    if (!this.held) {
+      return;
+    }
+    if (document.activeElement === this.textbox && Date.now() - (this.typed || 0) < TYPING_MS) {
+      clearTimeout(this.release);
+      this.release = setTimeout(() => this.handleLeft(), TYPING_MS);
+      return;
+    }
+    this.held = false;
+    this.el.classList.remove("changed-elsewhere");
+    this.update();
+  }
+}
