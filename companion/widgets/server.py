@@ -48,6 +48,7 @@ from companion.widgets.guard import (
     Decision,
     Guard,
 )
+from companion.wording import plural
 
 JOIN_VARIABLE = "COMPANION_JOIN_URL"
 LOG = logging.getLogger("companion.serve")
@@ -481,7 +482,7 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
                 raise web.HTTPError(403, "only the host's own screen can change the secret")
             table.guard.renew()
             closed = table.close_sockets()
-            LOG.info("New table secret: %d device connection(s) closed", closed)
+            LOG.info("New table secret: %s closed", plural(closed, "device connection"))
             self.set_cookie(COOKIE, table.guard.secret, path="/", httponly=True, samesite="Strict")
             self.redirect("/")
 
