@@ -138,10 +138,10 @@ def front_door(
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>Board game companion</title><style>{STYLE}</style></head><body>"
+        f"<title>Board game companion</title><style>{STYLE}</style></head><body><main>"
         "<h1>Board game companion</h1>"
         f"<h2>Play</h2><ul class='games'>{games}</ul>"
         f"<h2>Games in progress</h2>{progress}"
         f"<h2>History</h2><p><a href='{HISTORY_LINK}'>Games played, stats and records</a></p>"
-        f"{table}</body></html>\n"
+        f"{table}</main></body></html>\n"
     )

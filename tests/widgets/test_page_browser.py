@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from scorers import GAME_IDS, title
 from tests.widgets.test_browser import (
     ARGS,
     ARTIFACTS,
@@ -161,6 +162,41 @@ def test_axe_finds_nothing_serious_at_any_size_light_or_dark(
         assert found == {}
     finally:
         page.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_front_door_has_nothing_serious_at_any_size_light_or_dark(
+    server: Server, browser: Any
+) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    # The front door allows no inline script (its Content-Security-Policy): axe is
+    # injected past it.
+    context = browser.browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    try:
+        page.goto(server.join)
+        page.wait_for_selector("h1")
+        assert page.url == f"http://127.0.0.1:{server.port}/"  # the secret is now a cookie
+        found: dict[str, list[str]] = {}
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            for size, (width, height) in SIZES.items():
+                page.set_viewport_size({"width": width, "height": height})
+                problems = serious(page)
+                if problems:
+                    found[f"{scheme} {size}"] = problems
+                assert page.evaluate(LANDMARKS) == [1, 1], size
+                wide = page.evaluate(
+                    "() => [document.documentElement.scrollWidth, "
+                    "document.documentElement.clientWidth]"
+                )
+                assert wide[0] <= wide[1], size
+                page.screenshot(path=str(ARTIFACTS / f"front-door-{size}-{scheme}.png"))
+        assert found == {}
+        titles = page.locator("ul.games a").all_inner_texts()
+        assert titles == [title(game) for game in GAME_IDS]
+    finally:
+        context.close()
 
 
 @pytest.mark.timeout(600, method="signal")
