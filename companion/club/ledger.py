@@ -227,7 +227,7 @@ class Ledger:
                 (after, limit),
             ).fetchall()
             renamed = self.db.execute(
-                "SELECT seq, id, old_name, new_name, made_at FROM renames "
+                "SELECT seq, id, old_name, new_name, made_at, origin FROM renames "
                 "WHERE seq > %s ORDER BY seq LIMIT %s",
                 (after, limit),
             ).fetchall()
@@ -235,7 +235,7 @@ class Ledger:
         found: list[tuple[int, Incoming | Renamed]] = [
             (seq, Incoming(u, c, t, d, e)) for seq, u, c, t, d, e in rows
         ]
-        found += [(seq, Renamed(i, o, n, t)) for seq, i, o, n, t in renamed]
+        found += [(seq, Renamed(i, o, n, t, g)) for seq, i, o, n, t, g in renamed]
         return sorted(found, key=lambda item: item[0])[:limit]
 
     def push_renames(self, renames: Sequence[Renamed], origin: str) -> int:

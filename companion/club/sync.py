@@ -17,6 +17,7 @@ from companion.club.ledger import Conflict, Ledger
 from companion.history.history_file import HistoryFile
 from companion.history.store import History
 from companion.history.sync_local import (
+    Renamed,
     outgoing,
     outgoing_renames,
     renames_sent,
@@ -166,7 +167,12 @@ def _send(history: History, ledger: Ledger, origin: str, batch: int, report: Syn
 
 
 def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> None:
-    """Take down every play and rename the ledger has since this table last looked."""
+    """Take down every play and rename the ledger has since this table last looked.
+
+    This table's own renames are already made here: they are not made again
+    (a new person who took the old name here since is not renamed).
+    """
+    origin = table_id(history)
     known = state(history, ledger.id)
     seen = known.last_seq if known else 0
     while True:
@@ -174,9 +180,10 @@ def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> N
         if not got:
             break
         seen = got[-1][0]
-        applied = take(
-            history, [item for _, item in got], ledger=ledger.id, shown=ledger.shown, last_seq=seen
-        )
+        items = [
+            item for _, item in got if not (isinstance(item, Renamed) and item.origin == origin)
+        ]
+        applied = take(history, items, ledger=ledger.id, shown=ledger.shown, last_seq=seen)
         report.added += applied.added
         report.changed += applied.changed
         report.deleted += applied.deleted

@@ -9,7 +9,9 @@ remembered in ``player_uuids``: the old name keeps pointing at the uuid the
 person is known by (the one BG Stats knows, or the one our exports made from
 the old name), and the new name takes that uuid, so an export after a rename
 gives the same person the same uuid. The names that point at a person's uuid
-but are in no game are that person's aliases.
+but are in no game are that person's aliases. A rename made here is noted in
+``rename_log`` to travel to a club's ledger; one that comes from the ledger is
+made the same way (:func:`apply_rename`), inside the sync's transaction.
 """
 
 from __future__ import annotations

@@ -80,12 +80,14 @@ class Renamed:
         old: The old name (or its name key).
         new: The new name.
         at: When it was made (ISO 8601 UTC).
+        origin: The table that made it (as the ledger has it; empty here).
     """
 
     id: str
     old: str
     new: str
     at: str
+    origin: str = ""
 
 
 @dataclass(frozen=True)
@@ -289,16 +291,14 @@ def take(
                 (now, sent_counter, sent_counter, now, uuid),
             )
         run: list[Incoming] = []
-        renamed_only: set[str] = set()  # plays that wait to go up only for a rename taken here
         for item in [*items, None]:
             if isinstance(item, Incoming):
                 run.append(item)
                 continue
-            _take_plays(db, run, sent, done, renamed_only)
+            _take_plays(db, run, sent, done)
             run = []
             if item is None:
                 break
-            waited = _waiting_uuids(db)
             try:
                 games = apply_rename(history, db, item.old, item.new)
             except RenameError as error:
@@ -307,7 +307,6 @@ def take(
             if games:
                 done.renamed += 1
                 done.renamed_games += games
-                renamed_only |= _waiting_uuids(db) - waited
         db.execute(
             "INSERT INTO club_state (ledger, shown, last_seq, last_sync, pushed, pulled) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ledger) DO UPDATE SET shown = excluded.shown, "
@@ -318,23 +317,13 @@ def take(
     return done
 
 
-def _waiting_uuids(db: sqlite3.Connection) -> set[str]:
-    return {fold_uuid(u) for (u,) in db.execute("SELECT uuid FROM play_versions WHERE dirty = 1")}
-
-
 def _take_plays(
     db: sqlite3.Connection,
     items: Sequence[Incoming],
     sent: dict[str, int] | None,
     done: Applied,
-    renamed_only: set[str],
 ) -> None:
-    """Bring the ledger's versions of ``items`` into this history, inside the transaction.
-
-    A play in ``renamed_only`` waits to go up only because a rename taken in
-    this batch changed it: the ledger's version, written after that rename,
-    replaces it (the table that wrote it applies the rename itself).
-    """
+    """Bring the ledger's versions of ``items`` into this history, inside the transaction."""
     if not items:
         return
     local = _versions(db, [item.uuid for item in items])
@@ -345,7 +334,7 @@ def _take_plays(
     settled: list[tuple[Any, ...]] = []
     for item in items:
         mine = local.get(item.uuid)
-        if mine is not None and mine[1] and item.uuid not in renamed_only:
+        if mine is not None and mine[1]:
             if sent is None or sent.get(item.uuid) != mine[0]:
                 continue  # changed here since: it goes up, and the ledger decides
         elif mine is not None and mine[0] == item.counter and mine[2] == item.counter:
