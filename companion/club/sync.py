@@ -3,7 +3,9 @@
 A sync sends up every change waiting here, in batches (each batch one
 transaction on the server, then one here), then takes down every play the
 ledger changed since this table last looked, in batches (each one
-transaction here, with the ledger's change number it comes up to). A sync cut
+transaction here, with the ledger's change number it comes up to). A
+person's rename or merge goes up as a rename after the plays, and comes down
+among them in the ledger's order, made here as ``history rename`` makes it. A sync cut
 short anywhere is finished by the next: a batch that went up but was not
 noted here settles as already the same; one that came down but was not noted
 is taken again as the version this history already has.
@@ -69,10 +71,17 @@ class SyncReport:
     def line(self) -> str:
         """The sync in one line."""
         came = self.added + self.changed + self.deleted
+        applied = (
+            f"applied {plural(self.renamed, 'rename')} from the club "
+            f"({plural(self.renamed_games, 'game')} here renamed)"
+        )
         if self.read_only:
+            took = f"took {plural(came, 'play')} from the club's ledger"
+            if self.renamed:
+                took += f" and {applied}"
             return (
-                f"took {plural(came, 'play')} from the club's ledger; this role may only read "
-                f"it, so {plural(self.not_sent, 'change')} here stayed waiting to go up"
+                f"{took}; this role may only read it, so "
+                f"{plural(self.not_sent, 'change')} here stayed waiting to go up"
             )
         renames = self.renames_sent or self.renamed or self.not_renamed
         if not (self.sent or came or self.conflicts or self.refused or renames):
@@ -86,10 +95,7 @@ class SyncReport:
             f"{self.deleted} deleted)"
         )
         if self.renamed:
-            parts.append(
-                f"applied {plural(self.renamed, 'rename')} from the club "
-                f"({plural(self.renamed_games, 'game')} here renamed)"
-            )
+            parts.append(applied)
         if self.conflicts:
             parts.append(
                 f"{plural(self.conflicts, 'conflict')} (both versions kept: companion club status)"

@@ -445,8 +445,8 @@ def test_a_ledger_of_version_1_is_upgraded_and_its_members_keep_their_rights(
     _record(r, "Ben", "Cho", at="2026-02-02T20:00:00Z")
     monkeypatch.setenv("PGPASSWORD", reader_password)
     assert ok(server.url(database, user=reader), r) == (
-        "Took 1 play from the club's ledger; this role may only read it, "
-        "so 1 change here stayed waiting to go up.\n"
+        "Took 1 play from the club's ledger and applied 1 rename from the club (1 game here "
+        "renamed); this role may only read it, so 1 change here stayed waiting to go up.\n"
     )
     assert _names(r) == [["Benjamin", "Aki"], ["Benjamin", "Cho"]]
 
