@@ -79,6 +79,7 @@ def sync(url: UrlArgument = None, club: ClubOption = None, db: DbOption = None) 
     take down what changed at other tables."""
     from companion.club.sync import idle
     from companion.club.sync import sync as run
+    from companion.terminal.safe_text import line
 
     with _ledger(url, club) as ledger:
         ledger.check()
@@ -88,7 +89,7 @@ def sync(url: UrlArgument = None, club: ClubOption = None, db: DbOption = None) 
             with open_history(db) as history:
                 report = run(history, ledger)
         said = report.line()
-        typer.echo(said[0].upper() + said[1:] + ".")
+        typer.echo(line(said[0].upper() + said[1:] + "."))
 
 
 @club_app.command("status")
@@ -106,8 +107,10 @@ def status(url: UrlArgument = None, club: ClubOption = None, db: DbOption = None
     typer.echo(f"  {plural(now.plays, 'play')} ({now.deleted} deleted)")
     if now.read_only:
         typer.echo("  This role may only read the ledger: it can take plays, not send them.")
-    typer.echo(f"  Waiting to go up: {plural(now.waiting_up, 'play')} ({now.deleting} deleted)")
-    typer.echo(f"  Waiting to come down: {plural(now.waiting_down, 'play')}")
+    up = f", {plural(now.renames_up, 'rename')}" if now.renames_up else ""
+    down = f", {plural(now.renames_down, 'rename')}" if now.renames_down else ""
+    typer.echo(f"  Waiting to go up: {plural(now.waiting_up, 'play')} ({now.deleting} deleted){up}")
+    typer.echo(f"  Waiting to come down: {plural(now.waiting_down, 'play')}{down}")
     typer.echo(f"  Last sync: {now.last_sync or 'never'}")
     typer.echo(f"  Conflicts: {now.conflict_count}")
     for c in now.conflicts:

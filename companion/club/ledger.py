@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.club.address import ClubError, masked, scrub
 from companion.club.schema import FORMAT, MIGRATIONS, VERSION
-from companion.history.sync_local import Incoming, Outgoing
+from companion.history.sync_local import Incoming, Outgoing, Renamed
 from scorers.names import name_key
 
 if TYPE_CHECKING:
@@ -211,35 +211,72 @@ class Ledger:
             row = self.db.execute(
                 "SELECT has_table_privilege('plays', 'INSERT, UPDATE') "
                 "AND has_table_privilege('sides', 'INSERT, DELETE') "
+                "AND has_table_privilege('renames', 'INSERT') "
                 "AND has_sequence_privilege('change_numbers', 'USAGE')"
             ).fetchone()
             self.db.rollback()
         return bool(row and row[0])
 
-    def pull(self, after: int, limit: int) -> list[tuple[int, Incoming]]:
-        """The next ``limit`` plays changed after change number ``after``, in order."""
+    def pull(self, after: int, limit: int) -> list[tuple[int, Incoming | Renamed]]:
+        """The next ``limit`` plays changed and renames made after change number ``after``,
+        in the ledger's order."""
         with self.guard("read the ledger"):
             rows = self.db.execute(
                 "SELECT seq, uuid, counter, changed_at, deleted, entry FROM plays "
                 "WHERE seq > %s ORDER BY seq LIMIT %s",
                 (after, limit),
             ).fetchall()
+            renamed = self.db.execute(
+                "SELECT seq, id, old_name, new_name, made_at, origin FROM renames "
+                "WHERE seq > %s ORDER BY seq LIMIT %s",
+                (after, limit),
+            ).fetchall()
             self.db.rollback()
-        return [(seq, Incoming(u, c, t, d, e)) for seq, u, c, t, d, e in rows]
+        found: list[tuple[int, Incoming | Renamed]] = [
+            (seq, Incoming(u, c, t, d, e)) for seq, u, c, t, d, e in rows
+        ]
+        found += [(seq, Renamed(i, o, n, t, g)) for seq, i, o, n, t, g in renamed]
+        return sorted(found, key=lambda item: item[0])[:limit]
 
-    def waiting_for(self, after: int, origin: str) -> int:
-        """How many plays changed after ``after`` by other tables than ``origin``."""
+    def push_renames(self, renames: Sequence[Renamed], origin: str) -> int:
+        """Write renames made at this table in one transaction, each once (by its id).
+
+        Returns:
+            How many were new to the ledger.
+        """
+        written = 0
+        if not renames:
+            return written
+        with self.guard("write renames"), self._one_write():
+            self.db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
+            for r in renames:
+                written += self.db.execute(
+                    "INSERT INTO renames (seq, id, origin, old_name, new_name, made_at) "
+                    "SELECT nextval('change_numbers'), %s, %s, %s, %s, %s "
+                    "WHERE NOT EXISTS (SELECT 1 FROM renames WHERE id = %s)",
+                    (r.id, origin, r.old, r.new, r.at, r.id),
+                ).rowcount
+        return written
+
+    def waiting_for(self, after: int, origin: str) -> tuple[int, int]:
+        """How many plays changed, and renames made, after ``after`` by other tables than
+        ``origin``."""
         with self.guard("read the ledger"):
             row = self.db.execute(
-                "SELECT count(*) FROM plays WHERE seq > %s AND origin <> %s", (after, origin)
+                "SELECT (SELECT count(*) FROM plays WHERE seq > %s AND origin <> %s), "
+                "(SELECT count(*) FROM renames WHERE seq > %s AND origin <> %s)",
+                (after, origin, after, origin),
             ).fetchone()
             self.db.rollback()
-        return int(row[0]) if row else 0
+        return (int(row[0]), int(row[1])) if row else (0, 0)
 
     def last_seq(self) -> int:
-        """The ledger's last change number."""
+        """The ledger's last change number (a play's change or a rename)."""
         with self.guard("read the ledger"):
-            row = self.db.execute("SELECT coalesce(max(seq), 0) FROM plays").fetchone()
+            row = self.db.execute(
+                "SELECT greatest((SELECT coalesce(max(seq), 0) FROM plays), "
+                "(SELECT coalesce(max(seq), 0) FROM renames))"
+            ).fetchone()
             self.db.rollback()
         return int(row[0]) if row else 0
 

@@ -92,5 +92,43 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
         ),
     ),
 )
+# Version 2: renames and merges travel as renames. Each is one row, once by its
+# id (made where it was made), numbered from the same change numbers as the
+# plays, so that a table takes plays and renames in the order they were written.
+# A ledger upgraded from version 1 has member roles already: each takes on
+# ``renames`` the rights it has on ``plays`` (reading, or reading and writing).
+MIGRATIONS += (
+    (
+        2,
+        "renames and merges of people",
+        (
+            """CREATE TABLE renames (
+                seq bigint PRIMARY KEY,
+                id text NOT NULL UNIQUE CHECK (length(id) BETWEEN 1 AND 100),
+                origin text NOT NULL,
+                old_name text NOT NULL CHECK (length(old_name) BETWEEN 1 AND 200),
+                new_name text NOT NULL CHECK (length(new_name) BETWEEN 1 AND 200),
+                made_at text NOT NULL,
+                at timestamptz NOT NULL DEFAULT now()
+            )""",
+            """DO $$
+            DECLARE grant_row record;
+            BEGIN
+                FOR grant_row IN
+                    SELECT DISTINCT grantee, privilege_type
+                    FROM information_schema.role_table_grants
+                    WHERE table_schema = current_schema() AND table_name = 'plays'
+                        AND privilege_type IN ('SELECT', 'INSERT')
+                        AND grantee <> current_user AND grantee <> 'PUBLIC'
+                LOOP
+                    EXECUTE format(
+                        'GRANT %s ON renames TO %I', grant_row.privilege_type, grant_row.grantee
+                    );
+                END LOOP;
+            END
+            $$""",
+        ),
+    ),
+)
 VERSION = MIGRATIONS[-1][0]
 """The ledger version this companion writes and reads."""

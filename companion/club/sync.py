@@ -3,7 +3,9 @@
 A sync sends up every change waiting here, in batches (each batch one
 transaction on the server, then one here), then takes down every play the
 ledger changed since this table last looked, in batches (each one
-transaction here, with the ledger's change number it comes up to). A sync cut
+transaction here, with the ledger's change number it comes up to). A
+person's rename or merge goes up as a rename after the plays, and comes down
+among them in the ledger's order, made here as ``history rename`` makes it. A sync cut
 short anywhere is finished by the next: a batch that went up but was not
 noted here settles as already the same; one that came down but was not noted
 is taken again as the version this history already has.
@@ -15,7 +17,18 @@ from dataclasses import dataclass, field
 
 from companion.club.ledger import Conflict, Ledger
 from companion.history.history_file import HistoryFile
-from companion.history.sync_local import outgoing, state, table_id, take, waiting
+from companion.history.store import History
+from companion.history.sync_local import (
+    Renamed,
+    outgoing,
+    outgoing_renames,
+    renames_sent,
+    renames_waiting,
+    state,
+    table_id,
+    take,
+    waiting,
+)
 from companion.wording import plural
 
 BATCH = 1000
@@ -35,6 +48,11 @@ class SyncReport:
         refused: The ledger's plays that failed the import's checks (``uuid: problem``).
         read_only: This role may only read the ledger.
         not_sent: Changes here that could not go up (a read-only role).
+        renames_sent: Renames and merges made here written in the ledger.
+        renamed: Renames from the ledger that changed games here.
+        renamed_games: Games here those renames changed (sent up again).
+        not_renamed: Renames from the ledger that could not be made here
+            (``OLD -> NEW: why``; nothing changed, not tried again).
     """
 
     sent: int = 0
@@ -45,33 +63,60 @@ class SyncReport:
     refused: list[str] = field(default_factory=list)
     read_only: bool = False
     not_sent: int = 0
+    renames_sent: int = 0
+    renamed: int = 0
+    renamed_games: int = 0
+    not_renamed: list[str] = field(default_factory=list)
 
     def line(self) -> str:
         """The sync in one line."""
         came = self.added + self.changed + self.deleted
+        applied = (
+            f"applied {plural(self.renamed, 'rename')} from the club "
+            f"({plural(self.renamed_games, 'game')} here renamed)"
+        )
         if self.read_only:
+            took = f"took {plural(came, 'play')} from the club's ledger"
+            if self.renamed:
+                took += f" and {applied}"
             return (
-                f"took {plural(came, 'play')} from the club's ledger; this role may only read "
-                f"it, so {plural(self.not_sent, 'change')} here stayed waiting to go up"
+                f"{took}; this role may only read it, so "
+                f"{plural(self.not_sent, 'change')} here stayed waiting to go up"
             )
-        if not (self.sent or came or self.conflicts or self.refused):
+        renames = self.renames_sent or self.renamed or self.not_renamed
+        if not (self.sent or came or self.conflicts or self.refused or renames):
             return "nothing new: this history and the club's ledger were already the same"
-        parts = [f"sent {plural(self.sent, 'play')}"]
+        sent = f"sent {plural(self.sent, 'play')}"
+        if self.renames_sent:
+            sent += f" and {plural(self.renames_sent, 'rename')}"
+        parts = [sent]
         parts.append(
             f"took {plural(came, 'play')} ({self.added} new, {self.changed} changed, "
             f"{self.deleted} deleted)"
         )
+        if self.renamed:
+            parts.append(applied)
         if self.conflicts:
             parts.append(
                 f"{plural(self.conflicts, 'conflict')} (both versions kept: companion club status)"
             )
         if self.refused:
             parts.append(f"{plural(len(self.refused), 'play')} refused as malformed")
+        if self.not_renamed:
+            more = len(self.not_renamed) - 1
+            parts.append(
+                f"{plural(len(self.not_renamed), 'rename')} from the club could not be made "
+                f"here ({self.not_renamed[0]}{f'; and {more} more' if more else ''})"
+            )
         return "; ".join(parts)
 
 
-def sync(history: HistoryFile, ledger: Ledger, *, batch: int = BATCH) -> SyncReport:
+def sync(history: History, ledger: Ledger, *, batch: int = BATCH) -> SyncReport:
     """Make this history and the ledger the same (see the module's description).
+
+    Renames and merges made here go up after the plays, before anything comes down; the renames
+    that come down are applied here in the ledger's order, and the games they
+    changed go up in a second round.
 
     Args:
         history: This table's history, open for writing.
@@ -80,31 +125,60 @@ def sync(history: HistoryFile, ledger: Ledger, *, batch: int = BATCH) -> SyncRep
     """
     report = SyncReport()
     origin = table_id(history)
-    if ledger.writable():
-        after = ""
-        while True:
-            changes = outgoing(history, after=after, limit=batch)
-            if not changes:
-                break
-            pushed = ledger.push(changes, origin)
-            applied = take(
-                history,
-                pushed.lost,
-                ledger=ledger.id,
-                shown=ledger.shown,
-                sent=pushed.sent,
-                pushed=pushed.settled,
-            )
-            report.sent += pushed.written
-            report.conflicts += pushed.conflicts
-            report.changed += applied.changed
-            report.deleted += applied.deleted
-            report.added += applied.added
-            report.refused += applied.refused or []
-            after = changes[-1].version.uuid
-    else:
+    if not ledger.writable():
         report.read_only = True
         report.not_sent = waiting(history)[0]
+        _take(history, ledger, batch, report)
+        return report
+    for _ in range(2):
+        _send(history, ledger, origin, batch, report)
+        _take(history, ledger, batch, report)
+        if not waiting(history)[0]:
+            break
+    return report
+
+
+def _send(history: History, ledger: Ledger, origin: str, batch: int, report: SyncReport) -> None:
+    """Send up the plays, then the renames, waiting here.
+
+    The plays go first: a table that takes them both finds its copies of the
+    plays a rename changed here already renamed, not renamed again by itself.
+    """
+    after = ""
+    while True:
+        changes = outgoing(history, after=after, limit=batch)
+        if not changes:
+            break
+        pushed = ledger.push(changes, origin)
+        applied = take(
+            history,
+            pushed.lost,
+            ledger=ledger.id,
+            shown=ledger.shown,
+            sent=pushed.sent,
+            pushed=pushed.settled,
+        )
+        report.sent += pushed.written
+        report.conflicts += pushed.conflicts
+        report.changed += applied.changed
+        report.deleted += applied.deleted
+        report.added += applied.added
+        report.refused += applied.refused or []
+        after = changes[-1].version.uuid
+    renames = outgoing_renames(history)
+    for start in range(0, len(renames), batch):
+        part = renames[start : start + batch]
+        report.renames_sent += ledger.push_renames(part, origin)
+        renames_sent(history, [r.id for r in part])
+
+
+def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> None:
+    """Take down every play and rename the ledger has since this table last looked.
+
+    This table's own renames are already made here: they are not made again
+    (a new person who took the old name here since is not renamed).
+    """
+    origin = table_id(history)
     known = state(history, ledger.id)
     seen = known.last_seq if known else 0
     while True:
@@ -112,14 +186,17 @@ def sync(history: HistoryFile, ledger: Ledger, *, batch: int = BATCH) -> SyncRep
         if not got:
             break
         seen = got[-1][0]
-        applied = take(
-            history, [item for _, item in got], ledger=ledger.id, shown=ledger.shown, last_seq=seen
-        )
+        items = [
+            item for _, item in got if not (isinstance(item, Renamed) and item.origin == origin)
+        ]
+        applied = take(history, items, ledger=ledger.id, shown=ledger.shown, last_seq=seen)
         report.added += applied.added
         report.changed += applied.changed
         report.deleted += applied.deleted
         report.refused += applied.refused or []
-    return report
+        report.renamed += applied.renamed
+        report.renamed_games += applied.renamed_games
+        report.not_renamed += applied.not_renamed
 
 
 def idle(history: HistoryFile, ledger: Ledger) -> SyncReport | None:
@@ -133,7 +210,7 @@ def idle(history: HistoryFile, ledger: Ledger) -> SyncReport | None:
         return None
     up = waiting(history)[0]
     writable = ledger.writable()
-    if writable and up:
+    if writable and (up or renames_waiting(history)):
         return None
     return SyncReport(read_only=not writable, not_sent=0 if writable else up)
 
@@ -146,7 +223,9 @@ class Status:
         shown: The ledger's address without credentials.
         plays: Plays in the ledger (``deleted``: tombstones).
         waiting_up: Changes here waiting to go up (``deleting``: deletions among them).
+        renames_up: Renames and merges made here waiting to go up.
         waiting_down: Plays changed by other tables since this one last synced.
+        renames_down: Renames and merges made at other tables since then.
         last_sync: When this table last synced with this ledger (``None``: never).
         read_only: This role may only read the ledger.
         conflicts: How many conflicts the ledger keeps, and the latest ones.
@@ -157,7 +236,9 @@ class Status:
     deleted: int
     waiting_up: int
     deleting: int
+    renames_up: int
     waiting_down: int
+    renames_down: int
     last_sync: str | None
     read_only: bool
     conflict_count: int
@@ -176,7 +257,8 @@ def status(history: HistoryFile, ledger: Ledger) -> Status:
         deleted,
         up,
         deleting,
-        ledger.waiting_for(known.last_seq if known else 0, table_id(history)),
+        renames_waiting(history),
+        *ledger.waiting_for(known.last_seq if known else 0, table_id(history)),
         known.last_sync if known else None,
         not ledger.writable(),
         count,

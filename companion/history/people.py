@@ -9,16 +9,20 @@ remembered in ``player_uuids``: the old name keeps pointing at the uuid the
 person is known by (the one BG Stats knows, or the one our exports made from
 the old name), and the new name takes that uuid, so an export after a rename
 gives the same person the same uuid. The names that point at a person's uuid
-but are in no game are that person's aliases.
+but are in no game are that person's aliases. A rename made here is noted in
+``rename_log`` to travel to a club's ledger; one that comes from the ledger is
+made the same way (:func:`apply_rename`), inside the sync's transaction.
 """
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass, field
+from uuid import uuid4
 
 from companion.history.editing import EditError, edit_play
 from companion.history.exports import player_uuid
-from companion.history.model import Filter, Play
+from companion.history.model import Filter, Play, now_utc
 from companion.history.store import History, replace_rows
 from scorers.names import InvalidName, clean_name, name_key
 
@@ -118,6 +122,9 @@ def plan_rename(history: History, old: str, new: str) -> RenamePlan:
 def rename_person(history: History, plan: RenamePlan) -> int:
     """Rename (or merge) as ``plan`` says, in every game, in one transaction.
 
+    The rename is noted to travel to a club's ledger (see
+    :mod:`companion.history.sync_local`).
+
     Returns:
         How many games were changed.
 
@@ -125,6 +132,37 @@ def rename_person(history: History, plan: RenamePlan) -> int:
         RenameError: A game cannot take the new name (its score file, say);
             nothing was changed.
     """
+    changed = _renamed_plays(history, plan)
+    with history.guard("rename the person"), history.transaction() as db:
+        write_rename(db, plan, changed)
+        db.execute(
+            "INSERT INTO rename_log (id, old_name, new_name, at) VALUES (?, ?, ?, ?)",
+            (str(uuid4()), plan.old, plan.new, now_utc()),
+        )
+    return len(changed)
+
+
+def apply_rename(history: History, db: sqlite3.Connection, old: str, new: str) -> int:
+    """Rename OLD as NEW (or merge them) inside the caller's transaction, as ``history rename``.
+
+    Used for a rename that came from a club's ledger: it is not noted to go up again.
+
+    Returns:
+        How many games were changed (0 when nobody named OLD is in the history).
+
+    Raises:
+        RenameError: NEW is not a valid name, OLD and NEW are both in one
+            game, or a game cannot take the new name; nothing was changed.
+    """
+    if not _plays_of(history, old):
+        return 0
+    plan = plan_rename(history, old, new)
+    changed = _renamed_plays(history, plan)
+    write_rename(db, plan, changed)
+    return len(changed)
+
+
+def _renamed_plays(history: History, plan: RenamePlan) -> list[Play]:
     changed = []
     for play in _plays_of(history, plan.old):
         try:
@@ -132,21 +170,24 @@ def rename_person(history: History, plan: RenamePlan) -> int:
         except EditError as error:
             detail = "; ".join([str(error), *error.problems])
             raise RenameError(f"game #{play.id}: {detail}; nothing was changed") from error
+    return changed
+
+
+def write_rename(db: sqlite3.Connection, plan: RenamePlan, changed: list[Play]) -> None:
+    """Write the renamed games and the person's uuid, inside the caller's transaction."""
     old_key, new_key = name_key(plan.old), name_key(plan.new)
-    with history.guard("rename the person"), history.transaction() as db:
-        uuids = dict(db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
-        if plan.merge:
-            uuid = uuids.get(new_key, player_uuid(plan.new))
-        else:
-            uuid = uuids.get(old_key, player_uuid(plan.old))
-        for play in changed:
-            replace_rows(db, play)
-        if old_key != new_key or old_key in uuids:
-            db.executemany(
-                "INSERT OR REPLACE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
-                [(old_key, uuid), (new_key, uuid)],
-            )
-    return len(changed)
+    uuids = dict(db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
+    if plan.merge:
+        uuid = uuids.get(new_key, player_uuid(plan.new))
+    else:
+        uuid = uuids.get(old_key, player_uuid(plan.old))
+    for play in changed:
+        replace_rows(db, play)
+    if old_key != new_key or old_key in uuids:
+        db.executemany(
+            "INSERT OR REPLACE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
+            [(old_key, uuid), (new_key, uuid)],
+        )
 
 
 def _plays_of(history: History, name: str) -> list[Play]:

@@ -431,4 +431,39 @@ MIGRATIONS += (
         ),
     ),
 )
+
+
+# Migration 9: renames and merges travel to a club's ledger as renames. Every
+# rename made here (``history rename``, or a person's name key changed in
+# place) is noted in ``rename_log`` in order, with an id of its own, and ``sent`` once
+# the ledger has it; the in-place renames noted before are noted there too.
+# A rename that came from the ledger is applied, not noted again.
+MIGRATIONS += (
+    (
+        9,
+        "renames noted to travel to a club's ledger",
+        (
+            """CREATE TABLE rename_log (
+                n INTEGER PRIMARY KEY,
+                id TEXT NOT NULL UNIQUE,
+                old_name TEXT NOT NULL,
+                new_name TEXT NOT NULL,
+                at TEXT NOT NULL,
+                sent INTEGER NOT NULL DEFAULT 0
+            )""",
+            f"""INSERT INTO rename_log (id, old_name, new_name, at)
+                SELECT {NEW_UUID}, old_key, new_name, at FROM person_renames ORDER BY at""",
+            "DROP TRIGGER person_renamed",
+            f"""CREATE TRIGGER person_renamed AFTER UPDATE OF name_key ON play_people
+                WHEN old.name_key <> new.name_key BEGIN
+                INSERT OR REPLACE INTO person_renames (old_key, new_name, at)
+                VALUES (old.name_key, new.name, {_NOW});
+                INSERT INTO rename_log (id, old_name, new_name, at)
+                SELECT {NEW_UUID}, old.name_key, new.name, {_NOW}
+                WHERE NOT EXISTS (SELECT 1 FROM rename_log WHERE sent = 0
+                    AND old_name = old.name_key AND new_name = new.name);
+            END""",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -6,7 +6,10 @@ was made from (``base``), whether it waits to go up, and whether it was
 deleted (a tombstone). A play travels as the entry our json export writes for
 it (:func:`~companion.history.exports.play_entry`) without its local number,
 and comes down checked exactly as an import checks it
-(:func:`~companion.history.imports.read_entry`). The ledger itself is
+(:func:`~companion.history.imports.read_entry`). A person's rename or merge
+travels as itself (:class:`Renamed`, noted here in ``rename_log``) and is
+applied where it comes down as ``history rename`` makes it, in the ledger's
+order among the plays. The ledger itself is
 :mod:`companion.club`; this module only reads and writes the local history.
 """
 
@@ -15,14 +18,16 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from companion.history.exports import play_entry
 from companion.history.history_file import HistoryFile
 from companion.history.imports import read_entry
 from companion.history.model import Person, Play, fold_uuid, now_utc
+from companion.history.people import RenameError, apply_rename
 from companion.history.rows import PLAY_COLUMNS, _insert_log, _Numbers, _play, _Rows
+from companion.history.store import History
 from scorers import ScoreFileError
 
 _CHUNK = 500
@@ -67,6 +72,25 @@ class Incoming:
 
 
 @dataclass(frozen=True)
+class Renamed:
+    """A rename or merge of a person, as it travels: OLD's games take the name NEW.
+
+    Attributes:
+        id: Its id, made where it was made (a rename is applied once by it).
+        old: The old name (or its name key).
+        new: The new name.
+        at: When it was made (ISO 8601 UTC).
+        origin: The table that made it (as the ledger has it; empty here).
+    """
+
+    id: str
+    old: str
+    new: str
+    at: str
+    origin: str = ""
+
+
+@dataclass(frozen=True)
 class ClubState:
     """What this history knows of one ledger: the last change it took, the last sync."""
 
@@ -98,12 +122,35 @@ def waiting(history: HistoryFile) -> tuple[int, int]:
 
 
 def renames(history: HistoryFile) -> list[tuple[str, str, str]]:
-    """The renames made here: ``(old name key, new name, when)``, oldest first."""
+    """The renames made here in place: ``(old name key, new name, when)``, oldest first."""
     with history.guard("read the history"):
         rows = history._db.execute(
             "SELECT old_key, new_name, at FROM person_renames ORDER BY at, old_key"
         ).fetchall()
     return [(str(a), str(b), str(c)) for a, b, c in rows]
+
+
+def outgoing_renames(history: HistoryFile) -> list[Renamed]:
+    """The renames and merges made here that the ledger does not have yet, oldest first."""
+    with history.guard("read the history"):
+        rows = history._db.execute(
+            "SELECT id, old_name, new_name, at FROM rename_log WHERE sent = 0 ORDER BY n"
+        ).fetchall()
+    return [Renamed(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+
+
+def renames_waiting(history: HistoryFile) -> int:
+    """How many renames made here wait to go up."""
+    with history.guard("read the history"):
+        return int(
+            history._db.execute("SELECT count(*) FROM rename_log WHERE sent = 0").fetchone()[0]
+        )
+
+
+def renames_sent(history: HistoryFile, ids: Sequence[str]) -> None:
+    """Note that the ledger has the renames ``ids``."""
+    with history.guard("save the club's renames"), history.transaction() as db:
+        db.executemany("UPDATE rename_log SET sent = 1 WHERE id = ?", [(i,) for i in ids])
 
 
 def state(history: HistoryFile, ledger: str) -> ClubState | None:
@@ -184,12 +231,19 @@ class Applied:
         changed: Plays replaced by the ledger's version.
         deleted: Plays deleted here.
         refused: Entries that did not pass the import's checks: ``uuid: problem``.
+        not_renamed: Renames that could not be made here (nothing changed), each
+            ``OLD -> NEW: why``.
+        renamed: Renames that changed games here.
+        renamed_games: Games here those renames changed.
     """
 
     added: int = 0
     changed: int = 0
     deleted: int = 0
     refused: list[str] | None = None
+    not_renamed: list[str] = field(default_factory=list)
+    renamed: int = 0
+    renamed_games: int = 0
 
     @property
     def total(self) -> int:
@@ -198,8 +252,8 @@ class Applied:
 
 
 def take(
-    history: HistoryFile,
-    items: Sequence[Incoming],
+    history: History,
+    items: Sequence[Incoming | Renamed],
     *,
     ledger: str,
     shown: str,
@@ -207,16 +261,19 @@ def take(
     sent: dict[str, int] | None = None,
     pushed: Sequence[tuple[str, int, int]] = (),
 ) -> Applied:
-    """Bring the ledger's versions of plays into this history, in one transaction.
+    """Bring the ledger's versions of plays, and its renames, into this history in one transaction.
 
     A play that changed here since it last went up is left as it is (it goes up
     next, and the ledger decides), unless it is in ``sent`` with the counter
     it had when it was sent (the ledger kept its own version instead). A play
-    this history already has at that version is left as it is.
+    this history already has at that version is left as it is. A rename is
+    applied in its place among the plays, as ``history rename`` makes it
+    (:func:`~companion.history.people.apply_rename`); the games it changes
+    wait to go up.
 
     Args:
         history: The history, open for writing.
-        items: The ledger's plays.
+        items: The ledger's plays and renames, in the ledger's order.
         ledger: The ledger's id.
         shown: The ledger's address without credentials, for ``club status``.
         last_seq: The ledger's last change these items come up to, when pulled.
@@ -233,63 +290,23 @@ def take(
                 "counter = CASE WHEN counter = ? THEN ? ELSE counter END WHERE uuid = ?",
                 (now, sent_counter, sent_counter, now, uuid),
             )
-        local = _versions(db, [item.uuid for item in items])
-        ids = _local_ids(db, [item.uuid for item in items])
-        numbers = _Numbers(db)
-        rows = _Rows()
-        relink: list[tuple[int, int]] = []
-        settled: list[tuple[Any, ...]] = []
-        for item in items:
-            mine = local.get(item.uuid)
-            if mine is not None and mine[1]:
-                if sent is None or sent.get(item.uuid) != mine[0]:
-                    continue  # changed here since: it goes up, and the ledger decides
-            elif mine is not None and mine[0] == item.counter and mine[2] == item.counter:
-                continue  # already this version
-            play: Play | None = None
-            events: list[dict[str, Any]] = []
-            if not item.deleted:
-                try:
-                    play, events = read_entry({**(item.entry or {}), "id": 1}, item.uuid)
-                except ScoreFileError as error:
-                    done.refused.append(f"{item.uuid}: {error.problems[0]}")  # type: ignore[union-attr]
-                    continue
-            found = ids.get(item.uuid)
-            if found is not None:
-                play_id = found
-                relink += [
-                    (play_id, int(s))
-                    for (s,) in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play_id,))
-                ]
-                for table in ("play_players", "play_people", "play_pairs"):
-                    db.execute(f"DELETE FROM {table} WHERE play_id = ?", (play_id,))
-                db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
-                if play is None:
-                    done.deleted += 1
-                else:
-                    rows.add(replace(play, id=play_id), play_id)
-                    done.changed += 1
-            elif play is not None:
-                play_id = numbers.take(None)
-                rows.add(replace(play, id=play_id), play_id)
-                if events:
-                    rows.write(db)
-                    rows = _Rows()
-                    numbers.claim()
-                    _insert_log(db, play_id, play.game, events)
-                    numbers = _Numbers(db)
-                done.added += 1
-            settled.append((item.uuid, item.counter, item.changed_at, item.counter, item.deleted))
-        rows.write(db)
-        numbers.claim()
-        db.executemany("UPDATE sessions SET play_id = ? WHERE id = ?", relink)
-        db.executemany(
-            "INSERT INTO play_versions (uuid, counter, changed_at, base, dirty, deleted) "
-            "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (uuid) DO UPDATE SET "
-            "counter = excluded.counter, changed_at = excluded.changed_at, "
-            "base = excluded.base, dirty = 0, deleted = excluded.deleted",
-            settled,
-        )
+        run: list[Incoming] = []
+        for item in [*items, None]:
+            if isinstance(item, Incoming):
+                run.append(item)
+                continue
+            _take_plays(db, run, sent, done)
+            run = []
+            if item is None:
+                break
+            try:
+                games = apply_rename(history, db, item.old, item.new)
+            except RenameError as error:
+                done.not_renamed.append(f"{item.old} -> {item.new}: {error}")
+                continue
+            if games:
+                done.renamed += 1
+                done.renamed_games += games
         db.execute(
             "INSERT INTO club_state (ledger, shown, last_seq, last_sync, pushed, pulled) "
             "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (ledger) DO UPDATE SET shown = excluded.shown, "
@@ -298,6 +315,74 @@ def take(
             (ledger, shown, last_seq or 0, now_utc(), len(pushed), done.total),
         )
     return done
+
+
+def _take_plays(
+    db: sqlite3.Connection,
+    items: Sequence[Incoming],
+    sent: dict[str, int] | None,
+    done: Applied,
+) -> None:
+    """Bring the ledger's versions of ``items`` into this history, inside the transaction."""
+    if not items:
+        return
+    local = _versions(db, [item.uuid for item in items])
+    ids = _local_ids(db, [item.uuid for item in items])
+    numbers = _Numbers(db)
+    rows = _Rows()
+    relink: list[tuple[int, int]] = []
+    settled: list[tuple[Any, ...]] = []
+    for item in items:
+        mine = local.get(item.uuid)
+        if mine is not None and mine[1]:
+            if sent is None or sent.get(item.uuid) != mine[0]:
+                continue  # changed here since: it goes up, and the ledger decides
+        elif mine is not None and mine[0] == item.counter and mine[2] == item.counter:
+            continue  # already this version
+        play: Play | None = None
+        events: list[dict[str, Any]] = []
+        if not item.deleted:
+            try:
+                play, events = read_entry({**(item.entry or {}), "id": 1}, item.uuid)
+            except ScoreFileError as error:
+                done.refused.append(f"{item.uuid}: {error.problems[0]}")  # type: ignore[union-attr]
+                continue
+        found = ids.get(item.uuid)
+        if found is not None:
+            play_id = found
+            relink += [
+                (play_id, int(s))
+                for (s,) in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play_id,))
+            ]
+            for table in ("play_players", "play_people", "play_pairs"):
+                db.execute(f"DELETE FROM {table} WHERE play_id = ?", (play_id,))
+            db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
+            if play is None:
+                done.deleted += 1
+            else:
+                rows.add(replace(play, id=play_id), play_id)
+                done.changed += 1
+        elif play is not None:
+            play_id = numbers.take(None)
+            rows.add(replace(play, id=play_id), play_id)
+            if events:
+                rows.write(db)
+                rows = _Rows()
+                numbers.claim()
+                _insert_log(db, play_id, play.game, events)
+                numbers = _Numbers(db)
+            done.added += 1
+        settled.append((item.uuid, item.counter, item.changed_at, item.counter, item.deleted))
+    rows.write(db)
+    numbers.claim()
+    db.executemany("UPDATE sessions SET play_id = ? WHERE id = ?", relink)
+    db.executemany(
+        "INSERT INTO play_versions (uuid, counter, changed_at, base, dirty, deleted) "
+        "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (uuid) DO UPDATE SET "
+        "counter = excluded.counter, changed_at = excluded.changed_at, "
+        "base = excluded.base, dirty = 0, deleted = excluded.deleted",
+        settled,
+    )
 
 
 def _versions(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, tuple[int, bool, int]]:

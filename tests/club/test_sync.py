@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -142,7 +144,11 @@ def test_a_rename_travels(club: str, tmp_path: Path) -> None:
     # A rename as any code might write it: the people's names and keys changed in place.
     sql(a, "UPDATE play_people SET name = 'Benedict', name_key = 'benedict' WHERE name_key = 'ben'")
     assert sql(a, "SELECT old_key, new_name FROM person_renames") == [("ben", "Benedict")]
-    assert ok(club, a) == f"Sent {touched} plays; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    assert sql(a, "SELECT old_name, new_name, sent FROM rename_log") == [("ben", "Benedict", 0)]
+    assert ok(club, a) == (
+        f"Sent {touched} plays and 1 rename; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    )
+    assert sql(a, "SELECT sent FROM rename_log") == [(1,)]
     ok(club, b)
     assert sql(b, "SELECT count(*) FROM play_people WHERE name_key = 'ben'") == [(0,)]
     assert sql(b, "SELECT count(DISTINCT play_id) FROM play_people WHERE name = 'Benedict'") == [
@@ -371,7 +377,7 @@ def test_a_ledger_of_a_newer_version(club: str, local: Path) -> None:
         ledger.db.commit()
     message = (
         f"the club's ledger {club} was made by a newer companion (ledger version 99, "
-        "this one knows 1); update the companion"
+        "this one knows 2); update the companion"
     )
     for command in ("sync", "status"):
         _fails(["club", command, club], local, message)
@@ -395,13 +401,54 @@ def test_no_club_given(local: Path) -> None:
 def test_init_twice(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PGPASSWORD", server.password)
     url = server.url(server.new_database())
-    assert run("club", "init", url).output == f"Created the club's ledger in {url} (version 1).\n"
+    assert run("club", "init", url).output == f"Created the club's ledger in {url} (version 2).\n"
     assert run("club", "init", url).output == (
-        f"The club's ledger {url} is ready (version 1); nothing to do.\n"
+        f"The club's ledger {url} is ready (version 2); nothing to do.\n"
     )
     with connected(url) as ledger:
         rows = ledger.db.execute("SELECT version, name FROM schema_migrations").fetchall()
-    assert rows == [(1, "plays, sides, people, places, changes and conflicts")]
+    assert rows == [
+        (1, "plays, sides, people, places, changes and conflicts"),
+        (2, "renames and merges of people"),
+    ]
+
+
+def test_a_ledger_of_version_1_is_upgraded_and_its_members_keep_their_rights(
+    server: Server, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.club import ledger as ledger_module
+    from companion.club.schema import MIGRATIONS
+
+    monkeypatch.setenv("PGPASSWORD", server.password)
+    database = server.new_database()
+    url = server.url(database)
+    with monkeypatch.context() as old:
+        old.setattr(ledger_module, "MIGRATIONS", MIGRATIONS[:1])
+        old.setattr(ledger_module, "VERSION", 1)
+        assert run("club", "init", url).exit_code == 0
+    assert sync(url, tmp_path / "x.sqlite3").output == (
+        f"Error: the club's ledger {url} is at version 1: "
+        "run companion club init there to upgrade it\n"
+    )
+    member, member_password = server.new_role(database, read_only=False)
+    reader, reader_password = server.new_role(database, read_only=True)
+    assert run("club", "init", url).output == (
+        f"Upgraded the club's ledger {url} from version 1 to 2.\n"
+    )
+    x, r = tmp_path / "x.sqlite3", tmp_path / "r.sqlite3"
+    _record(x, "Ben", "Aki", at="2026-02-01T20:00:00Z")
+    assert run("history", "rename", "Ben", "Benjamin", "--db", str(x)).exit_code == 0
+    monkeypatch.setenv("PGPASSWORD", member_password)
+    assert ok(server.url(database, user=member), x) == (
+        "Sent 1 play and 1 rename; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    )
+    _record(r, "Ben", "Cho", at="2026-02-02T20:00:00Z")
+    monkeypatch.setenv("PGPASSWORD", reader_password)
+    assert ok(server.url(database, user=reader), r) == (
+        "Took 1 play from the club's ledger and applied 1 rename from the club (1 game here "
+        "renamed); this role may only read it, so 1 change here stayed waiting to go up.\n"
+    )
+    assert _names(r) == [["Benjamin", "Aki"], ["Benjamin", "Cho"]]
 
 
 def test_the_ledger_keeps_itself_whole(club: str) -> None:
@@ -453,3 +500,142 @@ def test_history_rename_and_merge_travel(club: str, tmp_path: Path) -> None:
     assert contents(a) == contents(b)
     assert stats(a) == stats(b)
     assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
+
+
+def _record(db: Path, *names: str, at: str) -> None:
+    """A Tokaido game of ``names`` (the first wins) in the history at ``db``."""
+    sides = [(name, 60 - 10 * seat, seat + 1) for seat, name in enumerate(names)]
+    with History(db) as history:
+        history.record(
+            game="tokaido",
+            score_file=None,
+            result=result("tokaido", sides, [names[0]]),
+            played_at=at,
+        )
+
+
+def _people(db: Path) -> list[dict[str, object]]:
+    said = run("history", "people", "--json", "--db", str(db))
+    assert said.exit_code == 0, said.output
+    people: list[dict[str, object]] = json.loads(said.stdout)
+    return people
+
+
+def _ratings(db: Path) -> Any:
+    said = run("history", "ratings", "--json", "--db", str(db))
+    assert said.exit_code == 0, said.output
+    return json.loads(said.stdout)
+
+
+def _names(db: Path) -> list[list[str]]:
+    """The people of every game, by date."""
+    return [
+        [p["name"] for p in entry["people"]]
+        for entry in sorted(contents(db).values(), key=lambda e: e["played_at"])
+    ]
+
+
+NOTHING_NEW = "Nothing new: this history and the club's ledger were already the same.\n"
+
+
+def test_a_rename_reaches_a_game_recorded_elsewhere_under_the_old_name(
+    club: str, tmp_path: Path
+) -> None:
+    x, y = tmp_path / "x.sqlite3", tmp_path / "y.sqlite3"
+    _record(x, "Ben", "Aki", at="2026-02-01T20:00:00Z")
+    assert ok(club, x) == "Sent 1 play; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    renamed = run("history", "rename", "Ben", "Benjamin", "--db", str(x))
+    assert renamed.exit_code == 0, renamed.output
+    assert "  Waiting to go up: 1 play (0 deleted), 1 rename\n" in (
+        run("club", "status", club, "--db", str(x)).output
+    )
+    assert ok(club, x) == (
+        "Sent 1 play and 1 rename; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    )
+    # Table y recorded a game with Ben before it ever synced.
+    _record(y, "Cho", "Ben", at="2026-02-02T20:00:00Z")
+    assert "  Waiting to come down: 1 play, 1 rename\n" in (
+        run("club", "status", club, "--db", str(y)).output
+    )
+    assert ok(club, y) == (
+        "Sent 2 plays; took 1 play (1 new, 0 changed, 0 deleted); "
+        "applied 1 rename from the club (1 game here renamed).\n"
+    )
+    assert _names(y) == [["Benjamin", "Aki"], ["Cho", "Benjamin"]]
+    assert _people(y) == [
+        {"name": "Aki", "games": 1, "aliases": []},
+        {"name": "Benjamin", "games": 2, "aliases": ["ben"]},
+        {"name": "Cho", "games": 1, "aliases": []},
+    ]
+    assert ok(club, x) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
+    assert _names(x) == _names(y)
+    assert contents(x) == contents(y)
+    assert stats(x) == stats(y)
+    assert _people(x) == _people(y)
+    assert ledger_rows(club, "SELECT old_name, new_name FROM renames") == [("Ben", "Benjamin")]
+    for db in (x, y):
+        assert ok(club, db) == NOTHING_NEW
+
+
+def test_a_merge_reaches_a_game_recorded_elsewhere(club: str, tmp_path: Path) -> None:
+    x, y = tmp_path / "x.sqlite3", tmp_path / "y.sqlite3"
+    _record(x, "Hiro", "Aki", at="2026-02-01T20:00:00Z")
+    _record(x, "Cho", "Aki", at="2026-02-01T21:00:00Z")
+    merged = run("history", "rename", "Hiro", "Cho", "--yes", "--db", str(x))
+    assert merged.exit_code == 0, merged.output
+    assert ok(club, x) == "Sent 2 plays and 1 rename; took 0 plays (0 new, 0 changed, 0 deleted).\n"
+    _record(y, "Hiro", "Ben", at="2026-02-02T20:00:00Z")
+    _record(y, "Ben", "Cho", at="2026-02-02T21:00:00Z")
+    assert ok(club, y) == (
+        "Sent 3 plays; took 2 plays (2 new, 0 changed, 0 deleted); "
+        "applied 1 rename from the club (1 game here renamed).\n"
+    )
+    assert _names(y) == [["Cho", "Aki"], ["Cho", "Aki"], ["Cho", "Ben"], ["Ben", "Cho"]]
+    assert [p["name"] for p in _people(y)] == ["Aki", "Ben", "Cho"]
+    assert ok(club, x) == "Sent 0 plays; took 2 plays (2 new, 0 changed, 0 deleted).\n"
+    assert contents(x) == contents(y)
+    assert stats(x) == stats(y)
+    assert _people(x) == _people(y)
+    assert _ratings(x) == _ratings(y)
+    plays = {r["name"]: r["plays"] for r in _ratings(y)["ratings"]}
+    assert plays == {"Aki": 2, "Ben": 2, "Cho": 4}
+    for db in (x, y):
+        assert ok(club, db) == NOTHING_NEW
+
+
+def test_a_chain_of_renames_converges(club: str, tmp_path: Path) -> None:
+    x, y, z = (tmp_path / f"{name}.sqlite3" for name in "xyz")
+    _record(x, "Ben", "Aki", at="2026-02-01T20:00:00Z")
+    for old, new in (("Ben", "Benjamin"), ("Benjamin", "Benji")):
+        renamed = run("history", "rename", old, new, "--db", str(x))
+        assert renamed.exit_code == 0, renamed.output
+    ok(club, x)
+    _record(y, "Ben", "Cho", at="2026-02-02T20:00:00Z")
+    _record(z, "Benjamin", "Cho", at="2026-02-03T20:00:00Z")
+    for db in (y, z, x, y):
+        ok(club, db)
+    expected = [["Benji", "Aki"], ["Benji", "Cho"], ["Benji", "Cho"]]
+    assert _names(x) == _names(y) == _names(z) == expected
+    assert contents(x) == contents(y) == contents(z)
+    assert stats(x) == stats(y) == stats(z)
+    for db in (x, y, z):
+        assert ok(club, db) == NOTHING_NEW
+
+
+def test_a_rename_that_cannot_be_made_here_is_told_and_the_rest_goes_on(
+    club: str, tmp_path: Path
+) -> None:
+    x, y = tmp_path / "x.sqlite3", tmp_path / "y.sqlite3"
+    _record(x, "Hiro", "Aki", at="2026-02-01T20:00:00Z")
+    _record(x, "Cho", "Aki", at="2026-02-01T21:00:00Z")
+    assert run("history", "rename", "Hiro", "Cho", "--yes", "--db", str(x)).exit_code == 0
+    ok(club, x)
+    # At table y, Hiro and Cho played one game together: they are two people there.
+    _record(y, "Hiro", "Cho", at="2026-02-02T20:00:00Z")
+    assert ok(club, y) == (
+        "Sent 1 play; took 2 plays (2 new, 0 changed, 0 deleted); 1 rename from the club "
+        "could not be made here (Hiro -> Cho: Hiro and Cho are both in game #1: they are two "
+        "people; nothing was changed).\n"
+    )
+    assert ok(club, y) == NOTHING_NEW
+    assert _names(y) == [["Cho", "Aki"], ["Cho", "Aki"], ["Hiro", "Cho"]]

@@ -100,6 +100,7 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         (6, "what the statistics read, kept with each play; the uuids other apps know people by"),
         (7, "ratings kept between calls, a count of the changes to the plays, two indexes"),
         (8, "each play's version, tombstones and renames for syncing with a club's ledger"),
+        (9, "renames noted to travel to a club's ledger"),
     ]
     assert versions[-1][0] == SCHEMA_VERSION
 

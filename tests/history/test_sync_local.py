@@ -5,8 +5,18 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from companion.history.people import plan_rename, rename_person
 from companion.history.store import History
-from companion.history.sync_local import Incoming, outgoing, renames, take, waiting
+from companion.history.sync_local import (
+    Incoming,
+    Renamed,
+    outgoing,
+    outgoing_renames,
+    renames,
+    renames_sent,
+    take,
+    waiting,
+)
 from tests.support.club_tables import sql, table
 
 
@@ -62,6 +72,61 @@ def test_a_rename_in_place_counts_for_every_play_and_is_noted(tmp_path: Path) ->
         assert [r[:2] for r in renames(history)] == [("cho", "Chiyo")]
 
 
+def test_a_rename_made_here_is_noted_to_go_up_once(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 10)
+    with History(db) as history:
+        rename_person(history, plan_rename(history, "Cho", "Chiyo"))
+        [noted] = outgoing_renames(history)
+        assert (noted.old, noted.new) == ("Cho", "Chiyo")
+        renames_sent(history, [noted.id])
+        assert outgoing_renames(history) == []
+
+
+def _cho_names(history: History) -> dict[str, list[str]]:
+    """The uuid of every play Cho or Chiyo is in: the names of its people."""
+    return {
+        p.uuid: [q.name for q in p.persons]
+        for p in history.plays()
+        if {"Cho", "Chiyo"} & {q.name for q in p.persons}
+    }
+
+
+def test_a_rename_from_the_ledger_applies_in_its_place_among_the_plays(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 10)
+    rename = Renamed("r-1", "cho", "Chiyo", "2026-01-01T00:00:00Z")
+    with History(db) as history:
+        before = _cho_names(history)
+        assert len(before) > 1
+        first = sorted(before)[0]
+        entry = next(o.entry for o in outgoing(history, limit=100) if o.version.uuid == first)
+        take(history, [], ledger="L", shown="x", pushed=[(f"p-{k}", 1, 1) for k in range(10)])
+        came = Incoming(first, 5, "2026-01-02T00:00:00.000Z", False, {**entry, "notes": "y"})
+        done = take(history, [came, rename], ledger="L", shown="x", last_seq=12)
+        assert (done.renamed, done.renamed_games, done.changed, done.not_renamed) == (
+            1,
+            len(before),
+            1,
+            [],
+        )
+        after = _cho_names(history)
+        # The play that came before the rename took the ledger's version, then the rename.
+        assert set(after) == set(before)
+        assert all("Cho" not in names and "Chiyo" in names for names in after.values())
+        assert {p.uuid: p.notes for p in history.plays()}[first] == "y"
+        # Taken from the ledger, the rename is not noted to go up again; its games are.
+        assert outgoing_renames(history) == []
+        assert waiting(history) == (len(before), 0)
+        # Taken again, it finds nobody of the old name and changes nothing.
+        again = take(history, [rename], ledger="L", shown="x", last_seq=13)
+        assert (again.renamed, again.renamed_games, again.total) == (0, 0, 0)
+        # A version under the old name that comes after the rename (written by a
+        # table that had not taken it yet) does not undo it here: the renamed play
+        # waits to go up, and the ledger decides.
+        later = take(history, [came], ledger="L", shown="x", last_seq=14)
+        assert later.total == 0
+        assert "Chiyo" in _cho_names(history)[first]
+
+
 def test_a_play_changed_here_is_not_overwritten_by_the_ledger(tmp_path: Path) -> None:
     db = table(tmp_path / "h.sqlite3", "p", 1)
     with History(db) as history:
@@ -99,3 +164,18 @@ def test_migrating_an_older_history_gives_its_plays_versions(tmp_path: Path) -> 
         with history.transaction() as connection:
             connection.execute(statement)
     assert [v[:4] for v in versions(db)] == [("p-0", 1, None, 1), ("p-1", 1, None, 1)]
+
+
+def test_migrating_notes_the_renames_made_in_place_before_to_go_up(tmp_path: Path) -> None:
+    db = table(tmp_path / "h.sqlite3", "p", 2)
+    # The history as migration 8 left it, with one rename made in place.
+    sql(db, "DROP TABLE rename_log")
+    sql(db, "DELETE FROM schema_migrations WHERE version = 9")
+    sql(db, "INSERT INTO person_renames VALUES ('ben', 'Benjamin', '2026-01-01T00:00:00.000Z')")
+    sql(db, "PRAGMA user_version = 8")
+    with History(db) as history:
+        noted = outgoing_renames(history)
+    assert [(r.old, r.new, r.at) for r in noted] == [
+        ("ben", "Benjamin", "2026-01-01T00:00:00.000Z")
+    ]
+    assert len(noted[0].id) == 36
