@@ -165,8 +165,9 @@ def kamakura(count: int) -> Script:
         count_keys += [txt("A A"), *[txt("A N")] * (count - 1)]
     count_keys += [txt("B2"), *[txt("")] * (count - 1)]
     # The others never used the ticket they were dealt: the pad flags it ("you noted 1,
-    # 0 shown") and asks again; Enter keeps the pad's count.
-    count_keys += [txt("")] * (count - 1)
+    # 0 shown"); with more than one marked, Enter to "which marked value is wrong"
+    # asks each again; Enter keeps the pad's count.
+    count_keys += [txt("")] * (count - 1 + (count > 2))
     count_keys.append(txt(""))
     return Script(
         "kamakura",
