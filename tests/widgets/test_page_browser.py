@@ -27,6 +27,7 @@ from tests.widgets.test_browser import (
     GAMES,
     SIZES,
     Server,
+    device,
     fill,
     names,
     open_page,
@@ -104,14 +105,15 @@ NAMES = """() => [...document.querySelectorAll(
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """A browser profile of its own: the scheme toggle's choice is not the other tests'."""
+def browser(server: Server) -> Iterator[Any]:
+    """A browser profile of its own (the scheme toggle's choice is not the other tests'),
+    which joined the table with its secret."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
-            yield chromium.new_context()
+            yield device(chromium, server)
         finally:
             chromium.close()
 
