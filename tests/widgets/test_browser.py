@@ -222,6 +222,14 @@ def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> 
     page.on("response", lambda r: r.status >= 400 and page.errors.append(f"{r.status} {r.url}"))
     page.goto(server.url(name), wait_until="commit")
     page.wait_for_selector(".companion", timeout=90_000)
+    if name in GAMES:
+        # Every device opens the game's one page: after an earlier test saved it, the
+        # saved game and its result are shown, and New game starts the next one.
+        page.wait_for_selector(".scorepad", timeout=90_000)
+        again = page.locator("button.new-game")
+        if again.is_visible():
+            again.click()
+            page.wait_for_selector("button.new-game", state="hidden", timeout=20_000)
     return page
 
 
@@ -260,7 +268,9 @@ def play_tokaido(page: Any) -> None:
     ]
     keys = ("journey", "temple", "meal-cost", "souvenirs", "hot-springs", "encounters")
     for seat, row in enumerate(rows):
-        choose(page, f".c-players-{seat}-traveler select", "Mitsukuni" if seat == 0 else "Kinko")
+        # One tile per player (the box has one of each).
+        traveller = ("Mitsukuni", "Kinko", "Chuubei", "Hiroshige")[seat]
+        choose(page, f".c-players-{seat}-traveler select", traveller)
         for key, value in zip((*keys, "panorama-achievements"), row, strict=True):
             fill(page, f".c-players-{seat}-{key} input", value)
 
