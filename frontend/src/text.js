@@ -1,9 +1,10 @@
 // A text box that keeps what its own typist types. A value from another
-// device that arrives while this one is typing in the same box (a keystroke
-// less than a second and a half ago) waits until the typing stops or the box
-// is left; then the newest value, whoever sent it, is shown whole. Without
-// this, two devices typing in one box merge their keystrokes ("121212"):
-// each keystroke sends the whole value, and the other's value came in between.
+// device that arrives while this one is typing in the same box (the box was
+// entered or typed in less than a second and a half ago) waits until the
+// typing stops or the box is left; then the newest value, whoever sent it, is
+// shown whole. Without this, two devices typing in one box merge their
+// keystrokes ("121212", or "1222" when the other's first key came between
+// entering the box and typing in it): each keystroke sends the whole value.
 import { TextView as PlainTextView } from "@jupyter-widgets/controls";
 
 const TYPING_MS = 1500;
@@ -11,9 +12,7 @@ const TYPING_MS = 1500;
 export class TextView extends PlainTextView {
   update(options) {
     const mine = options && options.updated_view === this;
-    const typing =
-      this.textbox && document.activeElement === this.textbox && Date.now() - (this.typed || 0) < TYPING_MS;
-    if (!mine && typing && this.textbox.value !== this.model.get("value")) {
+    if (!mine && this.typing() && this.textbox.value !== this.model.get("value")) {
       this.held = true;
       this.el.classList.add("changed-elsewhere");
       clearTimeout(this.release);
@@ -23,8 +22,17 @@ export class TextView extends PlainTextView {
     return super.update(options);
   }
 
+  /** Whether this device's typist is typing here: in the box, and entered or typed in it just now. */
+  typing() {
+    return Boolean(this.textbox) && document.activeElement === this.textbox && Date.now() - (this.typed || 0) < TYPING_MS;
+  }
+
   events() {
-    return { ...super.events(), "blur input": "handleLeft" };
+    return { ...super.events(), "blur input": "handleLeft", "focus input": "handleEntered" };
+  }
+
+  handleEntered() {
+    this.typed = Date.now();
   }
 
   handleChanging(e) {
@@ -46,7 +54,7 @@ export class TextView extends PlainTextView {
     if (!this.held) {
       return;
     }
-    if (document.activeElement === this.textbox && Date.now() - (this.typed || 0) < TYPING_MS) {
+    if (this.typing()) {
       clearTimeout(this.release);
       this.release = setTimeout(() => this.handleLeft(), TYPING_MS);
       return;

@@ -146,11 +146,6 @@ def test_two_devices_fill_one_pad_and_save_it_once(chromium: Any, table: Any) ->
         b.close()
 
 
-@pytest.mark.xfail(
-    reason="known bug since the page and table-mode branches met: two devices typing in "
-    "one cell at once can each keep their own value ('111' and '1222'); issue 22 stays open",
-    strict=False,
-)
 @pytest.mark.timeout(300, method="signal")
 def test_one_cell_from_two_devices_is_never_merged_and_says_who_changed_it(
     chromium: Any, table: Any
