@@ -88,12 +88,12 @@ def rules_menu() -> None:
 def goodbye(db: Path | None) -> str:
     """What Ctrl-C in the main menu says: bye, and the unfinished games only if any wait."""
     from companion.history.errors import HistoryError
-    from companion.history.sessions import SessionStore
+    from companion.history.sessions import TERMINAL_KINDS, SessionStore
     from companion.wording import plural
 
     try:
         with open_history(db, write=False) as history:
-            waiting = len(SessionStore(history).unfinished())
+            waiting = len(SessionStore(history).unfinished(TERMINAL_KINDS))
     except (HistoryError, typer.Exit):
         waiting = 0
     if not waiting:

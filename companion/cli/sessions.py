@@ -58,7 +58,7 @@ def resume_session(
         back: Offer *Back* in the list (the menu's submenu): it, Esc or
             Ctrl-C return without resuming.
     """
-    from companion.history.sessions import SessionStore
+    from companion.history.sessions import TERMINAL_KINDS, SessionStore
     from companion.terminal.safe_text import line
 
     if not abandon:
@@ -69,7 +69,7 @@ def resume_session(
     with open_history(db, write=False) as history:
         store = SessionStore(history)
         if session is None:
-            waiting = store.unfinished()
+            waiting = store.unfinished(TERMINAL_KINDS)
             if not waiting:
                 typer.echo("No unfinished games.")
                 return
@@ -79,6 +79,8 @@ def resume_session(
         if picked is None:
             return
         session = picked
+    elif found is not None and found.status == "active" and found.kind not in TERMINAL_KINDS:
+        fail(f"game #{session} is being filled in on the web page: open it with companion serve")
     elif found is None or found.status != "active":
         if abandon:
             fail("--abandon needs the id of an unfinished game (companion resume lists them)")

@@ -185,7 +185,7 @@ def save_game(
             game,
             score_file,
             result,
-            number=session,
+            number=max(session, 0),  # a web draft's play is numbered when saved
             played_at=played_at,
             location=location,
             duration_min=duration_min,

@@ -10,8 +10,11 @@ events) and facts about the game that are not answers (``meta:`` events): when
 a terminal started driving it and when it stopped, where it is played, and how
 long it took. Undo keeps both kinds; a replay skips them (:func:`companion.events.is_answer`).
 
-A session has the number its game will keep in the history (see
-:func:`companion.history.rows.next_number`). Only one process drives a session at a
+A session played along in the terminal has the number its game will keep in the
+history (see :func:`companion.history.rows.next_number`), so ``companion resume
+10`` and "game #10" are one game. A web page's draft has no game number: its
+session id is below 1, and its game is given the next number when it is saved,
+so drafts left unsaved leave no gap. Only one process drives a session at a
 time: it *holds* it (:meth:`SessionStore.acquire`), and a holder whose process
 has died is noticed and replaced.
 """
@@ -34,7 +37,9 @@ from companion.history.rows import insert, next_number
 from companion.history.store import History
 
 Event = tuple[str, Any]
-__all__ = ["Event", "SessionStore", "Unreadable", "now"]
+__all__ = ["TERMINAL_KINDS", "Event", "SessionStore", "Unreadable", "now"]
+# The sessions a terminal drives (``resume``); a web page's drafts are ``web``.
+TERMINAL_KINDS = ("play", "score")
 # A holder on another machine that has not saved an answer for this long is
 # taken to be gone (on this machine the process itself is checked).
 STALE_AFTER_S = 30 * 60
@@ -208,20 +213,34 @@ class SessionStore:
         self.history = history
         self._db = history._db
 
-    def start(self, game: str, kind: str, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
-        """Open a new session for ``game`` (``kind``: ``play`` or ``score``).
+    def start(
+        self,
+        game: str,
+        kind: str,
+        *,
+        facts: Sequence[tuple[str, Any]] = (),
+        numbered: bool = True,
+    ) -> int:
+        """Open a new session for ``game`` (``kind``: ``play``, ``score`` or ``web``).
 
         Args:
             game: The game id.
-            kind: ``play`` or ``score``.
+            kind: ``play``, ``score`` or ``web``.
             facts: ``meta:`` events to begin its log with (where it is played).
+            numbered: Give it the next game number, which the finished game
+                keeps; otherwise (a web draft) its id is below 1 and the game
+                is numbered when it is saved.
 
         Returns:
-            Its number, which the finished game keeps in the history.
+            Its id: with ``numbered``, the number the finished game keeps.
         """
         stamp = now_utc()
         with self.history.guard("start the game"), self.history.transaction() as db:
-            number = next_number(db)
+            if numbered:
+                number = next_number(db)
+            else:
+                lowest = db.execute("SELECT min(coalesce(min(id), 0), 0) FROM sessions")
+                number = int(lowest.fetchone()[0]) - 1
             db.execute(
                 "INSERT INTO sessions (id, game, kind, started_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?)",
@@ -347,9 +366,20 @@ class SessionStore:
                 (session_id, session_id, keep),
             )
 
-    def unfinished(self) -> list[SessionInfo]:
-        """Sessions not finished yet, most recent first."""
-        return self._select("WHERE status = 'active' ORDER BY updated_at DESC, id DESC")
+    def unfinished(self, kinds: Sequence[str] = ()) -> list[SessionInfo]:
+        """Sessions not finished yet, most recent first.
+
+        Args:
+            kinds: Only these kinds (``TERMINAL_KINDS`` for the terminal's);
+                every kind when empty.
+        """
+        if not kinds:
+            return self._select("WHERE status = 'active' ORDER BY updated_at DESC, id DESC")
+        marks = ", ".join("?" * len(kinds))
+        return self._select(
+            f"WHERE status = 'active' AND kind IN ({marks}) ORDER BY updated_at DESC, id DESC",
+            tuple(kinds),
+        )
 
     def get(self, session_id: int) -> SessionInfo | None:
         """One session, or ``None``."""
@@ -411,8 +441,9 @@ class SessionStore:
     def finish(self, session_id: int, play: Play, *, facts: Sequence[tuple[str, Any]] = ()) -> int:
         """Record the finished game and close the session, in one transaction.
 
-        The play takes the session's number. Finishing a session that is
-        already finished records nothing and returns the play it became.
+        The play takes the session's number (a draft's play, the next free
+        number). Finishing a session that is already finished records nothing
+        and returns the play it became.
 
         Args:
             session_id: The session.
@@ -440,7 +471,10 @@ class SessionStore:
                 "UPDATE sessions SET status = 'finished', holder = NULL WHERE id = ?",
                 (session_id,),
             )
-            play_id = insert(db, replace(play, id=session_id), keep_id=True)
+            if session_id > 0:
+                play_id = insert(db, replace(play, id=session_id), keep_id=True)
+            else:
+                play_id = insert(db, replace(play, id=0), keep_id=False)
             stamp = now_utc()
             for key, value in facts:
                 db.execute(

@@ -2,8 +2,10 @@
 
 Each page's draft is a session of kind ``web``: its one event holds
 everything typed so far, replaced in one transaction at every change, so a
-reload (or a new kernel) brings the game back. Saving finishes the session
-and records the game in the same transaction; a session already finished
+reload (or a new kernel) brings the game back. A draft has no game number
+(its session id is below 1): saving finishes the session and records the
+game, under the next free number, in the same transaction, so drafts left
+unsaved leave no gap in the numbers; a session already finished
 answers with its game's number and records nothing (a second tap, a retry).
 """
 
@@ -74,7 +76,7 @@ class Drafts:
         with self._open() as history:
             store = SessionStore(history)
             if session_id is None or not self._active(store, session_id):
-                session_id = store.start(self.game, KIND)
+                session_id = store.start(self.game, KIND, numbered=False)
             store.replace_draft(session_id, KEY, state)
         return session_id
 
@@ -109,7 +111,7 @@ class Drafts:
         with self._open() as history:
             store = SessionStore(history)
             if session_id is None or not self._open_or_saved(store, session_id):
-                session_id = store.start(self.game, KIND)
+                session_id = store.start(self.game, KIND, numbered=False)
             return save_game(
                 history,
                 self.game,

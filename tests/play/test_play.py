@@ -311,6 +311,22 @@ def test_resume_without_unfinished_games(db_path: Path) -> None:
     )
 
 
+def test_resume_leaves_web_drafts_to_the_page(db_path: Path) -> None:
+    from companion.history.sessions import SessionStore
+    from companion.widgets.drafts import Drafts
+
+    Drafts("tokaido", db_path).keep(None, {"players": 3, "names": ["Aki", "", ""]})
+    assert run(["resume"], "").stdout == "No unfinished games.\n"
+    with History(db_path) as history:
+        # A draft kept before drafts had no number.
+        old = SessionStore(history).start("tokaido", "web")
+    refused = run(["resume", str(old)], "")
+    assert (refused.exit_code, refused.stderr) == (
+        1,
+        f"Error: game #{old} is being filled in on the web page: open it with companion serve\n",
+    )
+
+
 def test_json_export_carries_the_event_log_and_imports_it_back(
     db_path: Path, tmp_path: Path
 ) -> None:

@@ -93,6 +93,26 @@ def test_a_finished_draft_is_not_recorded_twice_from_another_page(db_path: Path)
     assert len(plays(db_path)) == 1
 
 
+def test_game_numbers_are_given_at_save_so_unsaved_drafts_leave_no_gap(db_path: Path) -> None:
+    left = GamePage("shogun")
+    left.name_inputs[0].value = "Aki"  # a draft that is never saved
+    assert left.session_id is not None and left.session_id < 1
+    first = tokaido_page()
+    assert first.form.save() == 1
+    first.form.new_button.click()
+    first.name_inputs[0].value = "Ann"  # another draft, left too
+    with History(db_path) as history:
+        store = SessionStore(history)
+        number = store.start("kamakura", "play")  # a game played along in the terminal
+    assert number == 2
+    again = tokaido_page()
+    assert again.form.save() == 3
+    with sqlite3.connect(db_path) as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM plays ORDER BY id")]
+    conn.close()
+    assert ids == [1, 3]  # 2 is the terminal's game, still being played
+
+
 def test_new_game_keeps_the_names_and_empties_the_pad(db_path: Path) -> None:
     page = tokaido_page()
     page.form.save()
