@@ -36,7 +36,7 @@ from companion.history.errors import (
 from companion.history.model import now_utc
 from companion.history.schema import MIGRATIONS, SCHEMA_VERSION
 from companion.safe_file import replacing
-from scorers.names import name_key
+from scorers.names import InvalidName, clean_name, name_key
 
 APPLICATION_ID = 0x43504E31  # "CPN1"
 
@@ -263,6 +263,7 @@ class HistoryFile:
             if version > 0:
                 self.backup_path = self._backup(version)
             db.create_function("name_key", 1, name_key, deterministic=True)
+            db.create_function("stored_name", 1, stored_name, deterministic=True)
             db.execute(
                 "CREATE TABLE IF NOT EXISTS schema_migrations ("
                 "version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
@@ -445,3 +446,17 @@ def _identity(db: sqlite3.Connection) -> tuple[int, int, int]:
         if not nested and db.in_transaction:  # an error may have ended it already
             db.execute("COMMIT")
     return int(app_id), int(version), int(tables)
+
+
+def stored_name(name: str) -> str:
+    """``name`` as the name rule stores it; as it is when the rule refuses it.
+
+    The SQL function of the migration that cleans the names stored before
+    the rule applied to them (Shibuya's team members): line breaks and tabs
+    become spaces, as in the name's key; a name the rule still refuses is
+    kept, and every path that shows it escapes it.
+    """
+    try:
+        return clean_name(" ".join(name.split()))
+    except InvalidName:
+        return name

@@ -466,4 +466,15 @@ MIGRATIONS += (
         ),
     ),
 )
+MIGRATIONS += (
+    (
+        10,
+        "team members' names in the one shape the name rule gives",
+        (
+            # Members were once stored as typed ("Aki\r", "\n\nWinner: Blue"); the
+            # key of a name ignores that already, so nobody is renamed.
+            "UPDATE play_people SET name = stored_name(name) WHERE name <> stored_name(name)",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

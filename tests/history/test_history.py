@@ -101,6 +101,7 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         (7, "ratings kept between calls, a count of the changes to the plays, two indexes"),
         (8, "each play's version, tombstones and renames for syncing with a club's ledger"),
         (9, "renames noted to travel to a club's ledger"),
+        (10, "team members' names in the one shape the name rule gives"),
     ]
     assert versions[-1][0] == SCHEMA_VERSION
 
@@ -434,6 +435,26 @@ def test_migration_5_turns_teams_into_people(tmp_path: Path) -> None:
     assert keys == ["aki", "émi"]
     # The side whose members are unknown is a row without a person.
     assert [row[7:] for row in rows if row[0] == 2] == [(None, None, 0), (None, None, 0)]
+
+
+def test_migration_10_stores_members_kept_as_typed_by_the_name_rule(tmp_path: Path) -> None:
+    path = tmp_path / "v9.sqlite3"
+    with History(path) as history:
+        play_id = history.record(game="shibuya", score_file=TEAMS_FILE, result=teams_result())
+    # As an older companion stored the members: as typed.
+    db = sqlite3.connect(path, isolation_level=None)
+    for typed, name in (("Aki\r", "Aki"), ("\n\nWinner:\tBlue", "Cho"), ("Dai\u3164", "Dai")):
+        db.execute("UPDATE play_people SET name = ? WHERE name = ?", (typed, name))
+    db.execute("DELETE FROM schema_migrations WHERE version = 10")
+    db.execute("PRAGMA user_version = 9")
+    db.close()
+    with History(path) as history:
+        assert history.backup_path == tmp_path / "v9.sqlite3.v9-backup"
+        names = [p.name for p in history.get(play_id).persons]
+        renames = history._db.execute("SELECT count(*) FROM rename_log").fetchone()[0]
+    # A name the rule refuses (an invisible letter) is kept as it was: shown escaped.
+    assert names == ["Aki", "Winner: Blue", "Ben", "Dai\u3164"]
+    assert renames == 0  # the same people: nobody was renamed
 
 
 @pytest.mark.parametrize("seed", range(4))
