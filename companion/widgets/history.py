@@ -24,7 +24,7 @@ from companion.history.errors import HistoryError
 from companion.history.model import Filter
 from companion.history.store import default_path, opened
 from companion.widgets.drafts import reading
-from companion.widgets.page import close_all, navigation, wait_for_visitor
+from companion.widgets.page import close_all, links_as_output, navigation, wait_for_visitor
 from companion.widgets.score_form import after_html, problem_line, result_html, sentences_html
 from companion.widgets.style import style
 
@@ -88,10 +88,11 @@ class HistoryPage:
         self.more = w.Button(description="Show more games", layout=w.Layout(display="none"))
         self.more.add_class("more-games")
         self.more.on_click(lambda _: self.show_more())
+        self.nav = navigation("history")
         self.widget = w.VBox(
             [
                 style(),
-                navigation("history"),
+                self.nav,
                 w.HTML("<h1>Game history</h1>"),
                 w.HBox([self.game, self.player, self.count]),
                 self.status,
@@ -108,6 +109,7 @@ class HistoryPage:
     def open(self) -> w.VBox:
         """The page for a notebook cell (reads the history when the visitor arrives)."""
         wait_for_visitor()
+        links_as_output(self.nav)
         self.refresh()
         return self.widget
 

@@ -94,6 +94,22 @@ def test_in_jupyterlab_the_links_are_the_cells_own_output(
     assert other.layout.display is None and len(shown) == 1  # Voilà: the widget's links
 
 
+@pytest.mark.parametrize("make", ["game", "history"])
+def test_every_page_opened_in_jupyterlab_gives_its_links_as_output(
+    monkeypatch: pytest.MonkeyPatch, db_path: Path, make: str
+) -> None:
+    from companion.widgets import GamePage, HistoryPage
+    from companion.widgets import page as page_module
+
+    shown: list[str] = []
+    monkeypatch.setattr(page_module, "in_jupyterlab", lambda: True)
+    monkeypatch.setattr("IPython.display.display", lambda html: shown.append(html.data))
+    page = GamePage("tokaido") if make == "game" else HistoryPage()
+    page.open()
+    assert shown == [page.nav.value] and "href='shogun.ipynb'" in shown[0]
+    assert page.nav.layout.display == "none"
+
+
 def test_voila_kernels_and_scripts_are_not_jupyterlab(monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.widgets.page import in_jupyterlab
 
