@@ -313,10 +313,12 @@ def notebook_command(port: int, folder: Path) -> list[str]:
         "--ServerApp.open_browser=False",
         # Saved without widget outputs (they die with their kernel).
         "--FileContentsManager.pre_save_hook=companion.widgets.notebook_files.pre_save_hook",
-        # No news feed, and no language-server extension (it writes an npm log
-        # into the home folder looking for servers).
+        # No news feed, no language-server extension (it writes an npm log into
+        # the home folder looking for servers), and no shim for the classic
+        # notebook's extensions (it reads every server setting, a deprecated
+        # one included, and prints a DeprecationWarning).
         "--LabApp.news_url=None",
-        "--ServerApp.jpserver_extensions={'jupyter_lsp': False}",
+        "--ServerApp.jpserver_extensions={'jupyter_lsp': False, 'notebook_shim': False}",
         *kernel_options(),
         *culling_options(600),
     ]

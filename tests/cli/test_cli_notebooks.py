@@ -163,7 +163,8 @@ def test_notebook_opens_a_working_copy(
     assert '"fetchNews": "false"' in (settings / "notification.jupyterlab-settings").read_text()
     assert env["JUPYTERLAB_SETTINGS_DIR"] == str(data / "lab-settings")
     assert "--LabApp.news_url=None" in command
-    assert "--ServerApp.jpserver_extensions={'jupyter_lsp': False}" in command
+    off = "{'jupyter_lsp': False, 'notebook_shim': False}"
+    assert f"--ServerApp.jpserver_extensions={off}" in command
     assert "--KernelManager.transport=ipc" in command
     hook = "--FileContentsManager.pre_save_hook=companion.widgets.notebook_files.pre_save_hook"
     assert hook in command
@@ -271,3 +272,47 @@ def test_serve_table_without_host_listens_on_the_network(monkeypatch: pytest.Mon
     assert cli_notebooks.join_host("0.0.0.0", False) == ("0.0.0.0", "127.0.0.1")
     assert cli_notebooks.join_host("::1", True) == ("::1", "::1")
     assert cli_notebooks.url_host("::1") == "[::1]"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(120)
+def test_jupyterlab_from_start_to_ctrl_c_prints_no_warning_and_no_traceback(
+    tmp_path: Path,
+) -> None:
+    import urllib.request
+
+    pytest.importorskip("jupyterlab", reason="the notebooks extra is not installed")
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "companion", "notebook", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ),
+        process_group=0,
+    )
+    assert process.stdout is not None
+    try:
+        first = process.stdout.readline()
+        token = first.split("token=")[1].split()[0]
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(
+                    f"http://127.0.0.1:{port}/lab?token={token}", timeout=5
+                ) as page:
+                    assert page.status == 200
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "JupyterLab never answered"
+                time.sleep(0.5)
+        os.killpg(process.pid, signal.SIGINT)
+        output = first + process.stdout.read()
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    assert "Warning" not in output, output
+    assert "Traceback" not in output, output
+    assert "Jupyter Server" in output  # its own lines, as they were
