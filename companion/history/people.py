@@ -38,7 +38,7 @@ class PersonSummary:
     Attributes:
         name: The name as written in their latest game.
         games: How many games they are in.
-        aliases: Earlier names (by name key) that were renamed into them.
+        aliases: Earlier names that were renamed into them, as they were written.
     """
 
     name: str
@@ -75,16 +75,19 @@ def people(history: History) -> list[PersonSummary]:
             "SELECT name_key, name, max(played_at), count(DISTINCT play_id) FROM play_people "
             "WHERE anonymous = 0 GROUP BY name_key"
         ).fetchall()
-        uuids = dict(history._db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
+        known = history._db.execute("SELECT name_key, uuid, name FROM player_uuids").fetchall()
+    uuids = {key: uuid for key, uuid, _ in known}
     played = {key for key, *_ in rows}
     by_uuid: dict[str, list[str]] = {}
-    for key, uuid in uuids.items():
+    for key, uuid, written in known:
         if key not in played:
-            by_uuid.setdefault(uuid, []).append(key)
+            # As it was written; a rename made before the spelling was kept shows its key.
+            by_uuid.setdefault(uuid, []).append(written or key)
     found = []
     for key, name, _, games in rows:
         uuid = uuids.get(key, player_uuid(name))
-        found.append(PersonSummary(name, games, tuple(sorted(by_uuid.get(uuid, [])))))
+        aliases = sorted(by_uuid.get(uuid, []), key=lambda alias: (alias.casefold(), alias))
+        found.append(PersonSummary(name, games, tuple(aliases)))
     return sorted(found, key=lambda person: (person.name.casefold(), person.name))
 
 
@@ -185,8 +188,8 @@ def write_rename(db: sqlite3.Connection, plan: RenamePlan, changed: list[Play]) 
         replace_rows(db, play)
     if old_key != new_key or old_key in uuids:
         db.executemany(
-            "INSERT OR REPLACE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
-            [(old_key, uuid), (new_key, uuid)],
+            "INSERT OR REPLACE INTO player_uuids (name_key, uuid, name) VALUES (?, ?, ?)",
+            [(old_key, uuid, plan.old), (new_key, uuid, plan.new)],
         )
 
 

@@ -469,11 +469,13 @@ MIGRATIONS += (
 MIGRATIONS += (
     (
         10,
-        "team members' names in the one shape the name rule gives",
+        "team members' names by the name rule; a renamed name's spelling",
         (
             # Members were once stored as typed ("Aki\r", "\n\nWinner: Blue"); the
             # key of a name ignores that already, so nobody is renamed.
             "UPDATE play_people SET name = stored_name(name) WHERE name <> stored_name(name)",
+            # A person's earlier names are shown as they were written.
+            "ALTER TABLE player_uuids ADD COLUMN name TEXT",
         ),
     ),
 )

@@ -92,7 +92,7 @@ def test_merge_asks_with_each_ones_games_then_stats_records_and_ratings_know_one
     assert merged.stdout.endswith("Ben merged into Benjamin in 3 games.\n")
     assert people() == [
         {"name": "Aki", "games": 2, "aliases": []},
-        {"name": "Benjamin", "games": 4, "aliases": ["ben"]},
+        {"name": "Benjamin", "games": 4, "aliases": ["Ben"]},
         {"name": "Cho", "games": 3, "aliases": []},
         {"name": "Dan", "games": 1, "aliases": []},
     ]
@@ -147,7 +147,7 @@ def test_a_rename_keeps_the_persons_uuid_in_bg_stats_exports(games: Path) -> Non
     after = bgstats_uuids()
     assert after["Chiyo"] == before["Cho"]
     assert "Cho" not in after
-    assert {"name": "Chiyo", "games": 3, "aliases": ["cho"]} in people()
+    assert {"name": "Chiyo", "games": 3, "aliases": ["Cho"]} in people()
     # A merge: the merged person is NEW, with NEW's uuid.
     ok("history", "rename", "Ben", "Benjamin", "--yes")
     assert bgstats_uuids()["Benjamin"] == before["Benjamin"]

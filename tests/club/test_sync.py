@@ -564,7 +564,7 @@ def test_a_rename_reaches_a_game_recorded_elsewhere_under_the_old_name(
     assert _names(y) == [["Benjamin", "Aki"], ["Cho", "Benjamin"]]
     assert _people(y) == [
         {"name": "Aki", "games": 1, "aliases": []},
-        {"name": "Benjamin", "games": 2, "aliases": ["ben"]},
+        {"name": "Benjamin", "games": 2, "aliases": ["Ben"]},
         {"name": "Cho", "games": 1, "aliases": []},
     ]
     assert ok(club, x) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"

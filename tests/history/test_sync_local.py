@@ -169,6 +169,7 @@ def test_migrating_an_older_history_gives_its_plays_versions(tmp_path: Path) -> 
 def test_migrating_notes_the_renames_made_in_place_before_to_go_up(tmp_path: Path) -> None:
     db = table(tmp_path / "h.sqlite3", "p", 2)
     # The history as migration 8 left it, with one rename made in place.
+    sql(db, "ALTER TABLE player_uuids DROP COLUMN name")  # migration 10's
     sql(db, "DROP TABLE rename_log")
     sql(db, "DELETE FROM schema_migrations WHERE version >= 9")
     sql(db, "INSERT INTO person_renames VALUES ('ben', 'Benjamin', '2026-01-01T00:00:00.000Z')")
