@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from companion.cli import notebooks as cli_notebooks
 from companion.cli.app import app
+from tests.support.serving import free_port
 
 runner = CliRunner()
 
@@ -30,12 +31,6 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[list[str], dict[str, st
 
     monkeypatch.setattr(cli_notebooks, "run_server", fake_run)
     return seen
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_path: Path) -> None:

@@ -16,12 +16,13 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from tests.support.serving import free_port
 
 SUPERUSER = "postgres"
 
@@ -35,13 +36,6 @@ def binaries() -> Path | None:
         if (Path(folder) / "initdb").exists() and (Path(folder) / "pg_ctl").exists():
             return Path(folder)
     return None
-
-
-def free_port() -> int:
-    """A port free on 127.0.0.1 now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass

@@ -14,7 +14,6 @@ import json
 import os
 import re
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -26,6 +25,7 @@ from typing import Any
 import pytest
 
 from companion.cli.notebooks import alive, descendants
+from tests.support.serving import die_with_parent, free_port, listening
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -73,25 +73,6 @@ pytestmark = [
         not CHROMIUM.exists(), reason="Debian's chromium is not installed (.ci/run installs it)"
     ),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def listening(port: int) -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", port)) == 0
-
-
-def die_with_parent() -> None:
-    """In the child: get SIGTERM if the test process dies (a timeout), so nothing is left."""
-    import ctypes
-
-    libc = ctypes.CDLL("libc.so.6", use_errno=True)
-    libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
 def kernels(pid: int) -> list[int]:
