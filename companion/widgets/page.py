@@ -35,33 +35,54 @@ TEAMS = ("Red", "Blue")
 CLASH_SECONDS = 30.0  # two devices changing one cell within this are told of it
 
 
-def sender() -> str | None:
-    """The session (one per device's page) of the message the kernel is handling now."""
+def sender() -> tuple[str | None, str]:
+    """The device whose message the kernel is handling now: its session and its player.
+
+    The session is one per device's page; the player is the seat the device
+    picked as its own column ("My column"), sent as the message's user name,
+    or ``""`` when it picked none.
+    """
     try:
         from ipykernel.kernelbase import Kernel
 
         if not Kernel.initialized():
-            return None
+            return None, ""
         parent = Kernel.instance().get_parent()  # type: ignore[no-untyped-call]
     except Exception:  # not in a kernel (tests, a script): no device to name
-        return None
+        return None, ""
     header = parent.get("header", {}) if isinstance(parent, dict) else {}
     session = header.get("session")
-    return session if isinstance(session, str) and session else None
+    player = header.get("username")
+    return (
+        session if isinstance(session, str) and session else None,
+        player if isinstance(player, str) else "",
+    )
 
 
 class Devices:
-    """The devices on one game's page, named in the order they first changed something."""
+    """The devices on one game's page: by their player, else numbered as they first change."""
 
     def __init__(self) -> None:
         self.sessions: dict[str, str] = {}
 
-    def name(self, session: str | None) -> str:
-        """``device 1``, ``device 2``… (``this device`` outside a served page)."""
+    def name(self, session: str | None, player: str = "") -> str:
+        """``Aki's device`` when it picked Aki's column, else ``device 1``, ``device 2``…
+
+        ``this device`` outside a served page. The player's name comes from
+        the device: it is cleaned by the name rule, and one it refuses is not
+        used.
+        """
         if session is None:
             return "this device"
         if session not in self.sessions:
             self.sessions[session] = f"device {len(self.sessions) + 1}"
+        if player:
+            from scorers.names import InvalidName, clean_name
+
+            try:
+                return f"{clean_name(player)}'s device"
+            except InvalidName:
+                pass
         return self.sessions[session]
 
 
@@ -492,7 +513,7 @@ class GamePage:
 
         if self.restoring or self.form.quiet:
             return
-        who = self.devices.name(sender())
+        who = self.devices.name(*sender())
         now = time.monotonic()
         before = self.last_change.get(path)
         self.last_change[path] = (who, now)

@@ -4,6 +4,8 @@
 // The choice belongs to this device alone (kept in its localStorage), never
 // to the game that every device shares.
 
+import { setDevicePlayer } from "./kernel.js";
+
 const KEY = `companion-my-column:${window.location.pathname}`;
 
 function stored() {
@@ -67,6 +69,9 @@ function column(pad) {
       select.replaceChildren(...options.map((name, i) => new Option(name, i === 0 ? "" : String(i - 1))));
     }
     select.value = seat === null ? "" : String(seat);
+    // The player this device belongs to names it to the other devices ("Aki's
+    // device changed it"): the kernel reads it as the messages' user name.
+    setDevicePlayer(seat === null ? "" : names[seat]);
     const children = Array.from(grid.children);
     children.forEach((child, index) => {
       const at = index % (players + 1);

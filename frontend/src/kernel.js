@@ -2,6 +2,15 @@
 // the widgets need: comms (open, message, close), replies on the shell channel
 // and the kernel's busy/idle status for each message sent.
 
+// The player whose column this device shows ("My column"), sent as the user
+// name of every message, so that the kernel can say "Aki's device changed it".
+let devicePlayer = "";
+
+/** Names this device by its player ("" when it shows everyone's columns). */
+export function setDevicePlayer(name) {
+  devicePlayer = String(name || "").slice(0, 60);
+}
+
 function uuid() {
   if (window.crypto && window.crypto.randomUUID) {
     return window.crypto.randomUUID().replace(/-/g, "");
@@ -211,7 +220,7 @@ export class Kernel {
   send(msgType, content, { callbacks, metadata, buffers } = {}) {
     const msgId = uuid();
     const msg = {
-      header: { msg_id: msgId, msg_type: msgType, username: "", session: this.session, date: new Date().toISOString(), version: "5.3" },
+      header: { msg_id: msgId, msg_type: msgType, username: devicePlayer, session: this.session, date: new Date().toISOString(), version: "5.3" },
       parent_header: {},
       metadata: metadata || {},
       content,

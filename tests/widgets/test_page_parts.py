@@ -232,3 +232,15 @@ def test_every_cell_keeps_its_values_across_a_reload_with_the_clock(db_path: Pat
         for key, value in zip(KEYS, values, strict=True):
             assert again.form.cells[f"players[{seat}].{key}"].controls["n"].value == value
     type_in(again, "players[0].journey", "59")
+
+
+def test_a_device_is_named_by_its_players_column_else_numbered() -> None:
+    from companion.widgets.page import Devices
+
+    devices = Devices()
+    assert devices.name(None) == "this device"  # not on a served page
+    assert devices.name("a") == "device 1"
+    assert devices.name("b", "  Ben\t") == "Ben's device"  # by the name rule
+    assert devices.name("c", "Cho\u3164") == "device 3"  # a name the rule refuses: numbered
+    assert devices.name("b") == "device 2"  # back to everyone's columns
+    assert devices.name("a", "Aki") == "Aki's device"

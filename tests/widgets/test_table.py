@@ -158,11 +158,12 @@ def test_one_cell_from_two_devices_is_never_merged_and_says_who_changed_it(
         b.page.wait_for_selector(".head >> text=Aki")
         a.fill(cell, "12")
         until_shown(b, cell, "12")
+        b.page.select_option(".my-column select", label="Aki")  # B is Aki's phone
         b.fill(cell, "15")
         until_shown(a, cell, "15")  # the last change wins
         for device in (a, b):
             device.page.wait_for_selector(
-                ".clash >> text=Aki: score before: device 2 changed it to “15”; "
+                ".clash >> text=Aki: score before: Aki's device changed it to “15”; "
                 "it was “12” from device 1."
             )
         # Alternate keystrokes in the same cell: each device's value stays whole.
