@@ -103,7 +103,11 @@ def resume_session(
             from companion.history.sessions import held_message
 
             fail(held_message(info.id, holder))
-        typer.echo(line(f"Resuming game #{info.id} ({info.game}, {info.note or 'setup'})."))
+        from scorers import SCORERS
+
+        known = SCORERS.get(info.game)
+        shown = known.info.title if known is not None else info.game
+        typer.echo(line(f"Resuming game #{info.id} ({shown}, {info.note or 'setup'})."))
         drive(history, info.id)
 
 

@@ -13,13 +13,11 @@ from typing import Any
 from companion.play.common import Outcome, ask_players, choose_start, run_checklist
 from companion.play.pad import Pad, Row, review
 from companion.play.table import Table
+from scorers.shibuya import LEAD, PAWNS, TARGETS
 
 GAME = "shibuya"
 CONSTRUCTION_TILES = 16
 ALL_TILES = 30
-PAWNS = 8
-TARGETS = {"standard": 6, "no_construction": 4}
-LEAD = 3
 MOVE, GOAL, BUILD = "Moved a pedestrian", "A pedestrian reached its goal", "Built a street tile"
 LAID, ALL_LAID = "Laid", "All 16 tiles are laid"
 MODES = ["2 players", "4 players in two teams"]
@@ -130,7 +128,7 @@ def flow(t: Table) -> Outcome:
             goals[side] += 1
             winner = winner_of(goals, target)
             if winner is not None:
-                t.say(f"{sides[winner]} wins with {goals[winner]} pawns at goal!")
+                t.say(win_line(sides, goals, winner, target))
                 break
         turn = (turn + 1) % count
     t.round("final count")
@@ -155,6 +153,14 @@ def winner_of(goals: list[int], target: int) -> int | None:
         if goals[side] >= target or goals[side] - goals[1 - side] >= LEAD:
             return side
     return None
+
+
+def win_line(sides: list[str], goals: list[int], winner: int, target: int) -> str:
+    """How the side won: ``Aki wins with 6 pawns at goal!``, or by a lead of 3."""
+    mine, theirs = goals[winner], goals[1 - winner]
+    if mine >= target:
+        return f"{sides[winner]} wins with {mine} pawns at goal!"
+    return f"{sides[winner]} wins with a lead of {mine - theirs}: {mine} pawns at goal to {theirs}!"
 
 
 def pad_title(sides: list[str], names: list[str], count: int) -> str:

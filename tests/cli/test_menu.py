@@ -79,7 +79,7 @@ def test_resume_goes_straight_into_the_only_unfinished_game(db_path: Path) -> No
     stopped = run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
     assert stopped.exit_code == 130
     resumed = run(["resume"], CTRL_C)
-    assert resumed.stdout.startswith("Resuming game #1 (shibuya, players).")  # no question
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players).")  # no question
 
 
 def test_goodbye_names_unfinished_games_only_when_there_are_some(db_path: Path) -> None:

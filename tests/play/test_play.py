@@ -39,7 +39,7 @@ def test_shibuya_end_to_end(db_path: Path) -> None:
     assert "Aki plays Red, Ben plays Blue." in out
     assert "Construction: lay the 16 tiles in the 4 x 4 area, taking turns." in out
     assert "Aki's turn, Red (Aki 0 - 0 Ben at goal)." not in out  # prompts are not printed
-    assert "Aki wins with 3 pawns at goal!" in out
+    assert "Aki wins with a lead of 3: 3 pawns at goal to 0!" in out
     assert "Shibuya: result\n" in out
     assert "\n1   Pawns at goal   3       0\n" in out
     assert out.endswith("Saved to the history as game #1.\n")
@@ -68,7 +68,7 @@ def test_shibuya_four_players_teams(db_path: Path) -> None:
         "Blue: Aki and Cho. Red: Ben and Dai."
     )
     assert "only a pawn's owner moves it off the start" in out
-    assert "Red wins with 3 pawns at goal!" in out
+    assert "Red wins with a lead of 3: 3 pawns at goal to 0!" in out
     [game] = saved(db_path)
     assert [p["members"] for p in game["score_file"]["players"]] == [["Aki", "Cho"], ["Ben", "Dai"]]
     assert game["result"]["winners"] == ["Red"]
@@ -283,7 +283,7 @@ def test_pause_then_resume(db_path: Path) -> None:
     assert sessions(db_path) == [(1, "shibuya", "active")]
     resumed = run(["resume", "1"], rest)
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stdout.startswith("Resuming game #1 (shibuya, setup).")
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, setup).")
     [game] = saved(db_path)
     assert game["result"]["winners"] == ["Aki"]
 

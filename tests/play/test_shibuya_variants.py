@@ -59,3 +59,20 @@ def test_the_rules_players_read_name_no_variant_id() -> None:
 
     for topic in load_topics("shibuya"):
         assert "no_construction" not in topic.body, topic.id
+
+
+@pytest.mark.parametrize(
+    ("goals", "target", "said"),
+    [
+        ([6, 4], 6, "Aki wins with 6 pawns at goal!"),
+        ([2, 4], 4, "Ben wins with 4 pawns at goal!"),  # the optional rule
+        ([3, 0], 6, "Aki wins with a lead of 3: 3 pawns at goal to 0!"),
+        ([1, 4], 6, "Ben wins with a lead of 3: 4 pawns at goal to 1!"),
+    ],
+)
+def test_the_win_is_said_as_it_happened(goals: list[int], target: int, said: str) -> None:
+    from companion.play.shibuya import win_line, winner_of
+
+    winner = winner_of(goals, target)
+    assert winner is not None
+    assert win_line(["Aki", "Ben"], goals, winner, target) == said
