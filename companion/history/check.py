@@ -229,7 +229,8 @@ def saved_sessions(history: History) -> Iterator[Session]:
     db = history._db
     rows = db.execute(
         "SELECT id, game, kind, status, play_id FROM sessions "
-        "WHERE status IN ('active', 'finished') ORDER BY id"
+        # A web page's draft is one state replaced at each change, not answers to replay.
+        "WHERE status IN ('active', 'finished') AND kind <> 'web' ORDER BY id"
     ).fetchall()
     for session_id, game, kind, status, play_id in rows:
         events: list[tuple[str, Any]] = []

@@ -113,6 +113,17 @@ def test_game_numbers_are_given_at_save_so_unsaved_drafts_leave_no_gap(db_path: 
     assert ids == [1, 3]  # 2 is the terminal's game, still being played
 
 
+def test_history_check_finds_no_problem_in_web_drafts_and_games(db_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli.app import app
+
+    tokaido_page().form.save()
+    GamePage("shogun").name_inputs[0].value = "Aki"  # a draft in progress
+    result = CliRunner().invoke(app, ["history", "check", "--db", str(db_path)])
+    assert (result.exit_code, result.stdout.splitlines()[-1]) == (0, "No problems found.")
+
+
 def test_new_game_keeps_the_names_and_empties_the_pad(db_path: Path) -> None:
     page = tokaido_page()
     page.form.save()
