@@ -536,13 +536,14 @@ def read_street_cards(text: str, other: list[dict[str, Any] | None]) -> StreetCa
                 space, _ = card_or_reference(candidate, other)
                 if space is not None:
                     found = (end, space)
-                elif wrong is None:
-                    if candidate.startswith("="):
-                        problem = reference_so_far(candidate, other)
-                    else:
-                        problem = card_so_far(candidate)[1]
-                    if problem is not None:
-                        wrong = (candidate, problem)
+                    continue
+                if candidate.startswith("="):
+                    problem = reference_so_far(candidate, other)
+                else:
+                    problem = card_so_far(candidate)[1]
+                if problem is not None:
+                    wrong = (candidate, problem)
+                    break  # no card starts so: more words cannot make one
             if found is None:
                 rest = " ".join(words[start:])
                 number = len(spaces) + 1

@@ -8,6 +8,8 @@ pad numbers them. The line below spells out each card as it is typed, or says
 exactly what is wrong and where. Once all seven read, they go into that
 player's card cells (and the chairs boxes) as if chosen there, so the scorer
 checks them like any other value; a line half typed, or wrong, changes no cell.
+A line that names a card of the other street not on the pad yet (both players
+typing at once) is read again when that street's cards arrive.
 
 The cards stay in the cells below, for the full detail and for fixing one
 space: a card changed there is written back into the line when the street's
@@ -102,6 +104,9 @@ class ShopStreets:
     def __init__(self, form: Form) -> None:
         self.form = form
         self.entries = [form.cells[entry_path(seat)] for seat in range(form.players)]
+        # A line that waits for the other street: it names a card there (=5) not on the
+        # pad when it was typed; it is read again when the other street's cards change.
+        self.waiting = [False] * form.players
 
     def entry(self, seat: int) -> StreetEntry:
         """The street entry of ``seat``."""
@@ -133,9 +138,12 @@ class ShopStreets:
             found.append(read if read == space else None)
         return found
 
-    def reading(self, seat: int) -> StreetCards:
-        """What the street entry of ``seat`` reads (``=N`` from the other street's cells)."""
-        return read_street_cards(self.entry(seat).text, self.pad_spaces(1 - seat))
+    def reading(self, seat: int, other: list[dict[str, Any] | None] | None = None) -> StreetCards:
+        """What the street entry of ``seat`` reads (``=N`` from the other street's cells,
+        ``other`` when they were read already)."""
+        if other is None:
+            other = self.pad_spaces(1 - seat)
+        return read_street_cards(self.entry(seat).text, other)
 
     def changed(self, path: str) -> None:
         """A cell was changed by someone: a street entry fills its cells; a card cell
@@ -146,11 +154,20 @@ class ShopStreets:
             return
         space = SPACE.fullmatch(path)
         if space is not None:
-            self.follow(int(space.group(1)))
+            seat = int(space.group(1))
+            self.waiting[seat] = False  # its own cards changed by hand: they count now
+            self.follow(seat)
+            self.retry(1 - seat)
+
+    def retry(self, seat: int) -> None:
+        """Read a line again that was waiting for a card of the other street."""
+        if 0 <= seat < len(self.entries) and self.waiting[seat]:
+            self.fill(seat)
 
     def fill(self, seat: int) -> None:
         """Put a street entry that reads whole into its card cells and chairs boxes."""
         reading = self.reading(seat)
+        self.waiting[seat] = not reading.complete and "=" in self.entry(seat).text
         if not reading.complete:
             return  # half typed or wrong: every cell stays as it is
         quiet, self.form.quiet = self.form.quiet, True
@@ -163,6 +180,7 @@ class ShopStreets:
                 self.form.touched.update((card.path, room.path))
         finally:
             self.form.quiet = quiet
+        self.retry(1 - seat)
 
     def follow(self, seat: int) -> None:
         """Write the pad's seven cards into the entry, when they are whole and differ."""
@@ -181,12 +199,12 @@ class ShopStreets:
 
     def show(self, names: list[str]) -> None:
         """Each entry's line: its cards in words, or what is wrong."""
+        pads = [self.pad_spaces(seat) for seat in range(len(self.entries))]
         for seat in range(len(self.entries)):
             own = names[seat] if seat < len(names) else f"Player {seat + 1}"
             other = names[1 - seat] if 1 - seat < len(names) else "the other player"
-            self.entry(seat).said.value = said_html(
-                self.reading(seat), self.pad_spaces(seat), own, other, seat, names[0]
-            )
+            reading = self.reading(seat, pads[1 - seat])
+            self.entry(seat).said.value = said_html(reading, pads[seat], own, other, seat, names[0])
 
 
 def said_html(

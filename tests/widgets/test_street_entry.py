@@ -312,3 +312,21 @@ def test_a_street_typed_after_save_is_refused(db_path: Path) -> None:
     assert page.form.document() == document
     assert "Game #1 is saved: that change was not kept" in page.form.status.value
     assert said(page, 0).endswith("<div class='ok'>All 7 cards are on the pad.</div>")
+
+
+def test_a_line_naming_a_card_not_typed_yet_fills_when_the_other_street_arrives() -> None:
+    page = shimoda_page()
+    type_street(page, 1, "ythree53 kany13 pp31 rtwo33 bvm45 ychair33c1 =5")  # Ben is quicker
+    assert "Space 7 (=5): the other street's space 5 has no card yet" in said(page, 1)
+    assert page.form.cells["players[1].street[0].card"].controls["color"].value == ""
+    type_street(page, 0, "ry33 btwo35c1 y rp 5 3 pvm47 kany11 rchair35c2 ball75")
+    assert (
+        page.form.document()["players"][1]["street"][6]["card"]
+        == EXAMPLE["players"][1]["street"][6]["card"]
+    )
+    assert said(page, 1).endswith("<div class='ok'>All 7 cards are on the pad.</div>")
+    card = page.form.cells["players[1].street[6].card"].controls
+    card["range"].value = "3"  # fixed by hand afterwards: a later change of Aki's keeps it
+    assert entry(page, 1).controls["t"].value.endswith("ychair33c1 kany13")
+    type_street(page, 0, "ry33 btwo35c1 y rp 5 3 pvm47 kany15 rchair35c2 ball75")
+    assert card["range"].value == "3"
