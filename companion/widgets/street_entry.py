@@ -23,6 +23,9 @@ import html
 import re
 from typing import Any, Protocol
 
+import ipywidgets as w
+from ipywidgets.widgets.widget_string import TextStyle
+
 from companion.play.shimoda import (
     SPACES,
     StreetCards,
@@ -32,7 +35,7 @@ from companion.play.shimoda import (
     parse_card,
     read_street_cards,
 )
-from companion.widgets.cells import OMIT, Cell, clip, label, number, text_input
+from companion.widgets.cells import OMIT, Cell, clip, label, number, shared_layout, shared_style
 
 LABEL = "Shop cards"
 """The row's name on the pad (the box is called ``Aki: Shop cards``)."""
@@ -54,7 +57,16 @@ class StreetEntry(Cell):
     """
 
     def __init__(self, path: str) -> None:
-        box = text_input("100%", placeholder="ry33 bany15 … (=5: as the other's 5)")
+        # Two lines that wrap: the whole street shows as it is typed, on a phone too.
+        box = w.Textarea(
+            value="",
+            placeholder="ry33 bany15 … (=5: as the other's 5)",
+            rows=2,
+            continuous_update=True,
+            layout=shared_layout("100%"),
+            style=shared_style(TextStyle),
+        )
+        box.add_class("txt")
         super().__init__(path, {"t": box}, lambda raw: OMIT, css="street-entry")
         self.said = label()
         self.said.add_class("street-said")
