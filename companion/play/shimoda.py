@@ -212,6 +212,8 @@ def colour(word: str) -> str | None:
 def parse_card(text: str) -> tuple[dict[str, Any] | None, str | None]:
     """A shop card code → ``{"card": ..., "chairs": n}``; or ``None`` and the problem."""
     parts = text.lower().replace(",", " ").split()
+    if len(parts) == 2 and re.fullmatch(r"c\d", parts[1]):
+        parts = [parts[0] + parts[1]]  # by33 c1: the chairs of a run-together code
     compact = COMPACT.match(parts[0]) if len(parts) == 1 else None
     if compact:
         parts = [g for g in compact.groups() if g]
@@ -259,20 +261,59 @@ def card_code(space: dict[str, Any]) -> str:
     return code + (f" c{space['chairs']}" if space.get("chairs") else "")
 
 
+STAND_IN = ("b", "any", "0", "1")  # the parts of a card not typed yet, to read the others
+
+
+def card_so_far(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A card code being typed: the card it makes so far, the parts not typed yet stood in
+    for (``b y`` and ``by`` read as a blue card per yellow tourist, ``b y 3 3 c`` as a card
+    whose chairs are being typed); or ``None`` and what is wrong."""
+    space, problem = parse_card(text)
+    if space is not None:
+        return space, None
+    parts = text.lower().replace(",", " ").split()
+    tries = []
+    if len(parts) < 4:
+        spaced = " ".join(parts + list(STAND_IN[len(parts) :]))
+        tries.append(spaced)
+        problem = parse_card(spaced)[1]
+    if len(parts) == 1:
+        tries += run_together_so_far(parts[0])
+        for whole in (parts[0], parts[0] + "1"):
+            if COMPACT.match(whole):  # a run-together code: say what is wrong in it
+                problem = parse_card(whole)[1]
+                break
+    if parts and parts[-1] == "c":
+        tries.append(text + "1")
+    for attempt in tries:
+        space, _ = parse_card(attempt)
+        if space is not None:
+            return space, None
+    return None, problem
+
+
+def run_together_so_far(word: str) -> list[str]:
+    """Whole codes that a run-together code being typed (``by``, ``bthr``, ``by1``) may
+    become: what it scores completed, then points and range stood in for."""
+    letters = re.fullmatch(r"([a-z])([a-z+]*)", word)
+    if letters is None:
+        return [word + tail for tail in ("1", "01")]
+    typed = letters.group(2).replace("+", "")
+    pairs = [a + b for a in INITIALS for b in INITIALS if a != b]
+    scores = [*KINDS, *INITIALS, *pairs]
+    return [word + s[len(typed) :] + "01" for s in scores if s.startswith(typed)]
+
+
 def describe_card(text: str) -> str:
     """What a card code means so far, in words (shown below the prompt as it is typed)."""
     parts = text.lower().replace(",", " ").split()
     if not parts:
         return "  colour, what it scores, points, range: e.g. b y 3 3 (Tab offers what fits)"
-    space, problem = parse_card(text)
-    if space is None and len(parts) >= 4:
-        return f"  {problem}"
+    space, problem = card_so_far(text)
     if space is None:
-        # Describe the parts typed so far by completing them with a stand-in.
-        stand_in = ["b", "any", "0", "1"]
-        space, problem = parse_card(" ".join(parts + stand_in[len(parts) :]))
-        if space is None:
-            return f"  {problem}"
+        return f"  {problem}"
+    if parse_card(text)[0] is not None:
+        parts = card_code(space).split()  # a whole run-together code is said whole
     card = space["card"]
     scoring = card["scoring"]
     kind = scoring["type"]
@@ -428,6 +469,117 @@ def card_or_reference(
     if found is None:
         return None, f"the other street's space {match.group(1)} has no card yet"
     return dict(found), None
+
+
+# --- a street's cards in one answer (the web pad's street entry) ------------------
+
+MOST_PARTS = 8  # the most words tried for one card of a street (a card has at most 5)
+CARD_BREAK = "/"  # may stand between two cards of a street; spaces are enough
+
+
+@dataclass(frozen=True)
+class StreetCards:
+    """A street's shop cards typed in one answer, read as far as they go.
+
+    Attributes:
+        spaces: The cards read, in order (``{"card": ..., "chairs": n}``).
+        typed: What each card was typed as (``by33``, ``b y 3 3``, ``=5``).
+        rest: The start of the next card, still being typed ("" when none).
+        problem: What is wrong, naming the space (``None``: nothing so far).
+    """
+
+    spaces: tuple[dict[str, Any], ...] = ()
+    typed: tuple[str, ...] = ()
+    rest: str = ""
+    problem: str | None = None
+
+    @property
+    def complete(self) -> bool:
+        """All seven cards read and nothing wrong or left over."""
+        return self.problem is None and not self.rest and len(self.spaces) == SPACES
+
+
+def reference_so_far(text: str, other: list[dict[str, Any] | None]) -> str | None:
+    """What is wrong with ``=N`` typed so far (``None``: nothing, or just ``=``)."""
+    if re.fullmatch(r"=\s*", text.strip()):
+        return None
+    if REFERENCE.match(text.strip()) is None:
+        return "after = comes the other street's space number, 1 to 7 (e.g. =3)"
+    return card_or_reference(text, other)[1]
+
+
+def read_street_cards(text: str, other: list[dict[str, Any] | None]) -> StreetCards:
+    """A street's seven cards in one answer: the card codes one after another.
+
+    Each card is typed as :func:`card_or_reference` takes it (``by33``, ``b y 3 3``,
+    ``bchair33c1``, ``=5``), separated by spaces (a ``/`` between two cards is
+    allowed); each card is the longest run of words that reads as one card. A card
+    still being typed at the end is ``rest``; a card that cannot be one is the
+    ``problem``, named by its space, and reading stops there.
+
+    Args:
+        text: The answer.
+        other: The other street's cards by space (``None`` where there is none), for
+            ``=N``.
+    """
+    spaces: list[dict[str, Any]] = []
+    typed: list[str] = []
+    chunks = text.lower().split(CARD_BREAK)
+    for index, chunk in enumerate(chunks):
+        words = chunk.replace(",", " ").split()
+        start = 0
+        while start < len(words):
+            found: tuple[int, dict[str, Any]] | None = None
+            wrong: tuple[str, str] | None = None
+            for end in range(start + 1, min(len(words), start + MOST_PARTS) + 1):
+                candidate = " ".join(words[start:end])
+                space, _ = card_or_reference(candidate, other)
+                if space is not None:
+                    found = (end, space)
+                    continue
+                if candidate.startswith("="):
+                    problem = reference_so_far(candidate, other)
+                else:
+                    problem = card_so_far(candidate)[1]
+                if problem is not None:
+                    wrong = (candidate, problem)
+                    break  # no card starts so: more words cannot make one
+            if found is None:
+                rest = " ".join(words[start:])
+                number = len(spaces) + 1
+                last = index == len(chunks) - 1
+                if wrong is not None and last and 0 < start == len(words) - 1:
+                    # by33 c: the chairs of the card before, being typed
+                    joined = f"{typed[-1]} {rest}"
+                    if card_so_far(joined)[1] is None:
+                        spaces.pop()
+                        return street_cards(spaces, typed[:-1], joined)
+                if wrong is None and last:
+                    return street_cards(spaces, typed, rest)
+                if wrong is None:  # a card left unfinished before a '/'
+                    wrong = (rest, parse_card(rest)[1] or "not a card")
+                where = f"space {number}" if number <= SPACES else f"card {number}"
+                return street_cards(spaces, typed, rest, f"{where} ({wrong[0]}): {wrong[1]}")
+            end, space = found
+            spaces.append(space)
+            typed.append(" ".join(words[start:end]))
+            start = end
+    return street_cards(spaces, typed, "")
+
+
+def street_cards(
+    spaces: list[dict[str, Any]], typed: list[str], rest: str, problem: str | None = None
+) -> StreetCards:
+    """The reading, with more cards than a street has said as its problem."""
+    count = len(spaces) + (1 if rest else 0)
+    if problem is None and count > SPACES:
+        problem = f"{count} cards typed: a street has {SPACES} spaces"
+    return StreetCards(tuple(spaces), tuple(typed), rest, problem)
+
+
+def compact_code(space: dict[str, Any]) -> str:
+    """A card as its run-together code (``by33``, ``bchair33c1``)."""
+    return card_code(space).replace(" ", "")
 
 
 def ask_card(

@@ -199,7 +199,8 @@ class Cell:
             if control is None:
                 continue
             try:
-                control.value = clip(value) if isinstance(control, w.Text) else value
+                text = isinstance(control, (w.Text, w.Textarea))
+                control.value = clip(value) if text else value
             except Exception:  # a value from an older draft that no longer fits
                 continue
 

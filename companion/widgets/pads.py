@@ -28,6 +28,8 @@ from companion.widgets.cells import (
     text_cell,
     text_input,
 )
+from companion.widgets.street_entry import LABEL as STREET_LABEL
+from companion.widgets.street_entry import StreetEntry, entry_path
 from scorers import kamakura as kamakura_rules
 from scorers import shimoda as shimoda_rules
 from scorers import shogun as shogun_rules
@@ -151,6 +153,7 @@ def player_rows(game: str, seat: int, *, teams: bool = False) -> list[Row]:
         rows = [
             ("Merchant", text_cell(f"{p}.merchant", placeholder="name (optional)")),
             ("Merchant points", int_cell(f"{p}.merchant_points", placeholder="0")),
+            (STREET_LABEL, StreetEntry(entry_path(seat))),
         ]
         for k in range(shimoda_rules.STREET_LENGTH):
             rows.append((f"Space {k + 1} card", shop_card(f"{p}.street[{k}].card")))

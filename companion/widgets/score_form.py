@@ -29,6 +29,7 @@ import ipywidgets as w
 
 from companion.widgets.cells import OMIT, Cell, ListCell, label
 from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
+from companion.widgets.street_entry import ShopStreets
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
@@ -128,6 +129,7 @@ class ScoreForm:
                     self.cells[cell.path] = cell
         self.touched: set[str] = set()
         self.quiet = False
+        self.streets = ShopStreets(self) if game == "shimoda" else None
         self.saving = False
         self.saved_id: int | None = None
         self.saved_raw: dict[str, Any] = {}
@@ -338,6 +340,8 @@ class ScoreForm:
             self.start_choice.value = self.saved_start
         finally:
             self.quiet = False
+        if self.streets is not None:
+            self.streets.show(self.shown_names)
         self.status.value = (
             f"<span class='problem'>Game #{self.saved_id} is saved: that change was not kept. "
             "Press New game for the next game, or change the saved one with "
@@ -351,6 +355,8 @@ class ScoreForm:
             self._refuse_after_save()
             return
         self.touched.add(path)
+        if self.streets is not None:
+            self.streets.changed(path)  # a street entry fills its cells, and back
         self.status.value = ""
         self.check()
         if self.on_change:
@@ -430,6 +436,8 @@ class ScoreForm:
         self._totals(result)
         if self.game == "shimoda":
             self.drawing.value = street_drawing(self.document(), self.shown_names)
+        if self.streets is not None:
+            self.streets.show(self.shown_names)
         return found
 
     def _place(self, path: str) -> str:

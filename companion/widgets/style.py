@@ -78,6 +78,12 @@ CSS = """
 .companion .save-row { align-items: center; margin: 8px 0; }
 .companion .save-row .save { min-width: 12em; }
 .companion .streets { max-width: 100%; height: auto; }
+.companion .street-entry .widget-textarea { width: 100%; margin: 0; }
+.companion .street-entry textarea { min-height: 44px; font-size: 16px; padding: 6px;
+  line-height: 1.35; resize: vertical; }
+.companion .street-said { font-size: 14px; line-height: 1.35; }
+.companion .street-said .hint, .companion .street-said .typing { color: var(--c-muted, #4d4d4d); }
+.companion .street-said .note { color: var(--c-problem, #b00020); }
 .companion .tablescroll { overflow-x: auto; max-width: 100%; }
 .companion table { border-collapse: collapse; margin: 4px 0; }
 .companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;

@@ -3,6 +3,7 @@
 // tests/test_frontend.py checks that every widget the pages make is here.
 export { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
 export { TextView } from "./text.js"; // typing is never merged with another device's
+export { TextareaView } from "./text.js"; // the same, for a box of several lines
 export {
   BoundedIntTextModel,
   BoxModel,
@@ -28,6 +29,7 @@ export {
   IntTextView,
   TextModel,
   TextStyleModel,
+  TextareaModel,
   VBoxModel,
   VBoxView,
 } from "@jupyter-widgets/controls";

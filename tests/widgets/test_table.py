@@ -237,3 +237,39 @@ def test_my_column_on_a_phone(chromium: Any, table: Any) -> None:
     finally:
         phone.close()
         other.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_two_phones_type_both_shimoda_streets_at_once(chromium: Any, table: Any) -> None:
+    a = Device(chromium, table, "shimoda")
+    b = Device(chromium, table, "shimoda")
+    try:
+        a.fill(".name-0 input", "Aki")
+        a.fill(".name-1 input", "Ben")
+        for device in (a, b):
+            device.page.wait_for_selector("[aria-label='Aki: Shop cards']", timeout=20_000)
+            device.page.wait_for_selector("[aria-label='Ben: Shop cards']", timeout=20_000)
+        # Each phone types its player's street, a card at a time, at the same moment.
+        streets = {
+            "Aki": (a, ["ry33", "btwo35c1", "y rp 5 3", "pvm47", "kany11", "rchair35c2", "ball75"]),
+            "Ben": (b, ["ythree53", "kany13", "pp31", "rtwo33", "bvm45", "ychair33c1", "=5"]),
+        }
+        for k in range(7):
+            for name, (device, cards) in streets.items():
+                device.fill(f"[aria-label='{name}: Shop cards']", " ".join(cards[: k + 1]))
+        for device in (a, b):
+            for seat, colour in ((0, "blue"), (1, "black")):
+                select = f".c-players-{seat}-street-6-card select >> nth=0"
+                wait_for(
+                    lambda d=device, s=select, c=colour: d.page.locator(s).input_value() == c,
+                    f"space 7 of seat {seat} never became {colour}",
+                )
+            device.page.wait_for_selector(
+                ".c-players-1-shop-cards >> text=Space 7: as Aki's space 5: a black card"
+            )
+            for name, (_, cards) in streets.items():
+                until_shown(device, f"[aria-label='{name}: Shop cards']", " ".join(cards))
+        assert a.errors == [] and b.errors == []
+    finally:
+        a.close()
+        b.close()
