@@ -23,6 +23,7 @@ from companion.widgets.helpers import TableHelpers
 from companion.widgets.score_form import ScoreForm
 from companion.widgets.setup import SetupPanel
 from companion.widgets.style import style
+from companion.widgets.throttle import Throttle
 from companion.widgets.tracker import Tracker
 from scorers import GAME_IDS, SCORERS, short_title, title
 from scorers.names import name_key, name_problem
@@ -251,6 +252,7 @@ class GamePage:
         self.draft_status = w.HTML()
         self.draft_status.add_class("draft-status")
         self.devices = Devices()
+        self.keeper = Throttle(self._write_draft)
         self.last_change: dict[str, tuple[str, float]] = {}  # cell -> (device, when)
         self.clash = w.HTML()
         self.clash.add_class("clash")
@@ -608,8 +610,14 @@ class GamePage:
         self._pass_names()
 
     def _keep(self) -> None:
+        """Keep the draft: at once, or with the other changes of a burst (:mod:`.throttle`)."""
         if self.restoring or self.form.saved_id is not None:
             return
+        self.keeper()
+
+    def _write_draft(self) -> None:
+        if self.form.saved_id is not None:
+            return  # saved meanwhile: the game is in the history
         from companion.history.errors import HistoryError
 
         try:
