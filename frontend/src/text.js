@@ -42,7 +42,9 @@ function holding(Base, tag) {
     }
 
     events() {
-      return { ...super.events(), [`blur ${tag}`]: "handleLeft", [`focus ${tag}`]: "handleEntered" };
+      // focusin and focusout: focus and blur do not bubble up to the view's
+      // element, where the view listens.
+      return { ...super.events(), [`focusout ${tag}`]: "handleLeft", [`focusin ${tag}`]: "handleEntered" };
     }
 
     handleEntered() {

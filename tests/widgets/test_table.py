@@ -169,6 +169,8 @@ def test_one_cell_from_two_devices_is_never_merged_and_says_who_changed_it(
         # Alternate keystrokes in the same cell: each device's value stays whole.
         a.page.fill(cell, "")
         until_shown(b, cell, "")
+        # Both tap the cell at once (B was still in it: it leaves it first).
+        b.page.locator(".name-1 input").focus()
         a.page.focus(cell)
         b.page.focus(cell)
         for _ in range(3):
