@@ -29,7 +29,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -44,6 +44,7 @@ from companion.history.exports import (
     METADATA_STATUS,
     NAMESPACE,
 )
+from companion.history.import_spool import Spool
 from companion.history.model import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game, title
 from scorers._validate import key_path
@@ -72,6 +73,9 @@ MAX_EVENTS = 100_000
 MAX_REF = (1 << 63) - 1
 MAX_PROBLEMS = 100
 """At most this many problems are listed; the rest are counted."""
+MAX_KEPT_NOTES = 100
+"""At most this many notes of an import are kept (the report shows fewer); the rest are
+counted."""
 _SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?(\s*[+-]\s*[0-9]+(\.[0-9]+)?)*")
 _TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]+)?)")
 _PADDED_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2})?)?")
@@ -91,6 +95,11 @@ class Parsed:
             scores), one line each.
         player_uuids: The uuids BG Stats knows the people of the plays by, by
             :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player).
+        more_notes: How many notes there were past the first
+            :data:`MAX_KEPT_NOTES` (those are counted, not kept).
+        spool: Where the plays are when a file is read from disk
+            (:func:`read_import`): then ``plays`` and ``events`` stay empty,
+            and the plays are read back with :meth:`logged`.
     """
 
     kind: str
@@ -99,6 +108,64 @@ class Parsed:
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     player_uuids: dict[str, str] = field(default_factory=dict)
+    more_notes: int = 0
+    spool: Spool | None = None
+
+    @property
+    def count(self) -> int:
+        """How many plays there are to add."""
+        return self.spool.count if self.spool is not None else len(self.plays)
+
+    @property
+    def has_events(self) -> bool:
+        """Whether any play has an event log (a played-along game)."""
+        return bool(self.spool.logged) if self.spool is not None else bool(self.events)
+
+    def logged(self) -> Iterator[tuple[Play, list[dict[str, Any]] | None]]:
+        """The plays, in the file's order, each with its event log (``None`` when it has
+        none); from the spool one batch at a time, so that memory stays small."""
+        if self.spool is not None:
+            yield from self.spool
+            return
+        events = self.events
+        for play in self.plays:
+            yield play, events.get(play.uuid)
+
+    def keep(
+        self, play: Play, log: list[dict[str, Any]] | None = None, place: object = None
+    ) -> None:
+        """Add ``play`` (with its event log, and its BG Stats location id when the
+        locations are read after the plays) to the plays to add."""
+        if self.spool is not None:
+            self.spool.append(play, log, place)
+            return
+        self.plays.append(play)
+        if log:
+            self.events[play.uuid] = log
+
+    def note(self, text: str) -> None:
+        """Add a note (past :data:`MAX_KEPT_NOTES`, it is only counted)."""
+        if len(self.notes) < MAX_KEPT_NOTES:
+            self.notes.append(text)
+        else:
+            self.more_notes += 1
+
+    @property
+    def note_count(self) -> int:
+        """How many notes there were, kept or counted."""
+        return len(self.notes) + self.more_notes
+
+    def clear(self) -> None:
+        """Forget the plays (the file was refused)."""
+        self.plays.clear()
+        self.events.clear()
+        if self.spool is not None:
+            self.spool.clear()
+
+    def close(self) -> None:
+        """Let go of the temporary file of the plays, if there is one."""
+        if self.spool is not None:
+            self.spool.close()
 
 
 def not_scored(plays: list[Play]) -> int:
@@ -109,7 +176,11 @@ def not_scored(plays: list[Play]) -> int:
 def read_import(source: str) -> Parsed:
     """Read an import file (a path, or ``-`` for standard input) with the size limit.
 
-    The file is read as it is checked, so that memory stays small (see :func:`_read`).
+    The file is read as it is checked, and the plays checked are kept in a
+    temporary file until they are added (:class:`~companion.history.import_spool.Spool`),
+    so that memory stays small whatever the size of the file (see :func:`_read`).
+    The caller reads them with :meth:`Parsed.logged` and lets go of them with
+    :meth:`Parsed.close`.
 
     Raises:
         InputError: The file cannot be read, is too large or is not UTF-8.
@@ -118,7 +189,7 @@ def read_import(source: str) -> Parsed:
     from companion.scorefile import JsonDocument
 
     with JsonDocument.open(source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH) as doc:
-        return _read(doc)
+        return _read(doc, spooled=True)
 
 
 def parse(text: str) -> Parsed:
@@ -155,7 +226,7 @@ class _Stop(Exception):
         self.why = why
 
 
-def _read(doc: JsonDocument) -> Parsed:
+def _read(doc: JsonDocument, *, spooled: bool = False) -> Parsed:
     """Read and check an import file as it is read.
 
     The top-level object is read member by member, and its ``plays`` one by
@@ -172,22 +243,29 @@ def _read(doc: JsonDocument) -> Parsed:
     own, listed alone (as :func:`~companion.scorefile.parse_json` does); text
     that is not JSON is one problem.
 
+    Args:
+        doc: The document.
+        spooled: Keep the plays in a temporary file rather than in memory
+            (:attr:`Parsed.spool`); they are let go of when the file is refused.
+
     Raises:
         ScoreFileError: As :func:`parse`.
     """
     r = Reader()
     stopped: _Stop | None = None
+    plays: _Plays | None = None
     try:
         try:
-            data, plays = _document(doc, r, None)
+            data, plays = _document(doc, r, None, spooled=spooled)
             kind = _kind(data)
             if kind is None:
                 raise ScoreFileError.single("$", NEITHER)
             if isinstance(data, dict) and plays and (plays.again or plays.parsed.kind != kind):
                 doc.restart()
                 if plays.parsed.kind != kind:  # not checked yet (or not as what the file is)
+                    plays.parsed.close()
                     r, plays = Reader(), None
-                _, plays = _document(doc, r, data, plays)
+                _, plays = _document(doc, r, data, plays, spooled=spooled)
         except _Stop as stop:
             stopped = stop
             doc.raise_problems()
@@ -202,6 +280,8 @@ def _read(doc: JsonDocument) -> Parsed:
             parsed = _parse_bgstats(r, data)
         r.raise_if_problems()
     except ScoreFileError as error:
+        if plays is not None:
+            plays.parsed.close()
         problems = list(error.problems)
         endings = []
         if len(problems) > MAX_PROBLEMS:
@@ -225,7 +305,12 @@ def _kind(data: object) -> str | None:
 
 
 def _document(
-    doc: JsonDocument, r: Reader, known: dict[str, Any] | None, plays: _Plays | None = None
+    doc: JsonDocument,
+    r: Reader,
+    known: dict[str, Any] | None,
+    plays: _Plays | None = None,
+    *,
+    spooled: bool = False,
 ) -> tuple[object, _Plays | None]:
     """The top-level value, and its plays when they were read one by one (else ``None``).
 
@@ -236,6 +321,7 @@ def _document(
             read a second time: its plays are then checked with them.
         plays: When the document is read a second time, the plays as far as
             they were checked the first time (they are checked on from there).
+        spooled: Keep the plays in a temporary file (see :func:`_read`).
 
     Raises:
         ScoreFileError: The text is not JSON, or has duplicate keys, too deep
@@ -253,7 +339,9 @@ def _document(
     for key in doc.members():
         if key == "plays" and key not in data and doc.peek() == "[":
             if plays is None:
-                plays = _Plays.of(r, data if known is None else known, again=known is not None)
+                plays = _Plays.of(
+                    r, data if known is None else known, again=known is not None, spooled=spooled
+                )
             data[key] = []  # (read one by one)
             plays.read(doc, count_after=None if known else COUNT_AFTER)
             continue
@@ -303,14 +391,16 @@ class _Plays:
         """How many plays were checked (the first time the file was read)."""
 
     @classmethod
-    def of(cls, r: Reader, data: dict[str, Any], *, again: bool) -> _Plays:
+    def of(cls, r: Reader, data: dict[str, Any], *, again: bool, spooled: bool = False) -> _Plays:
         """The reader of the plays of the file begun with ``data`` (the whole file
-        but its plays when it is read ``again``)."""
+        but its plays when it is read ``again``); ``spooled``: the plays are kept
+        in a temporary file."""
+        spool = Spool() if spooled else None
         if data.get("format") == JSON_FORMAT and ("version" in data or again):
-            ours = _OurPlays(data.get("version"))
+            ours = _OurPlays(data.get("version"), parsed=Parsed("json", spool=spool))
             return cls(ours.r, ours.parsed, ours.play if ours.valid else None)
         if {"players", "games"} <= data.keys() and (again or data.get("format") != JSON_FORMAT):
-            bgstats = _BgStats(r, data)
+            bgstats = _BgStats(r, data, Parsed("bgstats", spool=spool))
             return cls(r, bgstats.parsed, None if r.problems else bgstats.play, bgstats.finish)
         plays = cls(r, Parsed("later"), None)
         plays.again = True  # what the plays need is not known yet
@@ -360,7 +450,7 @@ class _Plays:
         """Refuse the plays: more than :data:`MAX_PLAYS` (as for a list read whole, their
         problems are not listed)."""
         del self.r.problems[before:]
-        self.parsed.plays.clear()
+        self.parsed.clear()
         self.r.error("plays", f"must have at most {MAX_PLAYS} entries, got more")
         raise _Stop(self.r)
 
@@ -371,6 +461,7 @@ class _Plays:
         found = _parse_ours(r, data)
         r.problems += self.r.problems  # (after the whole-file problems, as when read whole)
         found.plays, found.events = self.parsed.plays, self.parsed.events
+        found.spool = self.parsed.spool
         return found
 
 
@@ -476,10 +567,9 @@ class _OurPlays:
         path = f"plays[{k}]"
         play = _read_play(self.r, item, path, self.version)
         if play is not None:
-            self.parsed.plays.append(play)
             log = _read_events(self.r, item, f"{path}.events")
-            if log:
-                self.parsed.events[play.uuid] = log
+            if not self.r.problems:  # (a file with a problem adds nothing: none are kept)
+                self.parsed.keep(play, log)
 
 
 def _read_player_uuids(r: Reader, value: object, path: str) -> dict[str, str]:
@@ -870,9 +960,9 @@ class _BgStats:
     places are looked up once they are known (:meth:`finish`).
     """
 
-    def __init__(self, r: Reader, data: dict[str, Any]) -> None:
+    def __init__(self, r: Reader, data: dict[str, Any], parsed: Parsed | None = None) -> None:
         self.r = r
-        self.parsed = Parsed("bgstats")
+        self.parsed = parsed or Parsed("bgstats")
         self.players = _bg_players(r, data["players"])
         self.games = _bg_refs(r, data["games"], "games")
         self.places_later = "locations" not in data
@@ -880,17 +970,24 @@ class _BgStats:
         self.book = _Book(self.players, self.games, locations)
         self.ours: dict[object, str | None] = {}  # game ref -> our game id
         self.places: list[tuple[int, object]] = []  # (index in plays, locationRefId) to look up
+        self.place_refs: dict[object, None] = {}  # the locationRefIds to look up, in order
 
     def finish(self, data: dict[str, Any]) -> Parsed:
         """The plays read, with their places when the locations came after them."""
         if not self.places_later:
             return self.parsed
-        r, book, plays = self.r, self.book, self.parsed.plays
+        r, book, parsed = self.r, self.book, self.parsed
         book.locations = _bg_refs(r, data.get("locations", []), "locations")
+        if parsed.spool is not None:  # (filled in as the plays are read back)
+            for ref in self.place_refs:
+                if ref in book.locations:
+                    parsed.spool.places[ref] = book.location(r, ref) or ""
+            return parsed
+        plays = parsed.plays
         for index, ref in self.places:
             if ref in book.locations:
                 plays[index] = replace(plays[index], location=book.location(r, ref) or "")
-        return self.parsed
+        return parsed
 
     def play(self, k: int, item: object) -> None:
         """Check play ``k``; keep it when it has no problem and is of one of our games."""
@@ -916,11 +1013,16 @@ class _BgStats:
             shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
             parsed.skipped_games[shown] = parsed.skipped_games.get(shown, 0) + 1
             return
-        play = _bgstats_play(r, raw, path, game, book, parsed.notes, parsed.player_uuids)
-        if play is not None:
-            if self.places_later and _is_scalar(raw.get("locationRefId")):
-                self.places.append((len(parsed.plays), raw["locationRefId"]))
-            parsed.plays.append(play)
+        play = _bgstats_play(r, raw, path, game, book, parsed, parsed.player_uuids)
+        if play is None or r.problems:  # (a file with a problem adds nothing: none are kept)
+            return
+        place = None
+        if self.places_later and _is_scalar(raw.get("locationRefId")):
+            place = raw["locationRefId"]
+            self.place_refs.setdefault(place)
+            if parsed.spool is None:
+                self.places.append((len(parsed.plays), place))
+        parsed.keep(play, place=place)
 
 
 def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
@@ -1098,7 +1200,7 @@ def _bgstats_play(
     path: str,
     game: str,
     book: _Book,
-    notes: list[str],
+    parsed: Parsed,
     uuids: dict[str, str],
 ) -> Play | None:
     players, games, locations = book.players, book.games, book.locations
@@ -1215,7 +1317,8 @@ def _bgstats_play(
     if play_notes:
         result["notes"] = play_notes
         what = _what(game, raw)
-        notes.extend(f"{what}: {n}" for n in play_notes)
+        for note in play_notes:
+            parsed.note(f"{what}: {note}")
     for seat in seats:
         if seat.uuid is not None:
             uuids.setdefault(ANONYMOUS_KEY if seat.anonymous else seat.key, seat.uuid)
