@@ -13,7 +13,6 @@ small and a caller can stop reading once the file is hopeless.
 from __future__ import annotations
 
 import codecs
-import io
 import json
 import os
 import re
@@ -472,6 +471,15 @@ class JsonDocument:
         except BaseException:
             handle.close()
             raise
+        return cls.of_handle(source, handle, limit=limit, max_depth=max_depth)
+
+    @classmethod
+    def of_handle(
+        cls, source: str, handle: BinaryIO, *, limit: int, max_depth: int
+    ) -> JsonDocument:
+        """The document in ``handle``, an open file that can be read again from its start
+        (such as a temporary copy of standard input), named ``source`` in messages;
+        it is closed with the document."""
 
         def pieces() -> Iterator[str]:
             handle.seek(0)
@@ -481,14 +489,25 @@ class JsonDocument:
 
     @classmethod
     def _whole(cls, source: str, handle: BinaryIO, limit: int, max_depth: int) -> JsonDocument:
-        """The document of a file that can be read only once: its bytes are kept."""
+        """The document of a file that can be read only once (standard input, a pipe):
+        copied into an anonymous temporary file (gone once closed, or when the process
+        ends), so that it is read again piece by piece as a file is, never held whole."""
+        import tempfile
+
+        copy = tempfile.TemporaryFile(prefix="companion-")  # noqa: SIM115 (the document's)
         try:
-            data = bytes(_read_limited(handle, limit))
+            for chunk in _chunks(handle, limit):
+                copy.write(chunk)
         except OSError as error:
+            copy.close()
             raise _unreadable(source, error) from error
         except _NulByte:
+            copy.close()
             raise _nul(source) from None
-        return cls(lambda: _pieces(source, io.BytesIO(data), limit), max_depth=max_depth)
+        except BaseException:
+            copy.close()
+            raise
+        return cls.of_handle(source, copy, limit=limit, max_depth=max_depth)
 
     @classmethod
     def of_text(cls, text: str, *, max_depth: int) -> JsonDocument:

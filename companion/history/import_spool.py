@@ -15,7 +15,6 @@ back makes nothing but those values and plays).
 from __future__ import annotations
 
 import marshal
-import tempfile
 from collections.abc import Iterator
 from dataclasses import fields, replace
 from typing import IO, Any
@@ -79,6 +78,8 @@ class Spool:
         if not self._batch:
             return
         if self._file is None:
+            import tempfile
+
             self._file = tempfile.TemporaryFile(prefix="companion-import-")  # noqa: SIM115
         self._file.seek(0, 2)
         flat = [(_flat(play), log, place) for play, log, place in self._batch]

@@ -34,7 +34,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from companion.history.exports import (
     ANONYMOUS,
@@ -173,7 +173,7 @@ def not_scored(plays: list[Play]) -> int:
     return sum(1 for play in plays for side in play.result["players"] if side["total"] is None)
 
 
-def read_import(source: str) -> Parsed:
+def read_import(source: str, handle: BinaryIO | None = None) -> Parsed:
     """Read an import file (a path, or ``-`` for standard input) with the size limit.
 
     The file is read as it is checked, and the plays checked are kept in a
@@ -182,13 +182,24 @@ def read_import(source: str) -> Parsed:
     The caller reads them with :meth:`Parsed.logged` and lets go of them with
     :meth:`Parsed.close`.
 
+    Args:
+        source: The path, or ``-``; when ``handle`` is given, how messages name it.
+        handle: The file, open already (a temporary copy of standard input): it is
+            closed once read.
+
     Raises:
         InputError: The file cannot be read, is too large or is not UTF-8.
         ScoreFileError: It is not an import file, or is malformed.
     """
     from companion.scorefile import JsonDocument
 
-    with JsonDocument.open(source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH) as doc:
+    if handle is not None:
+        opened = JsonDocument.of_handle(
+            source, handle, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH
+        )
+    else:
+        opened = JsonDocument.open(source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH)
+    with opened as doc:
         return _read(doc, spooled=True)
 
 
