@@ -82,8 +82,9 @@ class Spool:
 
             self._file = tempfile.TemporaryFile(prefix="companion-import-")  # noqa: SIM115
         self._file.seek(0, 2)
-        flat = [(_flat(play), log, place) for play, log, place in self._batch]
-        marshal.dump(flat, self._file)
+        blob = marshal.dumps([(_flat(play), log, place) for play, log, place in self._batch])
+        self._file.write(len(blob).to_bytes(8, "little"))
+        self._file.write(blob)  # (one read back: marshal.load reads a file in small pieces)
         self._batch = []
 
     def clear(self) -> None:
@@ -110,12 +111,9 @@ class Spool:
     @staticmethod
     def _batches(handle: IO[bytes]) -> Iterator[list[tuple[Play, Log | None, object]]]:
         handle.seek(0)
-        while True:
-            try:
-                # Our own file, made by this process and unlinked at once: never another's.
-                batch = marshal.load(handle)
-            except EOFError:
-                return
+        while size := handle.read(8):
+            # Our own file, made by this process and unlinked at once: never another's.
+            batch = marshal.loads(handle.read(int.from_bytes(size, "little")))
             yield [(_play(list(values)), log, place) for values, log, place in batch]
 
     def close(self) -> None:
