@@ -357,9 +357,20 @@ def _document(
             plays.read(doc, count_after=None if known else COUNT_AFTER)
             continue
         path = key_path("$", key)
+        if doc.peek() == "[" and (key in data or key not in _READ):
+            # A list the import does not read (BG Stats' tags, groups...), or a key given
+            # twice (a problem already): each item is checked as it is read, none is kept.
+            for _ in doc.items(path, 1):
+                pass
+            data.setdefault(key, [])
+            continue
         data[key] = _items(doc, r, key, path) if doc.peek() == "[" else doc.value(path, 1)
     doc.end()
     return data, plays
+
+
+_READ = frozenset({"format", "version", "players", "games", "locations", "plays"})
+"""The top-level keys an import reads the values of (the others only need to be JSON)."""
 
 
 def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:

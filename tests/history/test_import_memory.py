@@ -7,6 +7,7 @@ grow with the file, and that the plays read back are the plays read.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import io
 import json
@@ -258,3 +259,36 @@ def test_standard_input_over_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(FileTooLarge) as caught:
         read_history_file("-")
     assert str(caught.value) == "standard input is larger than 1 kB, too large to be read"
+
+
+@pytest.mark.parametrize("key", ["sessions", "plays"])
+def test_a_list_the_import_does_not_read_is_not_kept(
+    tmp_path: Path, key: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = tokaido(3)
+    items = [{"id": k, "name": f"group {k}", "members": [1, 2, 3]} for k in range(20_000)]
+    text = json.dumps(data)[:-1] + f', "{key}": ' + json.dumps(items) + "}"  # (plays: twice)
+    source = tmp_path / "big.json"
+    source.write_text(text)
+    read_history_file(str(BACKUP)).close()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        with contextlib.suppress(ScoreFileError):
+            read_history_file(str(source)).close()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # The list is about 1.2 MB of text and 9 MB as objects: only one item is held at a time.
+    assert peak < 3_500_000
+
+
+def test_a_list_the_import_does_not_read_is_checked_all_the_same(tmp_path: Path) -> None:
+    text = json.dumps(tokaido(1))[:-1] + ', "sessions": [{"id": 1}, {"id": 2, "id": 3}]}'
+    source = tmp_path / "tags.json"
+    source.write_text(text)
+    with pytest.raises(ScoreFileError) as caught:
+        read_history_file(str(source))
+    assert [str(p) for p in caught.value.problems] == [
+        "sessions[1].id: this key is given more than once"
+    ]
