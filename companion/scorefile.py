@@ -407,9 +407,13 @@ class JsonDocument:
         *,
         max_depth: int,
         close: Callable[[], None] | None = None,
+        max_value: int | None = None,
     ) -> None:
-        """A document whose text ``pieces()`` gives, piece by piece (again at each call)."""
+        """A document whose text ``pieces()`` gives, piece by piece (again at each call);
+        ``max_value``: the most characters one value may take (a longer one is refused,
+        at its path, before more of it is read)."""
         self.max_depth = max_depth
+        self.max_value = max_value
         self._text = pieces
         self._close = close
         self.restart()
@@ -443,7 +447,9 @@ class JsonDocument:
         self._surrogate_at = -1  # the next possible surrogate in the buffer (-1: not looked for)
 
     @classmethod
-    def open(cls, source: str, *, limit: int, max_depth: int) -> JsonDocument:
+    def open(
+        cls, source: str, *, limit: int, max_depth: int, max_value: int | None = None
+    ) -> JsonDocument:
         """The document in ``source`` (a path, or ``-`` for standard input).
 
         Standard input is read whole at once (it can be read only once); a
@@ -456,7 +462,7 @@ class JsonDocument:
             InputError: The file cannot be read.
         """
         if source == "-":
-            return cls._whole(source, sys.stdin.buffer, limit, max_depth)
+            return cls._whole(source, sys.stdin.buffer, limit, max_depth, max_value)
         try:
             handle = Path(source).open("rb")  # noqa: SIM115 (closed by the document)
         except OSError as error:
@@ -465,17 +471,23 @@ class JsonDocument:
             status = os.fstat(handle.fileno())
             if not stat.S_ISREG(status.st_mode):  # a pipe or a device: it can be read once
                 with handle:
-                    return cls._whole(source, handle, limit, max_depth)
+                    return cls._whole(source, handle, limit, max_depth, max_value)
             if status.st_size > limit:
                 raise _too_large(source, limit)
         except BaseException:
             handle.close()
             raise
-        return cls.of_handle(source, handle, limit=limit, max_depth=max_depth)
+        return cls.of_handle(source, handle, limit=limit, max_depth=max_depth, max_value=max_value)
 
     @classmethod
     def of_handle(
-        cls, source: str, handle: BinaryIO, *, limit: int, max_depth: int
+        cls,
+        source: str,
+        handle: BinaryIO,
+        *,
+        limit: int,
+        max_depth: int,
+        max_value: int | None = None,
     ) -> JsonDocument:
         """The document in ``handle``, an open file that can be read again from its start
         (such as a temporary copy of standard input), named ``source`` in messages;
@@ -485,10 +497,12 @@ class JsonDocument:
             handle.seek(0)
             return _pieces(source, handle, limit)
 
-        return cls(pieces, max_depth=max_depth, close=handle.close)
+        return cls(pieces, max_depth=max_depth, close=handle.close, max_value=max_value)
 
     @classmethod
-    def _whole(cls, source: str, handle: BinaryIO, limit: int, max_depth: int) -> JsonDocument:
+    def _whole(
+        cls, source: str, handle: BinaryIO, limit: int, max_depth: int, max_value: int | None
+    ) -> JsonDocument:
         """The document of a file that can be read only once (standard input, a pipe):
         copied into an anonymous temporary file (gone once closed, or when the process
         ends), so that it is read again piece by piece as a file is, never held whole."""
@@ -507,7 +521,7 @@ class JsonDocument:
         except BaseException:
             copy.close()
             raise
-        return cls.of_handle(source, copy, limit=limit, max_depth=max_depth)
+        return cls.of_handle(source, copy, limit=limit, max_depth=max_depth, max_value=max_value)
 
     @classmethod
     def of_text(cls, text: str, *, max_depth: int) -> JsonDocument:
@@ -606,7 +620,7 @@ class JsonDocument:
         self.peek()
         marked = self._marked
         try:
-            value, start, end = self._scanned()
+            value, start, end = self._scanned(path=path)
         except RecursionError:
             from scorers import ScoreFileError
 
@@ -757,7 +771,7 @@ class JsonDocument:
         """Read past the value at the current place, unchecked."""
         self.peek()
         try:
-            _, _, self._pos = self._scanned(self._skim)
+            _, _, self._pos = self._scanned(self._skim, path=path)
         except RecursionError:
             from scorers import ScoreFileError
 
@@ -766,11 +780,13 @@ class JsonDocument:
             ) from None
 
     def _scanned(
-        self, scan: Callable[[str, int], tuple[object, int]] | None = None
+        self, scan: Callable[[str, int], tuple[object, int]] | None = None, path: str = "$"
     ) -> tuple[object, int, int]:
-        """The JSON value at the current place, with where it starts and ends in the buffer.
+        """The JSON value at the current place (at ``path``), with where it starts and
+        ends in the buffer.
 
-        Reads on while the buffer may cut the value short.
+        Reads on while the buffer may cut the value short (up to :attr:`max_value`
+        characters of it).
         """
         scan = scan or self._scan
         while True:
@@ -778,10 +794,10 @@ class JsonDocument:
             try:
                 value, end = scan(buf, start)
             except StopIteration as stop:
-                self._read_on_or_fail("Expecting value", stop.value)
+                self._read_on_or_fail("Expecting value", stop.value, path)
                 continue
             except json.JSONDecodeError as error:
-                self._read_on_or_fail(error.msg, error.pos)
+                self._read_on_or_fail(error.msg, error.pos, path)
                 continue
             except RecursionError:
                 raise
@@ -793,15 +809,31 @@ class JsonDocument:
                 return value, start, end
             # A number at the end of the buffer (or a container or text just
             # ending it, all the same) may go on past it: read on, scan again.
+            self._bound(path)
             self._fill(2 * (len(buf) - start))
 
-    def _read_on_or_fail(self, message: str, at: int) -> None:
+    def _read_on_or_fail(self, message: str, at: int, path: str = "$") -> None:
         """Read on when the error may only mean that the buffer ends too soon, else fail."""
         if self._eof or not (
             at >= len(self._buf) - 16 or message.startswith("Unterminated string")
         ):
             self._fail(message, at)
+        self._bound(path)
         self._fill(2 * (len(self._buf) - self._pos))
+
+    def _bound(self, path: str) -> None:
+        """Refuse the value at the current place (at ``path``) when it is longer than
+        :attr:`max_value` and not whole yet: no more of it is read.
+
+        Raises:
+            ScoreFileError: At ``path``.
+        """
+        if self.max_value is not None and len(self._buf) - self._pos > self.max_value:
+            from scorers import ScoreFileError
+
+            raise ScoreFileError.single(
+                path, f"is more than {self.max_value:,} characters long (too long to be read)"
+            )
 
     def _fill(self, wanted: int) -> bool:
         """Read until at least ``wanted`` characters follow the current place.

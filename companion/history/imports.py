@@ -59,6 +59,10 @@ MAX_IMPORT_BYTES = 64_000_000
 MAX_IMPORT_DEPTH = 64
 """BG Stats nests score sheets about 10 levels deep; our own export less."""
 MAX_PLAYS = 250_000
+MAX_VALUE = 8_000_000
+"""The most characters one value of an import file may take: a play (with the largest
+score file and event log it may have), or a top-level value that is not a list. A longer
+one is refused before more of it is read, so that a single value cannot fill memory."""
 MAX_LISTED = 20_000
 """At most this many players, games or places in a BG Stats file (a real backup
 has tens to a few thousand; 300,000 players would cost seconds and 100+ MB)."""
@@ -195,10 +199,16 @@ def read_import(source: str, handle: BinaryIO | None = None) -> Parsed:
 
     if handle is not None:
         opened = JsonDocument.of_handle(
-            source, handle, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH
+            source,
+            handle,
+            limit=MAX_IMPORT_BYTES,
+            max_depth=MAX_IMPORT_DEPTH,
+            max_value=MAX_VALUE,
         )
     else:
-        opened = JsonDocument.open(source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH)
+        opened = JsonDocument.open(
+            source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH, max_value=MAX_VALUE
+        )
     with opened as doc:
         return _read(doc, spooled=True)
 

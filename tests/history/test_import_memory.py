@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from companion import scorefile
 from companion.cli.app import app
 from companion.history import bgg_import, import_spool, imports, store
 from companion.history.bgg_import import read_history_file
@@ -292,3 +293,37 @@ def test_a_list_the_import_does_not_read_is_checked_all_the_same(tmp_path: Path)
     assert [str(p) for p in caught.value.problems] == [
         "sessions[1].id: this key is given more than once"
     ]
+
+
+@pytest.mark.parametrize(
+    ("where", "path"),
+    [("notes", "plays[1]"), ("player", "players[0]"), ("key", "$")],
+)
+def test_a_value_too_long_to_be_read_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, path: str
+) -> None:
+    monkeypatch.setattr(scorefile, "_WINDOW", 100)  # (the text is read 100 characters ahead)
+    monkeypatch.setattr(imports, "MAX_VALUE", 100_000)
+    data = tokaido(3)
+    data["plays"][0]["metaData"] = "x" * 80_000  # longer than a piece read: read on
+    if where == "notes":
+        data["plays"][1]["comments"] = "x" * 300_000
+    elif where == "player":
+        data["players"][0]["name"] = "x" * 300_000
+    else:
+        data = {"k" * 300_000: 1, **data}
+    read: list[int] = []
+    pieces = scorefile._pieces  # type: ignore[attr-defined]
+
+    def counted(*args: Any) -> Iterator[str]:
+        for piece in pieces(*args):
+            read.append(len(piece))
+            yield piece
+
+    monkeypatch.setattr(scorefile, "_pieces", counted)
+    with pytest.raises(ScoreFileError) as caught:
+        read_history_file(written(tmp_path / "long.json", data))
+    assert [str(p) for p in caught.value.problems] == [
+        f"{path}: is more than 100,000 characters long (too long to be read)"
+    ]
+    assert sum(read) < len(json.dumps(data))  # (the rest of the file was never read)
