@@ -236,6 +236,9 @@ def _found_problems(
 ) -> list[tuple[str, str]]:
     """The problems of :func:`_walk_problems`, in the order found (at most one past the cap).
 
+    The walk goes depth first, keeping one iterator per open container (so it holds
+    as many as the nesting is deep, never one entry per item of a long list).
+
     Args:
         value: The parsed document, or one value of it.
         max_depth: The deepest nesting allowed.
@@ -248,25 +251,40 @@ def _found_problems(
     from scorers._validate import index_path, key_path
 
     problems: list[tuple[str, str]] = []
-    stack: list[tuple[object, str, int]] = [(value, root, depth)]
-    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
-        item, path, depth = stack.pop()
+
+    def entered(item: object, path: str, depth: int) -> Iterator[tuple[object, str]] | None:
+        """Check ``item``; the children to visit next when it is a container to go into."""
         if isinstance(item, dict | list) and depth >= max_depth:
             problems.append((path, f"nested more than {max_depth} levels deep"))
-            continue
+            return None
         if isinstance(item, dict):
             for key in getattr(item, "duplicates", ())[: MAX_STRUCTURE_PROBLEMS + 1]:
                 problems.append((key_path(path, key), "this key is given more than once"))
-            for key, child in reversed(list(item.items())):
-                if _has_lone_surrogate(key):
-                    problems.append((path, "a key holds an unpaired surrogate (\\ud800-\\udfff)"))
-                    continue
-                stack.append((child, key_path(path, key), depth + 1))
-        elif isinstance(item, list):
-            for index in range(len(item) - 1, -1, -1):
-                stack.append((item[index], index_path(path, index), depth + 1))
-        elif isinstance(item, str) and _has_lone_surrogate(item):
+            lone = [key for key in item if _has_lone_surrogate(key)]
+            for _ in lone:
+                problems.append((path, "a key holds an unpaired surrogate (\\ud800-\\udfff)"))
+            return (
+                (child, key_path(path, key))
+                for key, child in item.items()
+                if not (lone and key in lone)
+            )
+        if isinstance(item, list):
+            return ((child, index_path(path, index)) for index, child in enumerate(item))
+        if isinstance(item, str) and _has_lone_surrogate(item):
             problems.append((path, "holds an unpaired surrogate (\\ud800-\\udfff), not text"))
+        return None
+
+    first = entered(value, root, depth)
+    stack: list[tuple[Iterator[tuple[object, str]], int]] = [(first, depth)] if first else []
+    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
+        children, level = stack[-1]
+        found = next(children, None)
+        if found is None:
+            stack.pop()
+            continue
+        inner = entered(found[0], found[1], level + 1)
+        if inner is not None:
+            stack.append((inner, level + 1))
     return problems
 
 
@@ -285,29 +303,42 @@ def _container_problems(
     if not isinstance(value, dict | list):
         return []
     problems: list[tuple[str, str]] = []
-    stack: list[tuple[dict[str, object] | list[object], int, _Place]] = [(value, depth, None)]
-    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
-        item, depth, place = stack.pop()
+
+    def entered(item: dict[str, object] | list[object], depth: int, place: _Place) -> bool:
+        """Check a container; whether to go into it."""
         if depth >= max_depth:
             problems.append((_path(place, root), f"nested more than {max_depth} levels deep"))
-            continue
-        if isinstance(item, dict):
-            duplicates: tuple[str, ...] = getattr(item, "duplicates", ())
-            if duplicates:
-                from scorers._validate import key_path
+            return False
+        duplicates: tuple[str, ...] = getattr(item, "duplicates", ())
+        if duplicates:
+            from scorers._validate import key_path
 
-                path = _path(place, root)
-                for key in duplicates[: MAX_STRUCTURE_PROBLEMS + 1]:
-                    problems.append((key_path(path, key), "this key is given more than once"))
-            for key, child in reversed(item.items()):
-                if isinstance(child, dict | list):
-                    stack.append((child, depth + 1, (place, key)))
-        else:
-            for index in range(len(item) - 1, -1, -1):
-                child = item[index]
-                if isinstance(child, dict | list):
-                    stack.append((child, depth + 1, (place, index)))
+            path = _path(place, root)
+            for key in duplicates[: MAX_STRUCTURE_PROBLEMS + 1]:
+                problems.append((key_path(path, key), "this key is given more than once"))
+        return True
+
+    def inside(item: dict[str, object] | list[object], place: _Place) -> Iterator[_Child]:
+        steps = item.items() if isinstance(item, dict) else enumerate(item)
+        return ((child, (place, step)) for step, child in steps if isinstance(child, dict | list))
+
+    stack: list[tuple[Iterator[_Child], int]] = []
+    if entered(value, depth, None):
+        stack.append((inside(value, None), depth))
+    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
+        children, level = stack[-1]
+        found = next(children, None)
+        if found is None:
+            stack.pop()
+            continue
+        child, place = found
+        if entered(child, level + 1, place):
+            stack.append((inside(child, place), level + 1))
     return problems
+
+
+_Child = tuple["dict[str, object] | list[object]", _Place]
+"""A container inside another, and its place."""
 
 
 def _path(place: _Place, root: str = "$") -> str:

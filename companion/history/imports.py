@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
@@ -59,10 +60,12 @@ MAX_IMPORT_BYTES = 64_000_000
 MAX_IMPORT_DEPTH = 64
 """BG Stats nests score sheets about 10 levels deep; our own export less."""
 MAX_PLAYS = 250_000
-MAX_VALUE = 8_000_000
-"""The most characters one value of an import file may take: a play (with the largest
-score file and event log it may have), or a top-level value that is not a list. A longer
-one is refused before more of it is read, so that a single value cannot fill memory."""
+MAX_VALUE = 2_000_000
+"""The most characters one value of an import file may take: a play (a real one takes a
+few kilobytes, one of ours with its score file and a long event log tens), a player, or
+a top-level value that is not a list. A longer one is refused before more of it is read,
+so that a single value cannot fill memory (parsed, 2 million characters of JSON may take
+up to about 60 MB)."""
 MAX_LISTED = 20_000
 """At most this many players, games or places in a BG Stats file (a real backup
 has tens to a few thousand; 300,000 players would cost seconds and 100+ MB)."""
@@ -370,8 +373,7 @@ def _document(
         if doc.peek() == "[" and (key in data or key not in _READ):
             # A list the import does not read (BG Stats' tags, groups...), or a key given
             # twice (a problem already): each item is checked as it is read, none is kept.
-            for _ in doc.items(path, 1):
-                pass
+            deque(doc.items(path, 1), maxlen=0)  # (no item is held while the next is read)
             data.setdefault(key, [])
             continue
         data[key] = _items(doc, r, key, path) if doc.peek() == "[" else doc.value(path, 1)
@@ -391,13 +393,44 @@ def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
             (players, games, locations).
     """
     found: list[object] = []
-    bounded = key in ("players", "games", "locations")
+    used = _USED_KEYS.get(key)
     for item in doc.items(path, 1):
-        if bounded and len(found) == MAX_LISTED:
+        if used is not None and len(found) == MAX_LISTED:
             r.error(path, f"must have at most {MAX_LISTED} entries, got more")
             raise _Stop(r)
-        found.append(item)
+        found.append(item if used is None else _trimmed(item, used))
+        del item  # (not held while the next one is read)
     return found
+
+
+_USED_KEYS = {
+    "players": frozenset({"id", "name", "uuid", "isAnonymous", "anonymous"}),
+    "games": frozenset({"id", "name", "bggId", "usesTeams"}),
+    "locations": frozenset({"id", "name"}),
+}
+"""The keys of the entries of each list of players, games and places that an import reads
+(BG Stats' and our export's)."""
+
+
+def _trimmed(item: object, used: frozenset[str]) -> object:
+    """An entry of a list of players, games or places with only what an import reads of it.
+
+    The values of the other keys (a BG Stats backup has plenty: images, designers, its
+    own metadata) are dropped and their keys kept (our export allows none: each is a
+    problem); a list or an object where a value is read becomes an empty one (it is
+    refused for what it is, whatever it holds). So the entries kept until the plays are
+    read stay small.
+    """
+    if not isinstance(item, dict):
+        return [] if isinstance(item, list) else item
+    return {key: (_hollow(value) if key in used else None) for key, value in item.items()}
+
+
+def _hollow(value: object) -> object:
+    """An empty list or object for a list or an object; any other value as it is."""
+    if isinstance(value, list):
+        return []
+    return {} if isinstance(value, dict) else value
 
 
 class _Plays:
@@ -465,9 +498,11 @@ class _Plays:
                 noted = len(doc.problems)
                 if quiet == COUNT_AFTER:
                     raise _Stop(r, f"reading stopped at plays[{k}], the rest were not read")
+                del item
                 continue
             found = len(r.problems)
             check(k, item)
+            del item  # (not held while the next one is read)
             if len(r.problems) > MAX_CHECKED_PROBLEMS:
                 raise _Stop(r, f"reading stopped at plays[{k}], too many problems to read on")
             if len(r.problems) == found:

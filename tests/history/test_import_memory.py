@@ -327,3 +327,27 @@ def test_a_value_too_long_to_be_read_is_refused_before_it_is_read(
         f"{path}: is more than 100,000 characters long (too long to be read)"
     ]
     assert sum(read) < len(json.dumps(data))  # (the rest of the file was never read)
+
+
+@pytest.mark.slow
+def test_of_the_players_games_and_places_only_what_is_read_is_kept(tmp_path: Path) -> None:
+    data = tokaido(2)
+    for entry in [*data["players"], *data["games"], *data["locations"]]:
+        entry["metaData"] = [{"k": [k]} for k in range(5_000)]  # about 2 MB as objects
+    source = written(tmp_path / "big.json", data)
+    read_history_file(str(BACKUP)).close()
+    gc.collect()
+    tracemalloc.start()
+    try:
+        parsed = read_history_file(source)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert parsed.count == 2
+    parsed.close()
+    assert peak < 5_000_000  # (one entry at a time; kept, they would take about 20 MB)
+    data["players"][0]["name"] = ["Aki"]
+    data["games"][0]["id"] = {"n": 1}
+    with pytest.raises(ScoreFileError) as caught:
+        read_history_file(written(tmp_path / "wrong.json", data))
+    assert [str(p) for p in caught.value.problems] == ["games[0].id: must be a number or a text"]
