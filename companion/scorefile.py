@@ -13,7 +13,6 @@ small and a caller can stop reading once the file is hopeless.
 from __future__ import annotations
 
 import codecs
-import io
 import json
 import os
 import re
@@ -237,6 +236,9 @@ def _found_problems(
 ) -> list[tuple[str, str]]:
     """The problems of :func:`_walk_problems`, in the order found (at most one past the cap).
 
+    The walk goes depth first, keeping one iterator per open container (so it holds
+    as many as the nesting is deep, never one entry per item of a long list).
+
     Args:
         value: The parsed document, or one value of it.
         max_depth: The deepest nesting allowed.
@@ -249,25 +251,40 @@ def _found_problems(
     from scorers._validate import index_path, key_path
 
     problems: list[tuple[str, str]] = []
-    stack: list[tuple[object, str, int]] = [(value, root, depth)]
-    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
-        item, path, depth = stack.pop()
+
+    def entered(item: object, path: str, depth: int) -> Iterator[tuple[object, str]] | None:
+        """Check ``item``; the children to visit next when it is a container to go into."""
         if isinstance(item, dict | list) and depth >= max_depth:
             problems.append((path, f"nested more than {max_depth} levels deep"))
-            continue
+            return None
         if isinstance(item, dict):
             for key in getattr(item, "duplicates", ())[: MAX_STRUCTURE_PROBLEMS + 1]:
                 problems.append((key_path(path, key), "this key is given more than once"))
-            for key, child in reversed(list(item.items())):
-                if _has_lone_surrogate(key):
-                    problems.append((path, "a key holds an unpaired surrogate (\\ud800-\\udfff)"))
-                    continue
-                stack.append((child, key_path(path, key), depth + 1))
-        elif isinstance(item, list):
-            for index in range(len(item) - 1, -1, -1):
-                stack.append((item[index], index_path(path, index), depth + 1))
-        elif isinstance(item, str) and _has_lone_surrogate(item):
+            lone = [key for key in item if _has_lone_surrogate(key)]
+            for _ in lone:
+                problems.append((path, "a key holds an unpaired surrogate (\\ud800-\\udfff)"))
+            return (
+                (child, key_path(path, key))
+                for key, child in item.items()
+                if not (lone and key in lone)
+            )
+        if isinstance(item, list):
+            return ((child, index_path(path, index)) for index, child in enumerate(item))
+        if isinstance(item, str) and _has_lone_surrogate(item):
             problems.append((path, "holds an unpaired surrogate (\\ud800-\\udfff), not text"))
+        return None
+
+    first = entered(value, root, depth)
+    stack: list[tuple[Iterator[tuple[object, str]], int]] = [(first, depth)] if first else []
+    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
+        children, level = stack[-1]
+        found = next(children, None)
+        if found is None:
+            stack.pop()
+            continue
+        inner = entered(found[0], found[1], level + 1)
+        if inner is not None:
+            stack.append((inner, level + 1))
     return problems
 
 
@@ -286,29 +303,42 @@ def _container_problems(
     if not isinstance(value, dict | list):
         return []
     problems: list[tuple[str, str]] = []
-    stack: list[tuple[dict[str, object] | list[object], int, _Place]] = [(value, depth, None)]
-    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
-        item, depth, place = stack.pop()
+
+    def entered(item: dict[str, object] | list[object], depth: int, place: _Place) -> bool:
+        """Check a container; whether to go into it."""
         if depth >= max_depth:
             problems.append((_path(place, root), f"nested more than {max_depth} levels deep"))
-            continue
-        if isinstance(item, dict):
-            duplicates: tuple[str, ...] = getattr(item, "duplicates", ())
-            if duplicates:
-                from scorers._validate import key_path
+            return False
+        duplicates: tuple[str, ...] = getattr(item, "duplicates", ())
+        if duplicates:
+            from scorers._validate import key_path
 
-                path = _path(place, root)
-                for key in duplicates[: MAX_STRUCTURE_PROBLEMS + 1]:
-                    problems.append((key_path(path, key), "this key is given more than once"))
-            for key, child in reversed(item.items()):
-                if isinstance(child, dict | list):
-                    stack.append((child, depth + 1, (place, key)))
-        else:
-            for index in range(len(item) - 1, -1, -1):
-                child = item[index]
-                if isinstance(child, dict | list):
-                    stack.append((child, depth + 1, (place, index)))
+            path = _path(place, root)
+            for key in duplicates[: MAX_STRUCTURE_PROBLEMS + 1]:
+                problems.append((key_path(path, key), "this key is given more than once"))
+        return True
+
+    def inside(item: dict[str, object] | list[object], place: _Place) -> Iterator[_Child]:
+        steps = item.items() if isinstance(item, dict) else enumerate(item)
+        return ((child, (place, step)) for step, child in steps if isinstance(child, dict | list))
+
+    stack: list[tuple[Iterator[_Child], int]] = []
+    if entered(value, depth, None):
+        stack.append((inside(value, None), depth))
+    while stack and len(problems) <= MAX_STRUCTURE_PROBLEMS:
+        children, level = stack[-1]
+        found = next(children, None)
+        if found is None:
+            stack.pop()
+            continue
+        child, place = found
+        if entered(child, level + 1, place):
+            stack.append((inside(child, place), level + 1))
     return problems
+
+
+_Child = tuple["dict[str, object] | list[object]", _Place]
+"""A container inside another, and its place."""
 
 
 def _path(place: _Place, root: str = "$") -> str:
@@ -408,9 +438,13 @@ class JsonDocument:
         *,
         max_depth: int,
         close: Callable[[], None] | None = None,
+        max_value: int | None = None,
     ) -> None:
-        """A document whose text ``pieces()`` gives, piece by piece (again at each call)."""
+        """A document whose text ``pieces()`` gives, piece by piece (again at each call);
+        ``max_value``: the most characters one value may take (a longer one is refused,
+        at its path, before more of it is read)."""
         self.max_depth = max_depth
+        self.max_value = max_value
         self._text = pieces
         self._close = close
         self.restart()
@@ -444,7 +478,9 @@ class JsonDocument:
         self._surrogate_at = -1  # the next possible surrogate in the buffer (-1: not looked for)
 
     @classmethod
-    def open(cls, source: str, *, limit: int, max_depth: int) -> JsonDocument:
+    def open(
+        cls, source: str, *, limit: int, max_depth: int, max_value: int | None = None
+    ) -> JsonDocument:
         """The document in ``source`` (a path, or ``-`` for standard input).
 
         Standard input is read whole at once (it can be read only once); a
@@ -457,7 +493,7 @@ class JsonDocument:
             InputError: The file cannot be read.
         """
         if source == "-":
-            return cls._whole(source, sys.stdin.buffer, limit, max_depth)
+            return cls._whole(source, sys.stdin.buffer, limit, max_depth, max_value)
         try:
             handle = Path(source).open("rb")  # noqa: SIM115 (closed by the document)
         except OSError as error:
@@ -466,29 +502,57 @@ class JsonDocument:
             status = os.fstat(handle.fileno())
             if not stat.S_ISREG(status.st_mode):  # a pipe or a device: it can be read once
                 with handle:
-                    return cls._whole(source, handle, limit, max_depth)
+                    return cls._whole(source, handle, limit, max_depth, max_value)
             if status.st_size > limit:
                 raise _too_large(source, limit)
         except BaseException:
             handle.close()
             raise
+        return cls.of_handle(source, handle, limit=limit, max_depth=max_depth, max_value=max_value)
+
+    @classmethod
+    def of_handle(
+        cls,
+        source: str,
+        handle: BinaryIO,
+        *,
+        limit: int,
+        max_depth: int,
+        max_value: int | None = None,
+    ) -> JsonDocument:
+        """The document in ``handle``, an open file that can be read again from its start
+        (such as a temporary copy of standard input), named ``source`` in messages;
+        it is closed with the document."""
 
         def pieces() -> Iterator[str]:
             handle.seek(0)
             return _pieces(source, handle, limit)
 
-        return cls(pieces, max_depth=max_depth, close=handle.close)
+        return cls(pieces, max_depth=max_depth, close=handle.close, max_value=max_value)
 
     @classmethod
-    def _whole(cls, source: str, handle: BinaryIO, limit: int, max_depth: int) -> JsonDocument:
-        """The document of a file that can be read only once: its bytes are kept."""
+    def _whole(
+        cls, source: str, handle: BinaryIO, limit: int, max_depth: int, max_value: int | None
+    ) -> JsonDocument:
+        """The document of a file that can be read only once (standard input, a pipe):
+        copied into an anonymous temporary file (gone once closed, or when the process
+        ends), so that it is read again piece by piece as a file is, never held whole."""
+        import tempfile
+
+        copy = tempfile.TemporaryFile(prefix="companion-")  # noqa: SIM115 (the document's)
         try:
-            data = bytes(_read_limited(handle, limit))
+            for chunk in _chunks(handle, limit):
+                copy.write(chunk)
         except OSError as error:
+            copy.close()
             raise _unreadable(source, error) from error
         except _NulByte:
+            copy.close()
             raise _nul(source) from None
-        return cls(lambda: _pieces(source, io.BytesIO(data), limit), max_depth=max_depth)
+        except BaseException:
+            copy.close()
+            raise
+        return cls.of_handle(source, copy, limit=limit, max_depth=max_depth, max_value=max_value)
 
     @classmethod
     def of_text(cls, text: str, *, max_depth: int) -> JsonDocument:
@@ -587,7 +651,7 @@ class JsonDocument:
         self.peek()
         marked = self._marked
         try:
-            value, start, end = self._scanned()
+            value, start, end = self._scanned(path=path)
         except RecursionError:
             from scorers import ScoreFileError
 
@@ -738,7 +802,7 @@ class JsonDocument:
         """Read past the value at the current place, unchecked."""
         self.peek()
         try:
-            _, _, self._pos = self._scanned(self._skim)
+            _, _, self._pos = self._scanned(self._skim, path=path)
         except RecursionError:
             from scorers import ScoreFileError
 
@@ -747,11 +811,13 @@ class JsonDocument:
             ) from None
 
     def _scanned(
-        self, scan: Callable[[str, int], tuple[object, int]] | None = None
+        self, scan: Callable[[str, int], tuple[object, int]] | None = None, path: str = "$"
     ) -> tuple[object, int, int]:
-        """The JSON value at the current place, with where it starts and ends in the buffer.
+        """The JSON value at the current place (at ``path``), with where it starts and
+        ends in the buffer.
 
-        Reads on while the buffer may cut the value short.
+        Reads on while the buffer may cut the value short (up to :attr:`max_value`
+        characters of it).
         """
         scan = scan or self._scan
         while True:
@@ -759,10 +825,10 @@ class JsonDocument:
             try:
                 value, end = scan(buf, start)
             except StopIteration as stop:
-                self._read_on_or_fail("Expecting value", stop.value)
+                self._read_on_or_fail("Expecting value", stop.value, path)
                 continue
             except json.JSONDecodeError as error:
-                self._read_on_or_fail(error.msg, error.pos)
+                self._read_on_or_fail(error.msg, error.pos, path)
                 continue
             except RecursionError:
                 raise
@@ -774,15 +840,31 @@ class JsonDocument:
                 return value, start, end
             # A number at the end of the buffer (or a container or text just
             # ending it, all the same) may go on past it: read on, scan again.
+            self._bound(path)
             self._fill(2 * (len(buf) - start))
 
-    def _read_on_or_fail(self, message: str, at: int) -> None:
+    def _read_on_or_fail(self, message: str, at: int, path: str = "$") -> None:
         """Read on when the error may only mean that the buffer ends too soon, else fail."""
         if self._eof or not (
             at >= len(self._buf) - 16 or message.startswith("Unterminated string")
         ):
             self._fail(message, at)
+        self._bound(path)
         self._fill(2 * (len(self._buf) - self._pos))
+
+    def _bound(self, path: str) -> None:
+        """Refuse the value at the current place (at ``path``) when it is longer than
+        :attr:`max_value` and not whole yet: no more of it is read.
+
+        Raises:
+            ScoreFileError: At ``path``.
+        """
+        if self.max_value is not None and len(self._buf) - self._pos > self.max_value:
+            from scorers import ScoreFileError
+
+            raise ScoreFileError.single(
+                path, f"is more than {self.max_value:,} characters long (too long to be read)"
+            )
 
     def _fill(self, wanted: int) -> bool:
         """Read until at least ``wanted`` characters follow the current place.

@@ -1,6 +1,7 @@
 """``companion history …``: list, show, edit, delete, note, stats, records, ratings, export,
 import, check, backup."""
 
+from collections.abc import Iterable, Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -565,40 +566,42 @@ def history_import(
             "nothing was imported:",
             error.problems,
         )
-    if parsed.events:
-        from companion.play.replay_check import imported_problems
+    from companion.history.reports import Added, import_report
 
-        replayed = imported_problems(parsed.plays, parsed.events)
-        if replayed:
-            fail_with_problems(
-                f"{file} cannot be imported ({plural(len(replayed), 'problem')}); "
-                "nothing was imported:",
-                replayed,
+    counted = Added()
+    try:  # (the plays are read back from a temporary file, one batch at a time)
+        if parsed.has_events:
+            from companion.play.replay_check import logged_problems
+
+            replayed = logged_problems(parsed.logged())
+            if replayed:
+                fail_with_problems(
+                    f"{file} cannot be imported ({plural(len(replayed), 'problem')}); "
+                    "nothing was imported:",
+                    replayed,
+                )
+        with open_history(db) as history:
+            added, skipped = history.add_logged(
+                _with_progress(parsed.logged(), parsed.count),
+                keep_ids=parsed.kind == "json",
+                added=counted.count,
+                player_uuids=parsed.player_uuids,
             )
-    added_plays: list[Any] = []
-    with open_history(db) as history:
-        added, skipped = history.add(
-            _with_progress(parsed.plays),
-            keep_ids=parsed.kind == "json",
-            events=parsed.events,
-            added_plays=added_plays,
-            player_uuids=parsed.player_uuids,
-        )
-    from companion.history.reports import import_report
-
-    typer.echo("\n".join(import_report(parsed, added, skipped, added_plays)))
+    finally:
+        parsed.close()
+    typer.echo("\n".join(import_report(parsed, added, skipped, counted)))
 
 
-def _with_progress(plays: list[Any]) -> Any:
+def _with_progress(plays: Iterator[Any], total: int) -> Iterable[Any]:
     """Show a progress bar on a terminal for large imports."""
     import sys
 
-    if len(plays) < 500 or not sys.stderr.isatty():
+    if total < 500 or not sys.stderr.isatty():
         return plays
     from rich.console import Console
     from rich.progress import track
 
-    return track(plays, description="Importing", console=Console(stderr=True))
+    return track(plays, total=total, description="Importing", console=Console(stderr=True))
 
 
 @history_app.command("check")

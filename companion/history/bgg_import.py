@@ -22,16 +22,23 @@ computer's local time, as our export wrote its date.
 The file is parsed with expat, with no document type and no entities allowed
 (so no entity expansion and nothing fetched), at most
 :data:`~companion.history.imports.MAX_IMPORT_BYTES` read, and checked whole
-before anything is written: a problem anywhere imports nothing.
+before anything is written: a problem anywhere imports nothing. It is read
+piece by piece, and its plays are kept in a temporary file until they are
+added (as a JSON file's: :mod:`companion.history.import_spool`); standard input
+is first copied into a temporary file of its own, so that memory stays small.
 """
 
 from __future__ import annotations
 
+import codecs
 import json
+import os
+import stat
 import sys
+import tempfile
 import unicodedata
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +46,7 @@ from typing import Any, BinaryIO
 from xml.parsers import expat
 
 from companion.history.exports import NAMESPACE
+from companion.history.import_spool import Spool
 from companion.history.imports import (
     BY_BGG_ID,
     IMPORTED_CATEGORY,
@@ -81,18 +89,34 @@ def read_history_file(source: str) -> Parsed:
         ScoreFileError: It is not an import file, or is malformed.
     """
     if source == "-":
-        data = _read_stdin()
-        if _is_xml(data[:1024]):
-            return parse_bgg_xml(data)
-        return _json(lambda: _read_json_bytes(data))
+        copy = _stdin_copy()
+        head = copy.read(1024)
+        copy.seek(0)
+        if _is_xml(head):
+            with copy:
+                return _parse_xml(_pieces(copy, "standard input"), spooled=True)
+        try:
+            _check_text(copy)
+        except BaseException:
+            copy.close()
+            raise
+        return _json(lambda: read_import(STDIN, handle=copy))
     try:
         with Path(source).open("rb") as handle:
             head = handle.read(1024)
     except OSError as error:
         raise InputError(f"cannot read {source}: {error.strerror or error}") from error
     if _is_xml(head):
-        return parse_bgg_xml(_read_file(source))
+        try:
+            with Path(source).open("rb") as handle:
+                return _parse_xml(_file_pieces(handle, source), spooled=True)
+        except OSError as error:
+            raise InputError(f"cannot read {source}: {error.strerror or error}") from error
     return _json(lambda: read_import(source))
+
+
+STDIN = "standard input"
+"""How messages name standard input."""
 
 
 def _json(read: Any) -> Parsed:
@@ -108,46 +132,80 @@ def _json(read: Any) -> Parsed:
     return parsed
 
 
-def _read_json_bytes(data: bytes) -> Parsed:
-    from companion.history.imports import parse
+def _check_text(handle: BinaryIO) -> None:
+    """Check that the copy of standard input is UTF-8 text, then go back to its start.
 
+    Raises:
+        NotText: It is not UTF-8, or holds a NUL byte.
+    """
+    handle.seek(0)
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    nul = False
     try:
-        text = data.decode("utf-8")
+        while chunk := handle.read(_CHUNK):
+            decoder.decode(chunk)
+            nul = nul or b"\0" in chunk
+        decoder.decode(b"", True)
     except UnicodeDecodeError as error:
-        raise NotText("standard input is not UTF-8 text") from error
-    if "\0" in text:
-        raise NotText("standard input is not text (it holds a NUL byte)")
-    return parse(text)
+        raise NotText(f"{STDIN} is not UTF-8 text") from error
+    if nul:
+        raise NotText(f"{STDIN} is not text (it holds a NUL byte)")
+    handle.seek(0)
 
 
 def _is_xml(head: bytes) -> bool:
     return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")
 
 
-def _read_stdin() -> bytes:
-    data = sys.stdin.buffer.read(MAX_IMPORT_BYTES + 1)
-    if len(data) > MAX_IMPORT_BYTES:
-        raise FileTooLarge(
-            f"standard input is larger than {size_words(MAX_IMPORT_BYTES)}, too large to be read"
-        )
-    return data
+def _stdin_copy() -> BinaryIO:
+    """Standard input copied into an anonymous temporary file (gone when it is closed,
+    or the process ends), at its start: read again as a file is, piece by piece.
 
-
-def _read_file(source: str) -> bytes:
+    Raises:
+        FileTooLarge: More than :data:`MAX_IMPORT_BYTES` came (no more is read).
+    """
+    copy = tempfile.TemporaryFile(prefix="companion-import-")  # noqa: SIM115 (the caller's)
     try:
-        with Path(source).open("rb") as handle:
-            return _bounded(handle, source)
-    except OSError as error:
-        raise InputError(f"cannot read {source}: {error.strerror or error}") from error
+        for chunk in _pieces(sys.stdin.buffer, STDIN):
+            copy.write(chunk)
+    except BaseException:
+        copy.close()
+        raise
+    copy.seek(0)
+    return copy
 
 
-def _bounded(handle: BinaryIO, source: str) -> bytes:
-    data = handle.read(MAX_IMPORT_BYTES + 1)
-    if len(data) > MAX_IMPORT_BYTES:
-        raise FileTooLarge(
-            f"{source} is larger than {size_words(MAX_IMPORT_BYTES)}, too large to be read"
-        )
-    return data
+def _too_large(source: str) -> FileTooLarge:
+    return FileTooLarge(
+        f"{source} is larger than {size_words(MAX_IMPORT_BYTES)}, too large to be read"
+    )
+
+
+def _pieces(handle: BinaryIO, source: str) -> Iterator[bytes]:
+    """The bytes of ``handle`` from where it is, in chunks, at most
+    :data:`MAX_IMPORT_BYTES` in all.
+
+    Raises:
+        FileTooLarge: There is more (no more than one byte past the limit is read).
+    """
+    total = 0
+    while chunk := handle.read(min(_CHUNK, MAX_IMPORT_BYTES + 1 - total)):
+        total += len(chunk)
+        if total > MAX_IMPORT_BYTES:
+            raise _too_large(source)
+        yield chunk
+
+
+def _file_pieces(handle: BinaryIO, source: str) -> Iterator[bytes]:
+    """:func:`_pieces` of a file; a regular file over the limit is refused before it is read.
+
+    Raises:
+        FileTooLarge: The file is over the limit.
+    """
+    status = os.fstat(handle.fileno())
+    if stat.S_ISREG(status.st_mode) and status.st_size > MAX_IMPORT_BYTES:
+        raise _too_large(source)
+    return _pieces(handle, source)
 
 
 class _Refused(Exception):
@@ -163,7 +221,7 @@ class _Element:
     text: list[str] = field(default_factory=list)
 
 
-def _elements(data: bytes, on_play: Callable[[int, _Element], None]) -> str:
+def _elements(data: Iterable[bytes], on_play: Callable[[int, _Element], None]) -> str:
     """The root's tag; each ``<play>`` element, with its subtree, goes to ``on_play``
     as soon as it ends (and is not kept, so memory stays small).
 
@@ -229,8 +287,8 @@ def _elements(data: bytes, on_play: Callable[[int, _Element], None]) -> str:
     parser.EndElementHandler = end
     parser.CharacterDataHandler = text
     try:
-        for offset in range(0, max(len(data), 1), _CHUNK):
-            parser.Parse(data[offset : offset + _CHUNK], False)
+        for chunk in data:
+            parser.Parse(chunk, False)
         parser.Parse(b"", True)
     except _Refused:
         raise ScoreFileError(
@@ -250,8 +308,19 @@ def parse_bgg_xml(data: bytes) -> Parsed:
         ScoreFileError: Not XML, not a ``<plays>`` document, or a play of ours
             is malformed; every problem has its place (``play[3].player[1].score``).
     """
+    return _parse_xml(data[offset : offset + _CHUNK] for offset in range(0, len(data), _CHUNK))
+
+
+def _parse_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
+    """:func:`parse_bgg_xml` of a document given piece by piece; ``spooled``: the plays
+    are kept in a temporary file (:class:`~companion.history.import_spool.Spool`).
+
+    Raises:
+        ScoreFileError: As :func:`parse_bgg_xml`.
+        FileTooLarge: The pieces say so.
+    """
     reader = _Reader()
-    parsed = Parsed(KIND)
+    parsed = Parsed(KIND, spool=Spool() if spooled else None)
 
     def on_play(k: int, element: _Element) -> None:
         reader.play(k, element, parsed)
@@ -259,13 +328,21 @@ def parse_bgg_xml(data: bytes) -> Parsed:
             reader.problems.append(Problem(f"play[{k}]", "too many problems: reading stopped here"))
             raise ScoreFileError(reader.problems)
 
-    root = _elements(data, on_play)
-    if root != "plays":
-        raise ScoreFileError(
-            [Problem("$", f"an XML document of <{root}>, not BoardGameGeek's <plays>; {ACCEPTED}")]
-        )
-    if reader.problems:
-        raise ScoreFileError(reader.problems)
+    try:
+        root = _elements(data, on_play)
+        if root != "plays":
+            raise ScoreFileError(
+                [
+                    Problem(
+                        "$", f"an XML document of <{root}>, not BoardGameGeek's <plays>; {ACCEPTED}"
+                    )
+                ]
+            )
+        if reader.problems:
+            raise ScoreFileError(reader.problems)
+    except BaseException:
+        parsed.close()
+        raise
     return parsed
 
 
@@ -309,7 +386,7 @@ class _Reader:
         ]
         what = f"the {item.attrs.get('name', game)} play of {attrs.get('date', '?')}"
         if not players:
-            parsed.notes.append(f"{what} (id {attrs.get('id', '?')}) names no players: skipped")
+            parsed.note(f"{what} (id {attrs.get('id', '?')}) names no players: skipped")
             return
         if len(players) > MAX_SEATS:
             self.error(f"{path}.players", f"has {len(players)} players (at most {MAX_SEATS})")
@@ -317,7 +394,7 @@ class _Reader:
         seats = self._seats(path, players, what, parsed)
         if len(self.problems) > before or seats is None or played_at is None:
             return
-        sides, people, winners = _sides(seats, parsed.notes, what)
+        sides, people, winners = _sides(seats, parsed.note, what)
         result: dict[str, Any] = {
             "game": game,
             "players": sides,
@@ -328,8 +405,10 @@ class _Reader:
         ident = json.dumps(
             [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
         )
+        if self.problems:  # (a file with a problem adds nothing: none are kept)
+            return
         for copy in range(max(quantity or 1, 1)):
-            parsed.plays.append(
+            parsed.keep(
                 Play(
                     id=0,
                     uuid=str(uuid.uuid5(NAMESPACE, f"bgg-play:{ident}:{copy}")),
@@ -376,7 +455,7 @@ class _Reader:
                 self.error(f"{spath}.score", str(error))
                 continue
             if note:
-                parsed.notes.append(f"{what}: {name}: {note}")
+                parsed.note(f"{what}: {name}: {note}")
             team = self._text(attrs.get("color", ""), f"{spath}.color", 40) or ""
             seats.append(
                 _Seat(
@@ -451,7 +530,7 @@ def _shown(name: str) -> str:
 
 
 def _sides(
-    seats: list[_Seat], notes: list[str], what: str
+    seats: list[_Seat], note: Callable[[str], None], what: str
 ) -> tuple[list[dict[str, Any]], tuple[Person, ...], list[str]]:
     """The result's sides, the people pointing at them, and the winning sides' names.
 
@@ -475,7 +554,7 @@ def _sides(
         if totals:
             total = totals[0] if len(set(totals)) == 1 else sum(totals)
             if len(set(totals)) > 1:
-                notes.append(f"{what}: {name}: the members' scores were added up to {total}")
+                note(f"{what}: {name}: the members' scores were added up to {total}")
         for member in members:
             side_of[member.name] = len(sides)
         won = any(m.winner for m in members)

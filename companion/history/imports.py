@@ -29,12 +29,13 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
 from companion.history.exports import (
     ANONYMOUS,
@@ -44,6 +45,7 @@ from companion.history.exports import (
     METADATA_STATUS,
     NAMESPACE,
 )
+from companion.history.import_spool import Spool
 from companion.history.model import ANONYMOUS_KEY, Expansion, Person, Play, derive_people
 from scorers import SCORERS, Problem, Reader, ScoreFileError, UnknownGameError, find_game, title
 from scorers._validate import key_path
@@ -58,6 +60,12 @@ MAX_IMPORT_BYTES = 64_000_000
 MAX_IMPORT_DEPTH = 64
 """BG Stats nests score sheets about 10 levels deep; our own export less."""
 MAX_PLAYS = 250_000
+MAX_VALUE = 2_000_000
+"""The most characters one value of an import file may take: a play (a real one takes a
+few kilobytes, one of ours with its score file and a long event log tens), a player, or
+a top-level value that is not a list. A longer one is refused before more of it is read,
+so that a single value cannot fill memory (parsed, 2 million characters of JSON may take
+up to about 60 MB)."""
 MAX_LISTED = 20_000
 """At most this many players, games or places in a BG Stats file (a real backup
 has tens to a few thousand; 300,000 players would cost seconds and 100+ MB)."""
@@ -72,6 +80,9 @@ MAX_EVENTS = 100_000
 MAX_REF = (1 << 63) - 1
 MAX_PROBLEMS = 100
 """At most this many problems are listed; the rest are counted."""
+MAX_KEPT_NOTES = 100
+"""At most this many notes of an import are kept (the report shows fewer); the rest are
+counted."""
 _SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?(\s*[+-]\s*[0-9]+(\.[0-9]+)?)*")
 _TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]+)?)")
 _PADDED_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2})?)?")
@@ -91,6 +102,11 @@ class Parsed:
             scores), one line each.
         player_uuids: The uuids BG Stats knows the people of the plays by, by
             :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player).
+        more_notes: How many notes there were past the first
+            :data:`MAX_KEPT_NOTES` (those are counted, not kept).
+        spool: Where the plays are when a file is read from disk
+            (:func:`read_import`): then ``plays`` and ``events`` stay empty,
+            and the plays are read back with :meth:`logged`.
     """
 
     kind: str
@@ -99,6 +115,64 @@ class Parsed:
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     player_uuids: dict[str, str] = field(default_factory=dict)
+    more_notes: int = 0
+    spool: Spool | None = None
+
+    @property
+    def count(self) -> int:
+        """How many plays there are to add."""
+        return self.spool.count if self.spool is not None else len(self.plays)
+
+    @property
+    def has_events(self) -> bool:
+        """Whether any play has an event log (a played-along game)."""
+        return bool(self.spool.logged) if self.spool is not None else bool(self.events)
+
+    def logged(self) -> Iterator[tuple[Play, list[dict[str, Any]] | None]]:
+        """The plays, in the file's order, each with its event log (``None`` when it has
+        none); from the spool one batch at a time, so that memory stays small."""
+        if self.spool is not None:
+            yield from self.spool
+            return
+        events = self.events
+        for play in self.plays:
+            yield play, events.get(play.uuid)
+
+    def keep(
+        self, play: Play, log: list[dict[str, Any]] | None = None, place: object = None
+    ) -> None:
+        """Add ``play`` (with its event log, and its BG Stats location id when the
+        locations are read after the plays) to the plays to add."""
+        if self.spool is not None:
+            self.spool.append(play, log, place)
+            return
+        self.plays.append(play)
+        if log:
+            self.events[play.uuid] = log
+
+    def note(self, text: str) -> None:
+        """Add a note (past :data:`MAX_KEPT_NOTES`, it is only counted)."""
+        if len(self.notes) < MAX_KEPT_NOTES:
+            self.notes.append(text)
+        else:
+            self.more_notes += 1
+
+    @property
+    def note_count(self) -> int:
+        """How many notes there were, kept or counted."""
+        return len(self.notes) + self.more_notes
+
+    def clear(self) -> None:
+        """Forget the plays (the file was refused)."""
+        self.plays.clear()
+        self.events.clear()
+        if self.spool is not None:
+            self.spool.clear()
+
+    def close(self) -> None:
+        """Let go of the temporary file of the plays, if there is one."""
+        if self.spool is not None:
+            self.spool.close()
 
 
 def not_scored(plays: list[Play]) -> int:
@@ -106,10 +180,19 @@ def not_scored(plays: list[Play]) -> int:
     return sum(1 for play in plays for side in play.result["players"] if side["total"] is None)
 
 
-def read_import(source: str) -> Parsed:
+def read_import(source: str, handle: BinaryIO | None = None) -> Parsed:
     """Read an import file (a path, or ``-`` for standard input) with the size limit.
 
-    The file is read as it is checked, so that memory stays small (see :func:`_read`).
+    The file is read as it is checked, and the plays checked are kept in a
+    temporary file until they are added (:class:`~companion.history.import_spool.Spool`),
+    so that memory stays small whatever the size of the file (see :func:`_read`).
+    The caller reads them with :meth:`Parsed.logged` and lets go of them with
+    :meth:`Parsed.close`.
+
+    Args:
+        source: The path, or ``-``; when ``handle`` is given, how messages name it.
+        handle: The file, open already (a temporary copy of standard input): it is
+            closed once read.
 
     Raises:
         InputError: The file cannot be read, is too large or is not UTF-8.
@@ -117,8 +200,20 @@ def read_import(source: str) -> Parsed:
     """
     from companion.scorefile import JsonDocument
 
-    with JsonDocument.open(source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH) as doc:
-        return _read(doc)
+    if handle is not None:
+        opened = JsonDocument.of_handle(
+            source,
+            handle,
+            limit=MAX_IMPORT_BYTES,
+            max_depth=MAX_IMPORT_DEPTH,
+            max_value=MAX_VALUE,
+        )
+    else:
+        opened = JsonDocument.open(
+            source, limit=MAX_IMPORT_BYTES, max_depth=MAX_IMPORT_DEPTH, max_value=MAX_VALUE
+        )
+    with opened as doc:
+        return _read(doc, spooled=True)
 
 
 def parse(text: str) -> Parsed:
@@ -155,7 +250,7 @@ class _Stop(Exception):
         self.why = why
 
 
-def _read(doc: JsonDocument) -> Parsed:
+def _read(doc: JsonDocument, *, spooled: bool = False) -> Parsed:
     """Read and check an import file as it is read.
 
     The top-level object is read member by member, and its ``plays`` one by
@@ -172,22 +267,29 @@ def _read(doc: JsonDocument) -> Parsed:
     own, listed alone (as :func:`~companion.scorefile.parse_json` does); text
     that is not JSON is one problem.
 
+    Args:
+        doc: The document.
+        spooled: Keep the plays in a temporary file rather than in memory
+            (:attr:`Parsed.spool`); they are let go of when the file is refused.
+
     Raises:
         ScoreFileError: As :func:`parse`.
     """
     r = Reader()
     stopped: _Stop | None = None
+    plays: _Plays | None = None
     try:
         try:
-            data, plays = _document(doc, r, None)
+            data, plays = _document(doc, r, None, spooled=spooled)
             kind = _kind(data)
             if kind is None:
                 raise ScoreFileError.single("$", NEITHER)
             if isinstance(data, dict) and plays and (plays.again or plays.parsed.kind != kind):
                 doc.restart()
                 if plays.parsed.kind != kind:  # not checked yet (or not as what the file is)
+                    plays.parsed.close()
                     r, plays = Reader(), None
-                _, plays = _document(doc, r, data, plays)
+                _, plays = _document(doc, r, data, plays, spooled=spooled)
         except _Stop as stop:
             stopped = stop
             doc.raise_problems()
@@ -202,6 +304,8 @@ def _read(doc: JsonDocument) -> Parsed:
             parsed = _parse_bgstats(r, data)
         r.raise_if_problems()
     except ScoreFileError as error:
+        if plays is not None:
+            plays.parsed.close()
         problems = list(error.problems)
         endings = []
         if len(problems) > MAX_PROBLEMS:
@@ -225,7 +329,12 @@ def _kind(data: object) -> str | None:
 
 
 def _document(
-    doc: JsonDocument, r: Reader, known: dict[str, Any] | None, plays: _Plays | None = None
+    doc: JsonDocument,
+    r: Reader,
+    known: dict[str, Any] | None,
+    plays: _Plays | None = None,
+    *,
+    spooled: bool = False,
 ) -> tuple[object, _Plays | None]:
     """The top-level value, and its plays when they were read one by one (else ``None``).
 
@@ -236,6 +345,7 @@ def _document(
             read a second time: its plays are then checked with them.
         plays: When the document is read a second time, the plays as far as
             they were checked the first time (they are checked on from there).
+        spooled: Keep the plays in a temporary file (see :func:`_read`).
 
     Raises:
         ScoreFileError: The text is not JSON, or has duplicate keys, too deep
@@ -253,14 +363,26 @@ def _document(
     for key in doc.members():
         if key == "plays" and key not in data and doc.peek() == "[":
             if plays is None:
-                plays = _Plays.of(r, data if known is None else known, again=known is not None)
+                plays = _Plays.of(
+                    r, data if known is None else known, again=known is not None, spooled=spooled
+                )
             data[key] = []  # (read one by one)
             plays.read(doc, count_after=None if known else COUNT_AFTER)
             continue
         path = key_path("$", key)
+        if doc.peek() == "[" and (key in data or key not in _READ):
+            # A list the import does not read (BG Stats' tags, groups...), or a key given
+            # twice (a problem already): each item is checked as it is read, none is kept.
+            deque(doc.items(path, 1), maxlen=0)  # (no item is held while the next is read)
+            data.setdefault(key, [])
+            continue
         data[key] = _items(doc, r, key, path) if doc.peek() == "[" else doc.value(path, 1)
     doc.end()
     return data, plays
+
+
+_READ = frozenset({"format", "version", "players", "games", "locations", "plays"})
+"""The top-level keys an import reads the values of (the others only need to be JSON)."""
 
 
 def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
@@ -271,13 +393,44 @@ def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
             (players, games, locations).
     """
     found: list[object] = []
-    bounded = key in ("players", "games", "locations")
+    used = _USED_KEYS.get(key)
     for item in doc.items(path, 1):
-        if bounded and len(found) == MAX_LISTED:
+        if used is not None and len(found) == MAX_LISTED:
             r.error(path, f"must have at most {MAX_LISTED} entries, got more")
             raise _Stop(r)
-        found.append(item)
+        found.append(item if used is None else _trimmed(item, used))
+        del item  # (not held while the next one is read)
     return found
+
+
+_USED_KEYS = {
+    "players": frozenset({"id", "name", "uuid", "isAnonymous", "anonymous"}),
+    "games": frozenset({"id", "name", "bggId", "usesTeams"}),
+    "locations": frozenset({"id", "name"}),
+}
+"""The keys of the entries of each list of players, games and places that an import reads
+(BG Stats' and our export's)."""
+
+
+def _trimmed(item: object, used: frozenset[str]) -> object:
+    """An entry of a list of players, games or places with only what an import reads of it.
+
+    The values of the other keys (a BG Stats backup has plenty: images, designers, its
+    own metadata) are dropped and their keys kept (our export allows none: each is a
+    problem); a list or an object where a value is read becomes an empty one (it is
+    refused for what it is, whatever it holds). So the entries kept until the plays are
+    read stay small.
+    """
+    if not isinstance(item, dict):
+        return [] if isinstance(item, list) else item
+    return {key: (_hollow(value) if key in used else None) for key, value in item.items()}
+
+
+def _hollow(value: object) -> object:
+    """An empty list or object for a list or an object; any other value as it is."""
+    if isinstance(value, list):
+        return []
+    return {} if isinstance(value, dict) else value
 
 
 class _Plays:
@@ -303,14 +456,16 @@ class _Plays:
         """How many plays were checked (the first time the file was read)."""
 
     @classmethod
-    def of(cls, r: Reader, data: dict[str, Any], *, again: bool) -> _Plays:
+    def of(cls, r: Reader, data: dict[str, Any], *, again: bool, spooled: bool = False) -> _Plays:
         """The reader of the plays of the file begun with ``data`` (the whole file
-        but its plays when it is read ``again``)."""
+        but its plays when it is read ``again``); ``spooled``: the plays are kept
+        in a temporary file."""
+        spool = Spool() if spooled else None
         if data.get("format") == JSON_FORMAT and ("version" in data or again):
-            ours = _OurPlays(data.get("version"))
+            ours = _OurPlays(data.get("version"), parsed=Parsed("json", spool=spool))
             return cls(ours.r, ours.parsed, ours.play if ours.valid else None)
         if {"players", "games"} <= data.keys() and (again or data.get("format") != JSON_FORMAT):
-            bgstats = _BgStats(r, data)
+            bgstats = _BgStats(r, data, Parsed("bgstats", spool=spool))
             return cls(r, bgstats.parsed, None if r.problems else bgstats.play, bgstats.finish)
         plays = cls(r, Parsed("later"), None)
         plays.again = True  # what the plays need is not known yet
@@ -343,9 +498,11 @@ class _Plays:
                 noted = len(doc.problems)
                 if quiet == COUNT_AFTER:
                     raise _Stop(r, f"reading stopped at plays[{k}], the rest were not read")
+                del item
                 continue
             found = len(r.problems)
             check(k, item)
+            del item  # (not held while the next one is read)
             if len(r.problems) > MAX_CHECKED_PROBLEMS:
                 raise _Stop(r, f"reading stopped at plays[{k}], too many problems to read on")
             if len(r.problems) == found:
@@ -360,7 +517,7 @@ class _Plays:
         """Refuse the plays: more than :data:`MAX_PLAYS` (as for a list read whole, their
         problems are not listed)."""
         del self.r.problems[before:]
-        self.parsed.plays.clear()
+        self.parsed.clear()
         self.r.error("plays", f"must have at most {MAX_PLAYS} entries, got more")
         raise _Stop(self.r)
 
@@ -371,6 +528,7 @@ class _Plays:
         found = _parse_ours(r, data)
         r.problems += self.r.problems  # (after the whole-file problems, as when read whole)
         found.plays, found.events = self.parsed.plays, self.parsed.events
+        found.spool = self.parsed.spool
         return found
 
 
@@ -476,10 +634,9 @@ class _OurPlays:
         path = f"plays[{k}]"
         play = _read_play(self.r, item, path, self.version)
         if play is not None:
-            self.parsed.plays.append(play)
             log = _read_events(self.r, item, f"{path}.events")
-            if log:
-                self.parsed.events[play.uuid] = log
+            if not self.r.problems:  # (a file with a problem adds nothing: none are kept)
+                self.parsed.keep(play, log)
 
 
 def _read_player_uuids(r: Reader, value: object, path: str) -> dict[str, str]:
@@ -870,9 +1027,9 @@ class _BgStats:
     places are looked up once they are known (:meth:`finish`).
     """
 
-    def __init__(self, r: Reader, data: dict[str, Any]) -> None:
+    def __init__(self, r: Reader, data: dict[str, Any], parsed: Parsed | None = None) -> None:
         self.r = r
-        self.parsed = Parsed("bgstats")
+        self.parsed = parsed or Parsed("bgstats")
         self.players = _bg_players(r, data["players"])
         self.games = _bg_refs(r, data["games"], "games")
         self.places_later = "locations" not in data
@@ -880,17 +1037,24 @@ class _BgStats:
         self.book = _Book(self.players, self.games, locations)
         self.ours: dict[object, str | None] = {}  # game ref -> our game id
         self.places: list[tuple[int, object]] = []  # (index in plays, locationRefId) to look up
+        self.place_refs: dict[object, None] = {}  # the locationRefIds to look up, in order
 
     def finish(self, data: dict[str, Any]) -> Parsed:
         """The plays read, with their places when the locations came after them."""
         if not self.places_later:
             return self.parsed
-        r, book, plays = self.r, self.book, self.parsed.plays
+        r, book, parsed = self.r, self.book, self.parsed
         book.locations = _bg_refs(r, data.get("locations", []), "locations")
+        if parsed.spool is not None:  # (filled in as the plays are read back)
+            for ref in self.place_refs:
+                if ref in book.locations:
+                    parsed.spool.places[ref] = book.location(r, ref) or ""
+            return parsed
+        plays = parsed.plays
         for index, ref in self.places:
             if ref in book.locations:
                 plays[index] = replace(plays[index], location=book.location(r, ref) or "")
-        return self.parsed
+        return parsed
 
     def play(self, k: int, item: object) -> None:
         """Check play ``k``; keep it when it has no problem and is of one of our games."""
@@ -916,11 +1080,16 @@ class _BgStats:
             shown = name if isinstance(name, str) and name.strip() else f"game {ref}"
             parsed.skipped_games[shown] = parsed.skipped_games.get(shown, 0) + 1
             return
-        play = _bgstats_play(r, raw, path, game, book, parsed.notes, parsed.player_uuids)
-        if play is not None:
-            if self.places_later and _is_scalar(raw.get("locationRefId")):
-                self.places.append((len(parsed.plays), raw["locationRefId"]))
-            parsed.plays.append(play)
+        play = _bgstats_play(r, raw, path, game, book, parsed, parsed.player_uuids)
+        if play is None or r.problems:  # (a file with a problem adds nothing: none are kept)
+            return
+        place = None
+        if self.places_later and _is_scalar(raw.get("locationRefId")):
+            place = raw["locationRefId"]
+            self.place_refs.setdefault(place)
+            if parsed.spool is None:
+                self.places.append((len(parsed.plays), place))
+        parsed.keep(play, place=place)
 
 
 def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
@@ -1098,7 +1267,7 @@ def _bgstats_play(
     path: str,
     game: str,
     book: _Book,
-    notes: list[str],
+    parsed: Parsed,
     uuids: dict[str, str],
 ) -> Play | None:
     players, games, locations = book.players, book.games, book.locations
@@ -1215,7 +1384,8 @@ def _bgstats_play(
     if play_notes:
         result["notes"] = play_notes
         what = _what(game, raw)
-        notes.extend(f"{what}: {n}" for n in play_notes)
+        for note in play_notes:
+            parsed.note(f"{what}: {note}")
     for seat in seats:
         if seat.uuid is not None:
             uuids.setdefault(ANONYMOUS_KEY if seat.anonymous else seat.key, seat.uuid)

@@ -154,17 +154,31 @@ def play_report(history: History, play_id: int) -> PlayReport:
 MAX_NOTES = 20
 
 
-def import_report(parsed: Parsed, added: int, skipped: int, added_plays: list[Play]) -> list[str]:
+@dataclass
+class Added:
+    """What an import added, counted play by play as it is added (the plays themselves
+    are not kept: an import may add a hundred thousand)."""
+
+    not_scored: int = 0
+    """Seats without a score."""
+    ignored: int = 0
+    """Games marked ignored (kept out of the statistics)."""
+
+    def count(self, play: Play) -> None:
+        """Count one play added."""
+        self.not_scored += sum(1 for side in play.result["players"] if side["total"] is None)
+        self.ignored += play.ignored
+
+
+def import_report(parsed: Parsed, added: int, skipped: int, counted: Added) -> list[str]:
     """What ``history import`` says it did, line by line.
 
     Args:
         parsed: What was read from the file.
         added: How many games were added.
         skipped: How many were already in the history.
-        added_plays: The games added.
+        counted: What the games added hold.
     """
-    from companion.history.imports import not_scored
-
     said = [
         f"Imported {plural(added, 'game')}; "
         f"{skipped} {'was' if skipped == 1 else 'were'} already in the history."
@@ -173,18 +187,18 @@ def import_report(parsed: Parsed, added: int, skipped: int, added_plays: list[Pl
         others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
         total = sum(parsed.skipped_games.values())
         said.append(f"Skipped {plural(total, 'play')} of other games: {others}.")
-    blank = not_scored(added_plays)
+    blank = counted.not_scored
     if blank:
         said.append(
             f"{plural(blank, 'seat')} had no score: kept as not scored, "
             "out of the score statistics."
         )
-    ignored = sum(1 for p in added_plays if p.ignored)
+    ignored = counted.ignored
     if ignored:
         said.append(
             f"{plural(ignored, 'game')} marked ignored in BG Stats: kept, out of the statistics."
         )
     said.extend(f"Note: {note}" for note in parsed.notes[:MAX_NOTES])
-    if len(parsed.notes) > MAX_NOTES:
-        said.append(f"... and {len(parsed.notes) - MAX_NOTES} more notes.")
+    if parsed.note_count > MAX_NOTES:
+        said.append(f"... and {parsed.note_count - MAX_NOTES} more notes.")
     return said

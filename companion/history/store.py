@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -109,20 +110,52 @@ class History(HistoryFile):
         *,
         keep_ids: bool = True,
         events: Mapping[str, list[dict[str, Any]]] | None = None,
-        added_plays: list[Play] | None = None,
+        added: Callable[[Play], object] | None = None,
         player_uuids: Mapping[str, str] | None = None,
     ) -> tuple[int, int]:
         """Add plays (from an import) in one transaction; skip uuids already present.
 
-        Uuids are compared without regard to case (BG Stats writes them in
-        upper case).
+        As :meth:`add_logged`, with the event logs given by play uuid.
 
         Args:
             plays: The plays to add.
             keep_ids: Reuse each play's id when it is free.
             events: Event logs of played-along games, by play uuid; each is
                 stored as a finished session of that play.
-            added_plays: When given, the plays actually added are appended.
+            added: Called with each play actually added.
+            player_uuids: As for :meth:`add_logged`.
+
+        Returns:
+            ``(added, skipped)``.
+        """
+        logs = events or {}
+        return self.add_logged(
+            ((play, logs.get(play.uuid)) for play in plays),
+            keep_ids=keep_ids,
+            added=added,
+            player_uuids=player_uuids,
+        )
+
+    def add_logged(
+        self,
+        plays: Iterable[tuple[Play, list[dict[str, Any]] | None]],
+        *,
+        keep_ids: bool = True,
+        added: Callable[[Play], object] | None = None,
+        player_uuids: Mapping[str, str] | None = None,
+    ) -> tuple[int, int]:
+        """Add plays (from an import) in one transaction; skip uuids already present.
+
+        Uuids are compared without regard to case (BG Stats writes them in
+        upper case). The plays are taken from ``plays`` as they come, and
+        written every :data:`WRITE_EVERY`, so that only a bounded batch is
+        ever in memory (still one transaction: all or nothing).
+
+        Args:
+            plays: The plays to add, each with its event log (``None`` for
+                none); a log is stored as a finished session of its play.
+            keep_ids: Reuse each play's id when it is free.
+            added: Called with each play actually added.
             player_uuids: The uuids another app knows people by, by
                 :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player);
                 a person who has one already keeps it.
@@ -130,43 +163,40 @@ class History(HistoryFile):
         Returns:
             ``(added, skipped)``.
         """
-        plays = list(plays)
-        added = skipped = 0
+        count = skipped = 0
+        items = iter(plays)
         with self.guard("import the games"), self.transaction() as db:
-            present = _present_uuids(db, [play.uuid for play in plays])
-            numbers = _Numbers(db)
-            rows = _Rows()
-            for play in plays:
-                folded = fold_uuid(play.uuid)
-                if folded in present:
-                    skipped += 1
-                    continue
-                present.add(folded)
-                play_id = numbers.take(play.id if keep_ids and play.id > 0 else None)
-                rows.add(play, play_id)
-                log = (events or {}).get(play.uuid)
-                if log:
-                    # The log's session may take a number: write what is pending first.
-                    rows.write(db)
-                    numbers.claim()
-                    _insert_log(db, play_id, play.game, log)
-                    numbers = _Numbers(db)
-                added += 1
-                if added_plays is not None:
-                    added_plays.append(play)
-                if len(rows.plays) >= WRITE_EVERY:
-                    # A bounded batch in memory: written on (still one transaction).
-                    rows.write(db)
-                    numbers.claim()
-                    numbers = _Numbers(db)
-            rows.write(db)
-            numbers.claim()
+            while batch := list(islice(items, WRITE_EVERY)):
+                # The plays written before this batch are in the history already (the
+                # same transaction): a uuid given twice in the file is found there.
+                present = _present_uuids(db, [play.uuid for play, _ in batch])
+                numbers = _Numbers(db)
+                rows = _Rows()
+                for play, log in batch:
+                    folded = fold_uuid(play.uuid)
+                    if folded in present:
+                        skipped += 1
+                        continue
+                    present.add(folded)
+                    play_id = numbers.take(play.id if keep_ids and play.id > 0 else None)
+                    rows.add(play, play_id)
+                    if log:
+                        # The log's session may take a number: write what is pending first.
+                        rows.write(db)
+                        numbers.claim()
+                        _insert_log(db, play_id, play.game, log)
+                        numbers = _Numbers(db)
+                    count += 1
+                    if added is not None:
+                        added(play)
+                rows.write(db)
+                numbers.claim()
             if player_uuids:
                 db.executemany(
                     "INSERT OR IGNORE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
                     sorted(player_uuids.items()),
                 )
-        return added, skipped
+        return count, skipped
 
     def player_uuids(self) -> dict[str, str]:
         """The uuids another app (BG Stats) knows people by, by :func:`name_key`."""

@@ -14,7 +14,7 @@ whole, the fourth check, which needs the games' flows and so lives here:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,15 @@ from companion.terminal.safe_text import line
 from companion.wording import plural
 from scorers import Problem
 
-__all__ = ["check_history", "check_session", "imported_problems", "replay", "report_text"]
+__all__ = [
+    "check_history",
+    "check_session",
+    "imported_problems",
+    "logged_problems",
+    "replay",
+    "replay_problems",
+    "report_text",
+]
 
 
 def check_history(history: History) -> Report:
@@ -72,9 +80,36 @@ def imported_problems(
     """
     found = []
     for k, play in enumerate(plays):
-        log = events.get(play.uuid)
-        if not log:
-            continue
+        found += replay_problems(k, play, events.get(play.uuid))
+    return found
+
+
+def logged_problems(plays: Iterable[tuple[Play, list[dict[str, Any]] | None]]) -> list[Problem]:
+    """:func:`imported_problems` of plays read one by one, each with its event log
+    (:meth:`~companion.history.imports.Parsed.logged`): at most
+    :data:`~companion.history.imports.MAX_PROBLEMS` are listed, then how many more
+    there are (as for the other problems of an import)."""
+    from companion.history.imports import MAX_PROBLEMS
+
+    found: list[Problem] = []
+    more = 0
+    for k, (play, log) in enumerate(plays):
+        if log:
+            for problem in replay_problems(k, play, log):
+                if len(found) < MAX_PROBLEMS:
+                    found.append(problem)
+                else:
+                    more += 1
+    if more:
+        found.append(Problem("$", f"... and {more} more problems"))
+    return found
+
+
+def replay_problems(k: int, play: Play, log: list[dict[str, Any]] | None) -> list[Problem]:
+    """The problems of one played-along game of an import (see :func:`imported_problems`),
+    ``plays[k]`` of its file, with its event log (``None`` or empty: none to replay)."""
+    found: list[Problem] = []
+    if log:
         session = Session(
             play.id,
             play.game,

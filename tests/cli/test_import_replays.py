@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from companion.cli.app import app
+from companion.history import import_spool, imports
 from companion.history.store import History
 from tests.support.play_helpers import run
 from tests.support.play_scripts import shibuya_keys
@@ -72,3 +74,25 @@ def test_answers_cut_short_are_refused(
         "  plays[0].events: it is finished but its saved answers stop before the end\n"
         in result.stderr
     )
+
+
+def test_games_read_back_one_batch_at_a_time_are_replayed_at_their_place(
+    exported: dict[str, Any], tmp_path: Path, db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(import_spool, "SPOOL_EVERY", 1)  # (each play goes to the spool file)
+    monkeypatch.setattr(imports, "MAX_PROBLEMS", 1)
+    good = exported["plays"][0]
+    broken = copy.deepcopy(good)
+    answer = next(k for k, e in enumerate(broken["events"]) if e["key"] == "players.1")
+    broken["events"][answer]["key"] = "players.one"
+    exported["plays"] = [good] + [
+        dict(copy.deepcopy(broken), id=good["id"] + k, uuid=f"{good['uuid'][:-2]}{k:02d}")
+        for k in range(1, 4)
+    ]
+    result = imported(exported, tmp_path)
+    assert result.exit_code == 2
+    assert "cannot be imported (2 problems); nothing was imported:\n  plays[1].events: " in (
+        result.stderr
+    )
+    assert result.stderr.endswith("  $: ... and 2 more problems\n")
+    assert not db_path.exists()
