@@ -354,7 +354,7 @@ def test_a_whole_game_at_the_table(server: Server, browser: Any, game: str) -> N
     try:
         assert page.locator("text=from companion.widgets").count() == 0  # no code shown
         GAMES[game](page)
-        page.wait_for_selector(".scorepad .ok", timeout=20_000)
+        page.wait_for_selector(".scorepad .summary .ok", timeout=20_000)  # every cell valid
         page.locator("button:has-text('Save the game')").dblclick()
         page.wait_for_selector("text=Saved as game #", timeout=20_000)
         page.wait_for_selector(".winner", timeout=20_000)

@@ -259,7 +259,7 @@ def test_save_focuses_the_result_which_stays_and_becomes_the_last_game(
         )
         assert "save" in ring[0] and ring[1] != "none" and ring[2] >= 2, ring
         GAMES["shibuya"](page)
-        page.wait_for_selector(".scorepad .ok", timeout=20_000)
+        page.wait_for_selector(".scorepad .summary .ok", timeout=20_000)  # every cell valid
         page.click(".save")
         page.wait_for_selector("text=Saved as game #", timeout=20_000)
         page.wait_for_function(

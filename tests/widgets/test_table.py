@@ -125,7 +125,7 @@ def test_two_devices_fill_one_pad_and_save_it_once(chromium: Any, table: Any) ->
             lambda: a.page.locator(".c-players-1-traveler select").input_value() != "",
             "the traveller chosen on B did not reach A",
         )
-        a.page.wait_for_selector(".scorepad .ok", timeout=20_000)
+        a.page.wait_for_selector(".scorepad .summary .ok", timeout=20_000)  # every cell valid
         a.page.click("button:has-text('Save the game')")
         for device in (a, b):
             device.page.wait_for_selector("text=Saved as game #1", timeout=20_000)
