@@ -20,6 +20,12 @@ LOCATION = META_PREFIX + "location"
 """Where the game is played (its value is the place)."""
 TIME = META_PREFIX + "time"
 """How long the game took, written when it is saved (see :mod:`companion.analysis.clock`)."""
+DRAFT = "draft"
+"""A web page's draft: everything typed on it, one event replaced at each change.
+
+A session that holds it is a page's (kind ``web``), not answers to replay:
+its log is never exported, synced or imported as a played-along game's.
+"""
 
 
 def is_answer(key: str) -> bool:

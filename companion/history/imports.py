@@ -37,6 +37,7 @@ from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
 from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn
 
+from companion.events import DRAFT
 from companion.history.exports import (
     ANONYMOUS,
     BGG_IDS,
@@ -673,6 +674,8 @@ def _read_events(r: Reader, item: object, path: str) -> list[dict[str, Any]]:
         key = _bounded_text(r, event["key"], f"{path}[{k}].key", limit=200, empty=False)
         if at is not None and key is not None:
             log.append({"at": event["at"], "key": key, "value": event["value"]})
+    if any(event["key"] == DRAFT for event in log):
+        return []  # a web page's draft (an earlier export or ledger sent it): not answers
     return log
 
 

@@ -218,7 +218,9 @@ class History(HistoryFile):
             rows = self._db.execute(
                 "SELECT sessions.play_id, e.at, e.key, e.value FROM sessions "
                 "JOIN session_events AS e ON e.session_id = sessions.id "
-                "WHERE sessions.status = 'finished' AND sessions.play_id IS NOT NULL "
+                # A web page's draft is not answers to replay (see DRAFT).
+                "WHERE sessions.status = 'finished' AND sessions.kind <> 'web' "
+                "AND sessions.play_id IS NOT NULL "
                 "ORDER BY sessions.play_id, e.seq"
             ).fetchall()
         for play_id, at, key, value in rows:

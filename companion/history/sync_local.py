@@ -214,7 +214,7 @@ def _event_logs(db: sqlite3.Connection, ids: Sequence[int]) -> dict[int, list[di
         for play_id, at, key, value in db.execute(
             "SELECT sessions.play_id, e.at, e.key, e.value FROM sessions "
             "JOIN session_events AS e ON e.session_id = sessions.id "
-            "WHERE sessions.status = 'finished' AND sessions.play_id IN "
+            "WHERE sessions.status = 'finished' AND sessions.kind <> 'web' AND sessions.play_id IN "
             f"({marks}) ORDER BY sessions.play_id, sessions.id, e.seq",
             part,
         ):

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from companion.events import TIME
+from companion.events import DRAFT, TIME
 from companion.history.saving import Saved, save_game
 from companion.history.sessions import SessionStore
 from companion.history.store import History, default_path, opened
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from companion.analysis.clock import Timing
 
 KIND = "web"
-KEY = "draft"
+KEY = DRAFT
 
 
 @contextmanager

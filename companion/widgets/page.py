@@ -40,8 +40,8 @@ def sender() -> tuple[str | None, str]:
     """The device whose message the kernel is handling now: its session and its player.
 
     The session is one per device's page; the player is the seat the device
-    picked as its own column ("My column"), sent as the message's user name,
-    or ``""`` when it picked none.
+    picked as its own column ("My column"), which our page sends in every
+    message's metadata, or ``""`` when it picked none.
     """
     try:
         from ipykernel.kernelbase import Kernel
@@ -52,8 +52,10 @@ def sender() -> tuple[str | None, str]:
     except Exception:  # not in a kernel (tests, a script): no device to name
         return None, ""
     header = parent.get("header", {}) if isinstance(parent, dict) else {}
+    metadata = parent.get("metadata", {}) if isinstance(parent, dict) else {}
     session = header.get("session")
-    player = header.get("username")
+    # Our page's own field: JupyterLab's tabs send their user's name as the user name.
+    player = metadata.get("companion_player") if isinstance(metadata, dict) else None
     return (
         session if isinstance(session, str) and session else None,
         player if isinstance(player, str) else "",
@@ -253,7 +255,8 @@ class GamePage:
         self.draft_status.add_class("draft-status")
         self.devices = Devices()
         self.keeper = Throttle(self._write_draft)
-        self.last_change: dict[str, tuple[str, float]] = {}  # cell -> (device, when)
+        # cell -> (session, the device as named then, when)
+        self.last_change: dict[str, tuple[str | None, str, float]] = {}
         self.clash = w.HTML()
         self.clash.add_class("clash")
         self.place = w.Combobox(
@@ -515,11 +518,14 @@ class GamePage:
 
         if self.restoring or self.form.quiet:
             return
-        who = self.devices.name(*sender())
+        session, player = sender()
+        who = self.devices.name(session, player)
         now = time.monotonic()
         before = self.last_change.get(path)
-        self.last_change[path] = (who, now)
-        if before is None or before[0] == who or now - before[1] > CLASH_SECONDS:
+        self.last_change[path] = (session, who, now)
+        # One device is one session, whatever its name: two phones on one column
+        # are two devices, and a phone that picks its column is still itself.
+        if before is None or before[0] == session or now - before[2] > CLASH_SECONDS:
             return
         old, new = str(change.get("old", "")), str(change.get("new", ""))
         if not old.strip():
@@ -527,7 +533,7 @@ class GamePage:
         self.clash.value = (
             f"<div class='clash-note' role='status'>{html.escape(self.cell_name(path))}: "
             f"{html.escape(who)} changed it to “{html.escape(new[:40])}”; it was "
-            f"“{html.escape(old[:40])}” from {html.escape(before[0])}.</div>"
+            f"“{html.escape(old[:40])}” from {html.escape(before[1])}.</div>"
         )
 
     def _restore_parts(self, state: dict[str, Any]) -> None:
@@ -674,11 +680,13 @@ class GamePage:
             location=place,
             timing=self.helpers.clock.timing(),
         )
+        self.keeper.cancel()  # nothing more to keep: the game is in the history
         self.helpers.saved()
         return saved
 
     def new_game(self) -> None:
         """After a save: the same players, everything else empty."""
+        self.keeper.cancel()  # the saved game's last changes are in the history
         self.session_id = None
         self.kept_cells = {}
         self.restoring = True

@@ -2,8 +2,8 @@
 // the widgets need: comms (open, message, close), replies on the shell channel
 // and the kernel's busy/idle status for each message sent.
 
-// The player whose column this device shows ("My column"), sent as the user
-// name of every message, so that the kernel can say "Aki's device changed it".
+// The player whose column this device shows ("My column"), sent in every
+// message's metadata, so that the kernel can say "Aki's device changed it".
 let devicePlayer = "";
 
 /** Names this device by its player ("" when it shows everyone's columns). */
@@ -220,9 +220,9 @@ export class Kernel {
   send(msgType, content, { callbacks, metadata, buffers } = {}) {
     const msgId = uuid();
     const msg = {
-      header: { msg_id: msgId, msg_type: msgType, username: devicePlayer, session: this.session, date: new Date().toISOString(), version: "5.3" },
+      header: { msg_id: msgId, msg_type: msgType, username: "", session: this.session, date: new Date().toISOString(), version: "5.3" },
       parent_header: {},
-      metadata: metadata || {},
+      metadata: devicePlayer ? { ...(metadata || {}), companion_player: devicePlayer } : metadata || {},
       content,
       channel: "shell",
     };

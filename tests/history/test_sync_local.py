@@ -180,3 +180,31 @@ def test_migrating_notes_the_renames_made_in_place_before_to_go_up(tmp_path: Pat
         ("ben", "Benjamin", "2026-01-01T00:00:00.000Z")
     ]
     assert len(noted[0].id) == 36
+
+
+def test_a_game_saved_on_the_page_travels_without_its_draft(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli.app import app
+    from companion.widgets.drafts import Drafts
+    from scorers import SCORERS
+
+    here, there = tmp_path / "here.sqlite3", tmp_path / "there.sqlite3"
+    page_game = {
+        "game": "shibuya",
+        "variant": "standard",
+        "players": [{"name": "Aki", "goals": 6}, {"name": "Ben", "goals": 2}],
+    }
+    result = SCORERS["shibuya"].score_json(page_game).to_json()
+    Drafts("shibuya", here).finish(None, page_game, result)
+    with History(here) as history:
+        [going] = outgoing(history)
+    assert going.entry is not None and going.entry["events"] == []
+    # A ledger that an earlier companion filled carried the page's draft as answers.
+    entry = {**going.entry, "events": [{"at": "2026-12-01T20:00:00Z", "key": "draft", "value": {}}]}
+    came = Incoming(going.version.uuid, 1, "2026-12-01T20:00:00.000Z", False, entry)
+    with History(there) as history:
+        done = take(history, [came], ledger="L", shown="x", last_seq=1)
+        assert done.added == 1
+    checked = CliRunner().invoke(app, ["history", "check", "--db", str(there)])
+    assert checked.exit_code == 0, checked.output  # no draft taken for answers to replay

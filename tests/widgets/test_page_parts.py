@@ -244,3 +244,23 @@ def test_a_device_is_named_by_its_players_column_else_numbered() -> None:
     assert devices.name("c", "Cho\u3164") == "device 3"  # a name the rule refuses: numbered
     assert devices.name("b") == "device 2"  # back to everyone's columns
     assert devices.name("a", "Aki") == "Aki's device"
+
+
+def test_a_clash_is_between_two_devices_whatever_they_are_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from companion.widgets import page as page_module
+
+    page = tokaido_page(2)
+    page.last_change.clear()  # what the test itself typed: no device
+    cell = "players[0].journey"
+    for device in (("s1", ""), ("s1", "Aki")):  # one phone, picking its column between
+        monkeypatch.setattr(page_module, "sender", lambda device=device: device)
+        type_in(page, cell, "5" + device[1])
+    assert page.clash.value == ""
+    monkeypatch.setattr(page_module, "sender", lambda: ("s2", "Aki"))  # another phone on Aki
+    type_in(page, cell, "7")
+    assert page.clash.value == (
+        "<div class='clash-note' role='status'>Aki: journey: Aki&#x27;s device changed it to "
+        "“7”; it was “5Aki” from Aki&#x27;s device.</div>"
+    )

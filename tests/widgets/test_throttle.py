@@ -72,3 +72,21 @@ def test_a_page_typed_on_in_a_kernel_writes_twice_and_keeps_the_last_value(
         assert json.dumps(found[1]["cells"]["players[0].journey"]) == '{"n": "123"}'
 
     asyncio.run(typing())
+
+
+def test_new_game_right_after_save_leaves_no_empty_draft(db_path: Path) -> None:
+    import sqlite3
+
+    from tests.widgets.test_widgets import tokaido_page
+
+    async def save_then_new() -> None:
+        page = tokaido_page()
+        assert page.form.save() == 1
+        page.form.new_button.click()
+        await asyncio.sleep(page.keeper.every + 0.2)
+
+    asyncio.run(save_then_new())
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT kind, status, play_id FROM sessions").fetchall()
+    conn.close()
+    assert rows == [("web", "finished", 1)]  # no draft of a game nobody started

@@ -124,6 +124,37 @@ def test_history_check_finds_no_problem_in_web_drafts_and_games(db_path: Path) -
     assert (result.exit_code, result.stdout.splitlines()[-1]) == (0, "No problems found.")
 
 
+def test_a_game_saved_on_the_page_exports_and_imports_without_its_draft(
+    db_path: Path, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from companion.cli.app import app
+
+    tokaido_page().form.save()
+    runner = CliRunner()
+    exported = runner.invoke(app, ["history", "export", "--format", "json", "--db", str(db_path)])
+    assert exported.exit_code == 0, exported.output
+    document = json.loads(exported.stdout)
+    assert document["plays"][0]["events"] == []  # a draft is not answers to replay
+    # An earlier export carried the page's draft as the game's answers.
+    document["plays"][0]["events"] = [
+        {"at": "2026-12-01T20:00:00Z", "key": "draft", "value": {"players": 3}},
+        {"at": "2026-12-01T21:00:00Z", "key": "meta:time", "value": {"seconds": 60}},
+    ]
+    old = tmp_path / "old-export.json"
+    old.write_text(json.dumps(document))
+    fresh = tmp_path / "fresh.sqlite3"
+    for source in (exported.stdout, old.read_text()):
+        file = tmp_path / "export.json"
+        file.write_text(source)
+        result = runner.invoke(app, ["history", "import", str(file), "--db", str(fresh)])
+        assert result.exit_code == 0, result.output
+        checked = runner.invoke(app, ["history", "check", "--db", str(fresh)])
+        assert checked.exit_code == 0, checked.output
+    assert len(plays(fresh)) == 1  # the second import found the game already there
+
+
 def test_new_game_keeps_the_names_and_empties_the_pad(db_path: Path) -> None:
     page = tokaido_page()
     page.form.save()
