@@ -103,10 +103,9 @@ def resume_session(
             from companion.history.sessions import held_message
 
             fail(held_message(info.id, holder))
-        from scorers import SCORERS
+        from scorers import SCORERS, title
 
-        known = SCORERS.get(info.game)
-        shown = known.info.title if known is not None else info.game
+        shown = title(info.game) if info.game in SCORERS else info.game
         typer.echo(line(f"Resuming game #{info.id} ({shown}, {info.note or 'setup'})."))
         drive(history, info.id)
 
