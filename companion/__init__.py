@@ -1,3 +1,14 @@
 """companion: a table-side assistant for five physical board games."""
 
+import os as _os
+
 __version__ = "0.1.0"
+
+if _os.environ.get("COMPANION_GAMES"):
+    # Extra games (a plugin, or a test's own game): each module named registers its
+    # game through companion.kits.register when imported (companion/kits/__init__.py).
+    import importlib as _importlib
+
+    for _name in _os.environ["COMPANION_GAMES"].split(","):
+        if _name.strip():
+            _importlib.import_module(_name.strip())

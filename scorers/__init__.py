@@ -24,8 +24,8 @@ Example:
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterator, Mapping
-from typing import TypeVar
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar
 
 from scorers._core import GameInfo, PlayerScore, Result, Scorer, _fold, matches
 from scorers._validate import Problem, Reader, ScoreFileError, join_names, quoted
@@ -60,14 +60,25 @@ class Registry(Mapping[str, Scorer]):
     """
 
     def __init__(self, modules: tuple[str, ...]) -> None:
-        self._ids = modules
+        self._ids = list(modules)
+        self._modules: dict[str, str] = {game: f"scorers.{game}" for game in modules}
         self._loaded: dict[str, Scorer] = {}
+
+    def register(self, game: str, module: str) -> None:
+        """Add a game whose scorer is ``module`` (a game that is not built in), after the others.
+
+        The module is imported when the game is first looked up, as the others are.
+        """
+        if game not in self._modules:
+            self._ids.append(game)
+        self._modules[game] = module
+        self._loaded.pop(game, None)
 
     def __getitem__(self, game: str) -> Scorer:
         if game not in self._loaded:
-            if game not in self._ids:
+            if game not in self._modules:
                 raise KeyError(game)
-            module = importlib.import_module(f"scorers.{game}")
+            module = importlib.import_module(self._modules[game])
             self._loaded[game] = Scorer(module.INFO, module.parse, module.score)
         return self._loaded[game]
 
@@ -116,9 +127,37 @@ class Facts(Mapping[str, T]):
         return f"Facts({dict(self)!r})"
 
 
+class _Ids(Sequence[str]):
+    """The registered games' ids, in box order, as they are now (a game registered later too)."""
+
+    def __init__(self, registry: Registry) -> None:
+        self._registry = registry
+
+    def __getitem__(self, index: Any) -> Any:
+        return tuple(self._registry)[index]
+
+    def __len__(self) -> int:
+        return len(self._registry)
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._registry
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(self._registry))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self._registry))
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self) == (tuple(other) if isinstance(other, Sequence) else other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+
 SCORERS = Registry(("shimoda", "shibuya", "tokaido", "kamakura", "shogun"))
 """The one list of the games: their modules in this package, in box order."""
-GAME_IDS = tuple(SCORERS)
+GAME_IDS: Sequence[str] = _Ids(SCORERS)
 """The registered games' ids, in box order (read from :data:`SCORERS`)."""
 
 

@@ -36,6 +36,9 @@ class GameInfo:
         interim: Whether a parsed score file is an interim scoring (one that
             does not end the game); ``None`` when every scoring ends it. Use
             :meth:`is_interim`, which also takes files that are not objects.
+        bounds: The least and most value of each whole-number field the
+            scorer checks, by name (``journey``: its key in a player's entry);
+            the score pads read their bounds here, the scorer checks by them.
     """
 
     id: str
@@ -52,6 +55,7 @@ class GameInfo:
     bgg_id: int | None = None
     unit: tuple[str, str] = ("point", "points")
     interim: Callable[[Mapping[str, object]], bool] | None = field(default=None, hash=False)
+    bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict, hash=False)
 
     def is_interim(self, data: object) -> bool:
         """Whether a parsed score file (valid or not) is an interim scoring of this game."""

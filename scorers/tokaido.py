@@ -51,33 +51,6 @@ RECOUNT_CATEGORIES = (
 )
 AWARDS = ("gourmet", "collector", "bather", "chatterbox")
 
-INFO = GameInfo(
-    id="tokaido",
-    title="Tokaido",
-    short_title="Tokaido",
-    min_players=2,
-    max_players=5,
-    player_counts=(2, 3, 4, 5),
-    categories=(*FINAL_CATEGORIES, *RECOUNT_CATEGORIES),
-    labels={
-        "journey": "the journey",
-        "temple": "the temple ranking",
-        "gourmet": "the gourmet award",
-        "collector": "the collector award",
-        "bather": "the bather award",
-        "chatterbox": "the chatterbox award",
-        "panoramas": "the panoramas",
-        "panorama_achievements": "the panorama achievements",
-        "hot_springs": "the hot springs",
-        "meals": "the meals",
-        "souvenirs": "the souvenirs",
-        "encounters": "the samurai encounters",
-        "temple_coins": "the temple coins",
-        "traveler": "the traveller's ability",
-    },
-    rulebook="tokaido.txt",
-    bgg_id=123540,
-)
 
 MODES = ("final", "recount")
 TRAVELERS = (
@@ -119,6 +92,38 @@ FINAL_LIMITS = {
     "encounters": sum(ENCOUNTER_CARDS.values()),
 }
 """The largest value of each count in ``final`` mode, from the cards in the box."""
+
+INFO = GameInfo(
+    id="tokaido",
+    title="Tokaido",
+    short_title="Tokaido",
+    min_players=2,
+    max_players=5,
+    player_counts=(2, 3, 4, 5),
+    categories=(*FINAL_CATEGORIES, *RECOUNT_CATEGORIES),
+    labels={
+        "journey": "the journey",
+        "temple": "the temple ranking",
+        "gourmet": "the gourmet award",
+        "collector": "the collector award",
+        "bather": "the bather award",
+        "chatterbox": "the chatterbox award",
+        "panoramas": "the panoramas",
+        "panorama_achievements": "the panorama achievements",
+        "hot_springs": "the hot springs",
+        "meals": "the meals",
+        "souvenirs": "the souvenirs",
+        "encounters": "the samurai encounters",
+        "temple_coins": "the temple coins",
+        "traveler": "the traveller's ability",
+    },
+    rulebook="tokaido.txt",
+    bgg_id=123540,
+    bounds={
+        **{key: (0, top) for key, top in FINAL_LIMITS.items()},
+        "panorama_achievements": (0, len(PANORAMAS)),
+    },
+)
 
 FINAL_FIELDS = (
     "journey",

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.play.setup import COMPANION_STEPS, LATER_STEPS, PLAYER_COUNTS, checklist
+from companion.play.setup import PLAYER_COUNTS, checklist, later, offers
 from companion.play.table import Table
 from companion.wording import hanging, terminal_columns
 from scorers.names import clean_name, name_key, name_problem
@@ -97,13 +97,13 @@ class Checklist:
 
     def done(self, t: Table, offer: str) -> None:
         """Say that the companion has done the step of ``offer`` (dealt, drawn, chosen)."""
-        for index, name in COMPANION_STEPS[self.game].items():
+        for index, name in offers(self.game).items():
             if name == offer:
                 t.say(f"Done by the companion: step {index + 1}, {self.steps[index]}")
 
     def again(self, t: Table, where: str) -> None:
         """Say again each skipped step that matters ``where`` (e.g. at the first inn)."""
-        for index, place in LATER_STEPS.get(self.game, {}).items():
+        for index, place in later(self.game).items():
             if place == where and index in self.skipped:
                 t.say(f"Skipped at set-up, needed now: {self.steps[index]}")
 
@@ -117,7 +117,7 @@ def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> Ch
     """
     t.at("setup", "setup", topic)
     steps = checklist(game, players)
-    offered = COMPANION_STEPS.get(game, {})
+    offered = offers(game)
     t.say("Set-up:")
     width = terminal_columns()
     for k, step in enumerate(steps, 1):
@@ -139,8 +139,8 @@ def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> Ch
         if k in offered:
             t.say(f"Step {k + 1} is the companion's: it offers to do it next.")
     for k in left:
-        later = LATER_STEPS.get(game, {}).get(k)
-        when = f" (said again at {later})" if later else " (do it before the first turn)"
+        said_later = later(game).get(k)
+        when = f" (said again at {said_later})" if said_later else " (do it before the first turn)"
         t.say(f"Skipped: {k + 1}. {steps[k]}{when}")
     return Checklist(game, steps, left)
 

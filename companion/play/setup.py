@@ -42,10 +42,34 @@ def check_count(game: str, players: int) -> None:
         raise SetupError(f"{game} is played by {shown} players, not {players}")
 
 
+def _kit(game: str) -> Any:
+    from companion.kits import KITS, KitMissing
+
+    try:
+        return KITS[game]
+    except KitMissing:  # TRANSITION: a game not moved into its kit yet
+        return None
+
+
 def checklist(game: str, players: int) -> list[str]:
     """The set-up steps in the rulebook's order, with this group's numbers."""
     check_count(game, players)
+    kit = _kit(game)
+    if kit is not None:
+        return kit.checklist(players)  # type: ignore[no-any-return]
     return _CHECKLISTS[game](players)
+
+
+def offers(game: str) -> dict[int, str]:
+    """The checklist steps (0-based) the companion offers to do, by offer."""
+    kit = _kit(game)
+    return dict(kit.offers) if kit is not None else COMPANION_STEPS.get(game, {})
+
+
+def later(game: str) -> dict[int, str]:
+    """The checklist steps (0-based) that matter later, by where they are said again."""
+    kit = _kit(game)
+    return dict(kit.later) if kit is not None else LATER_STEPS.get(game, {})
 
 
 COMPANION_STEPS = {
@@ -198,6 +222,9 @@ def draws(game: str, players: int, seed: int) -> dict[str, Any]:
     """The set-up draws for ``companion setup`` (players are seats 1..n)."""
     check_count(game, players)
     seats = [f"Player {k}" for k in range(1, players + 1)]
+    kit = _kit(game)
+    if kit is not None:
+        return kit.draws(seats, seed) if kit.draws is not None else {}  # type: ignore[no-any-return]
     if game == "tokaido":
         dealt = deal_travelers(players, seed)
         return {

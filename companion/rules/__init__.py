@@ -75,10 +75,30 @@ class Topic:
         }
 
 
+_FOLDERS: dict[str, Path] = {}
+"""The rules folders of games that are not built in (:func:`add_folder`)."""
+
+
+def add_folder(game: str, folder: Path) -> None:
+    """Take ``game``'s topics from ``folder`` (a game registered from elsewhere).
+
+    Raises:
+        ValueError: The folder is not named by the game's id (a topic's game is its folder's name).
+    """
+    if folder.name != game:
+        raise ValueError(f"{folder}: the rules folder of {game} is named {game}")
+    _FOLDERS[game] = folder
+
+
+def folder_of(game: str) -> Path:
+    """The folder of ``game``'s topic files."""
+    return _FOLDERS.get(game, RULES_DIR / game)
+
+
 def topic_files(game: str | None = None) -> list[Path]:
     """Every topic file, in game then file-name order."""
     games = [game] if game else list(GAME_FOLDERS)
-    return [path for g in games for path in sorted((RULES_DIR / g).glob("*.md"))]
+    return [path for g in games for path in sorted(folder_of(g).glob("*.md"))]
 
 
 def read_topic(path: Path) -> Topic:

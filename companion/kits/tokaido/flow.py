@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.kits import KITS, PadOptions
+from companion.kits.tokaido import COUNTS, GAME, STAGES, TRAVELER_COINS, deal_travelers, line_up
 from companion.play.common import Checklist, Outcome, ask_players, row_message, run_checklist
-from companion.play.pad import Pad, Row, review
-from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
+from companion.play.score_pad import Pad, review
 from companion.play.table import Table
 
-GAME = "tokaido"
-STAGES = ("the first inn", "the second inn", "the third inn", "Edo")
 INN_POWERS = {
     "Chuubei": "Chuubei: an extra encounter at this inn.",
     "Hiroshige": "Hiroshige: a free panorama card at this inn.",
@@ -23,28 +22,6 @@ MEAL_POWERS = {
     "Kinko": "Kinko pays 1 coin less for a meal.",
     "Satsuki": "Satsuki may take the top meal of the pile for free.",
 }
-# (field, row label, words of the question, highest value, rules topic)
-FIELDS = (
-    ("journey", "Score track", "Score track on arrival in Edo", 200, "scoring-journey"),
-    ("temple", "Temple coins", "Coins in the temple area", 60, "scoring-temple"),
-    (
-        "meal_cost",
-        "Meal prices",
-        "Total printed price of meal cards (Kinko pays one less)",
-        12,
-        "scoring-gourmet",
-    ),
-    ("souvenirs", "Souvenirs", "Souvenir cards", 24, "scoring-collector"),
-    ("hot_springs", "Hot springs", "Hot spring cards", 12, "scoring-bather"),
-    ("encounters", "Encounters", "Encounter cards", 14, "scoring-chatterbox"),
-    (
-        "panorama_achievements",
-        "Panorama achievements",
-        "Panorama achievement cards",
-        3,
-        "panorama-achievements",
-    ),
-)
 GAINS = (
     (
         "meal_cost",
@@ -158,49 +135,19 @@ def ask_traveler(
     return t.choose(key, f"{name}'s traveller?", tiles, current, topic="travelers")
 
 
-def pad_rows(names: list[str]) -> list[Row]:
-    """The score pad of the final count: the traveller, then the seven counts."""
-
-    def number_row(field: str, label: str, high: int, topic: str) -> Row:
-        def ask(t: Table, key: str, seat: int | None, current: Any) -> int:
-            assert seat is not None
-            return t.number(
-                key, f"{names[seat]}: {label.lower()}?", high=high, default=current, topic=topic
-            )
-
-        return Row(field, label, ask)
-
-    def traveler(t: Table, key: str, seat: int | None, current: Any) -> str:
-        assert seat is not None
-        return ask_traveler(t, key, names[seat], current)
-
-    return [Row("traveler", "Traveller", traveler)] + [
-        number_row(field, label, high, topic) for field, label, _, high, topic in FIELDS
-    ]
-
-
-def build(pad: Pad) -> dict[str, Any]:
-    """The final-mode score file from the pad."""
-    players = []
-    for seat, name in enumerate(pad.names):
-        entry: dict[str, Any] = {"name": name, "traveler": pad.get("traveler", seat)}
-        pad.paths[f"players[{seat}].traveler"] = pad.key("traveler", seat)
-        for field, *_ in FIELDS:
-            entry[field] = pad.get(field, seat)
-            pad.paths[f"players[{seat}].{field}"] = pad.key(field, seat)
-        players.append(entry)
-    return {"game": GAME, "mode": "final", "players": players}
-
-
 def count_up(
     t: Table, names: list[str], travelers: list[str], gains: dict[str, list[int]]
 ) -> dict[str, Any]:
     """The final count, one row per answer (noted gains offered), then the score pad."""
-    pad = Pad(names, pad_rows(names))
+    spec = KITS[GAME].pad(PadOptions(len(names), tuple(names)))
+    pad = Pad(GAME, names, spec)
     for seat, traveler in enumerate(travelers):
-        pad.values[pad.key("traveler", seat)] = traveler
-    for field, _, words, high, topic in FIELDS:
-        row = t.numbers(
+        pad.put("traveler", seat, traveler)
+    rows = {row.id: row for row in spec.rows}
+    for field, _, words, topic in COUNTS:
+        high = rows[field].high
+        assert high is not None
+        answers = t.numbers(
             f"score.{field}",
             row_message(words, names),
             len(names),
@@ -208,36 +155,10 @@ def count_up(
             default=gains.get(field),
             topic=topic,
         )
-        for seat, value in enumerate(row):
-            pad.values[pad.key(field, seat)] = value
+        for seat, value in enumerate(answers):
+            pad.put(field, seat, value)
     t.at("scoring", "score pad", "scoring-achievements")
-    return review(
-        t, pad, game=GAME, build=build, extra=table_problems, title="Tokaido: final count"
-    )
-
-
-def table_problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """What cannot be on one table (a tile twice, a fourth achievement card), cells named.
-
-    The check is the scorer's (:func:`scorers.tokaido.table_problems`); here each
-    problem marks every value involved: both holders of a tile, every player
-    holding achievement cards.
-    """
-    from scorers.tokaido import table_problems as problems_of
-
-    seats = range(len(pad.names))
-    tiles = [pad.get("traveler", s) for s in seats]
-    held = [pad.get("panorama_achievements", s) for s in seats]
-    found = []
-    for seat, key, message in problems_of(tiles, held):
-        if seat is None:
-            cells = [pad.key(key, s) for s in seats if held[s]]
-            found.append((message.replace(" in all", " in all on the pad"), cells))
-        else:
-            first = tiles.index(tiles[seat])
-            shown = f"{tiles[seat]} is {pad.names[first]}'s traveller too (one tile each)"
-            found.append((shown, [pad.key(key, first), pad.key(key, seat)]))
-    return found
+    return review(t, pad, title="Tokaido: final count")
 
 
 def score_only(t: Table) -> Outcome:
