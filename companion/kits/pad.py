@@ -314,3 +314,19 @@ def pad_problems(spec: PadSpec, count: int, values: Mapping[str, Any]) -> list[t
                 if values.get(key(row.id, seat)) is None:
                     found.append((row.path(seat), "missing (type 0 when there is none)"))
     return found
+
+
+# How the web pad builds a cell's value from its controls (companion.widgets draws them;
+# the kits only describe):
+#
+# - a row without parts or options: one number box; its whole number (or the text
+#   typed, for the scorer to report); empty leaves the field out;
+# - a row with options: a dropdown; the value "" leaves the field out;
+# - a row with parts: a copy of ``base`` (or {}), each part that is shown and not
+#   empty written at its key (a part with the key "" is the value itself); nothing
+#   typed and no ``base`` leaves the field out; then ``finish`` if the row has one;
+# - a row with ``repeat``: a list of such entries (the add button adds one, at most
+#   ``repeat``); an entry of one part with the key "" that is empty is "".
+#
+# Part values: number → int (or the text typed); text → the text, stripped; letter →
+# the text, stripped and in capitals; choice → the option's value; flag → True/False.
