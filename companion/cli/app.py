@@ -12,6 +12,7 @@ import typer
 
 from companion.cli.club import club_app
 from companion.cli.common import (
+    GAMES_HELP,
     INTERRUPTED,
     DbOption,
     HelpGroup,
@@ -97,9 +98,7 @@ def root(
 
 @app.command()
 def score(
-    game: Annotated[
-        str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun (or the title).")
-    ],
+    game: Annotated[str, typer.Argument(help=GAMES_HELP + " (or the title).")],
     input: Annotated[
         str | None,
         typer.Option(

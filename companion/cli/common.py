@@ -59,6 +59,16 @@ def fail_with_problems(message: str, problems: Sequence[object], code: int = 2) 
     raise typer.Exit(code)
 
 
+def _games_help() -> str:
+    from scorers import GAME_IDS, join_names
+
+    return join_names(list(GAME_IDS), last=" or ")
+
+
+GAMES_HELP = _games_help()
+"""The registered games' ids in words, for a command's help (``shimoda, ... or shogun``)."""
+
+
 @overload
 def game_id(name: str) -> str: ...
 @overload

@@ -5,6 +5,7 @@ from typing import Annotated
 import typer
 
 from companion.cli.common import (
+    GAMES_HELP,
     DbOption,
     JsonOption,
     LocationOption,
@@ -17,7 +18,7 @@ from companion.cli.sessions import resume_session, start_session
 
 
 def play(
-    game: Annotated[str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun.")],
+    game: Annotated[str, typer.Argument(help=GAMES_HELP + ".")],
     location: LocationOption = None,
     db: DbOption = None,
 ) -> None:
@@ -42,7 +43,7 @@ def resume(
 
 
 def setup(
-    game: Annotated[str, typer.Argument(help="shimoda, shibuya, tokaido, kamakura or shogun.")],
+    game: Annotated[str, typer.Argument(help=GAMES_HELP + ".")],
     players: Annotated[int, typer.Option("--players", "-p", help="How many players.")],
     seed: Annotated[
         int | None, typer.Option("--seed", help="Repeat the draws of this seed.")

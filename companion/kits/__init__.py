@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any
 from scorers import SCORERS
 
 if TYPE_CHECKING:
-    from companion.kits.pad import PadRow
-    from companion.kits.rounds import Rounds, TrackerRule
+    from companion.kits.pad import PadSpec
+    from companion.kits.rounds import Rounds
+
 
 class KitMissing(LookupError):
     """A registered game whose kit lacks something a face needs (the message names it)."""
@@ -76,34 +77,41 @@ class Kit:
         draws: The set-up draws for seats ``Player 1``.. and a seed (JSON), or
             ``None`` when the game has none.
         describe_draws: The draws in words, one line each.
-        seat_label: What a seat is called before a name is typed (``Red 1``).
+        seat_label: What a seat is called before a name is typed (``Red 1``),
+            given the seat and the most players.
+        team_names: A team game's sides before they are named (``Red``, ``Blue``).
         pad_width: The least width of a player's column on the web pad.
         label_width: The width of the web pad's row labels.
         drawing: The web pad's picture of the score file so far (SVG), if any.
-        rules: The rules folder (default: ``companion/rules/<id>``).
+        web_aid: A web pad's aid to fill some cells faster, as ``module:Class``
+            of the widgets (Shimoda's streets typed in card codes), built with
+            the score form; ``None`` for none.
     """
 
     game: str
     checklist: Callable[[int], list[str]]
     rounds: Rounds
-    pad: Callable[[PadOptions], list[PadRow]]
+    pad: Callable[[PadOptions], PadSpec]
     flow: str
     offers: Mapping[int, str] = field(default_factory=dict)
     later: Mapping[int, str] = field(default_factory=dict)
     draws: Callable[[list[str], int], dict[str, Any]] | None = None
     describe_draws: Callable[[dict[str, Any]], list[str]] = lambda drawn: []
     seat_label: Callable[[int, int], str] = lambda seat, players: f"Player {seat + 1}"
+    team_names: tuple[str, ...] = ("Team 1", "Team 2")
     pad_width: str = "9em"
     label_width: str = "var(--companion-label, max-content)"
     drawing: Callable[[dict[str, Any], list[str]], str] | None = None
-    rules: Path | None = None
+    web_aid: str | None = None
 
     def flows(self) -> Any:
         """The module of the play-along flows (imported when first asked)."""
         try:
             module = importlib.import_module(self.flow)
         except ModuleNotFoundError as error:
-            raise KitMissing(f"{self.game}: its play-along module {self.flow} is missing") from error
+            raise KitMissing(
+                f"{self.game}: its play-along module {self.flow} is missing"
+            ) from error
         for name in ("flow", "score_only"):
             if not callable(getattr(module, name, None)):
                 raise KitMissing(f"{self.game}: {self.flow} has no {name}(t)")

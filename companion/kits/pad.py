@@ -114,6 +114,7 @@ class PadRow:
             (every player's value in one answer), when the flow asks so.
         required: The pad asks for it even where the score file may leave it out.
         heading: The web pad shows the parts' names above the row (a grid of counts).
+        css: A class for the web pad's style (``region``, ``card``).
     """
 
     id: str
@@ -123,7 +124,7 @@ class PadRow:
     shared: bool = False
     low: int = 0
     high: int | None = None
-    options: tuple[tuple[str, str], ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
     parts: tuple[Part, ...] = ()
     base: Any = None
     repeat: int = 0
@@ -134,6 +135,7 @@ class PadRow:
     question: str = ""
     required: bool = False
     heading: bool = False
+    css: str = ""
 
     @property
     def kind(self) -> str:

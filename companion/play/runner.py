@@ -7,7 +7,6 @@ Ctrl-C or stop (a closed terminal leaves none, see :mod:`companion.analysis.cloc
 
 from __future__ import annotations
 
-import importlib
 import json
 from collections.abc import Callable
 from contextlib import suppress
@@ -100,12 +99,9 @@ def flow_for(game: str, kind: str) -> Flow:
         )
     if kind not in ("play", "score"):
         raise UnknownSession(f"its kind {str(kind)[:40]!r} is neither play nor score")
-    from companion.kits import KITS, KitMissing
+    from companion.kits import KITS
 
-    try:
-        module = KITS[game].flows()
-    except KitMissing:  # TRANSITION: a game not moved into its kit yet
-        module = importlib.import_module(f"companion.play.{game}")
+    module = KITS[game].flows()
     return module.flow if kind == "play" else module.score_only  # type: ignore[no-any-return]
 
 

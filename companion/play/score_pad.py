@@ -134,7 +134,11 @@ def ask_cell(t: Table, answer_key: str, row: PadRow, who: str, current: Any) -> 
         shown = {value: words for words, value in row.options if value}
         back = {words: value for value, words in shown.items()}
         answer = t.choose(
-            answer_key, message, list(back), shown.get(current) if current else None, topic=row.topic
+            answer_key,
+            message,
+            list(back),
+            shown.get(current) if current else None,
+            topic=row.topic,
         )
         return back[answer]
     if row.kind != "number":
@@ -184,7 +188,9 @@ def render(pad: Pad, marks: Mapping[str, Sequence[str]], title: str) -> str:
         table.add_column("For the whole table")
         table.add_column("", overflow="fold")
         for number, row in enumerate(shared, len(player_rows) + 1):
-            table.add_row(str(number), Text(row.label), cell_text(row.id, row.shown(pad.get(row.id))))
+            table.add_row(
+                str(number), Text(row.label), cell_text(row.id, row.shown(pad.get(row.id)))
+            )
         parts.append(table)
     console = Console(width=_width(), highlight=False, color_system=None)
     with console.capture() as capture:
@@ -289,7 +295,9 @@ def problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return found
 
 
-def review(t: Table, pad: Pad, *, title: str = "Score pad", done: str = "save the game") -> dict[str, Any]:
+def review(
+    t: Table, pad: Pad, *, title: str = "Score pad", done: str = "save the game"
+) -> dict[str, Any]:
     """Show the pad, fix what does not fit, let the players correct any value, then return.
 
     Args:
@@ -330,7 +338,9 @@ def review(t: Table, pad: Pad, *, title: str = "Score pad", done: str = "save th
 
         def check(text: str, blocked: bool = bool(found)) -> str | None:
             if not text:
-                return "first change a value that does not fit (type its place)" if blocked else None
+                return (
+                    "first change a value that does not fit (type its place)" if blocked else None
+                )
             return parse_ref(pad, text)[1]
 
         answer = t.text(
@@ -340,7 +350,7 @@ def review(t: Table, pad: Pad, *, title: str = "Score pad", done: str = "save th
         )
         if not answer:
             return file
-        cell, _ = parse_ref(pad, answer)
-        assert cell is not None
-        pad.ask(t, f"fix{step}.{cell}", cell)
+        chosen, _ = parse_ref(pad, answer)
+        assert chosen is not None
+        pad.ask(t, f"fix{step}.{chosen}", chosen)
     raise RuntimeError("the score pad was changed too many times")

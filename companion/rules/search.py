@@ -46,7 +46,18 @@ MAX_QUERY, MAX_TERMS, MAX_WORD = 1000, 12, 40  # a question is short; longer inp
 SNIPPET_WORDS = 36  # a longer answering sentence is cut around its matches
 SHORT_SENTENCE = 8  # a sentence this short brings the next one along
 # A word of a question that names a game: its id, and "perry" (Shimoda: Perry Road).
-GAME_WORDS = {**{game: game for game in GAME_IDS}, "perry": "shimoda"}
+
+
+def game_words() -> dict[str, str]:
+    """The words that name a game in a question: its id, and each alias's first word."""
+    from scorers import SCORERS
+
+    words = {game: game for game in GAME_IDS}
+    for game in GAME_IDS:
+        for alias in SCORERS[game].info.aliases:
+            words.setdefault(alias.split()[0].casefold(), game)
+    return words
+
 
 STOP_WORDS = frozenset(
     """
@@ -396,11 +407,12 @@ def search(
     """
     results = Results(query[:MAX_QUERY], [])
     words = terms_of(query)
-    named = {GAME_WORDS[w] for w in words if w in GAME_WORDS}
+    known = game_words()
+    named = {known[w] for w in words if w in known}
     if len(named) == 1 and len(words) > 1:
         # "who starts the next round in shimoda": the game's name picks the game.
         game = game or named.pop()
-        words = [w for w in words if w not in GAME_WORDS]
+        words = [w for w in words if w not in known]
     results.game = game
     db = open_index(index)
     try:

@@ -18,32 +18,9 @@ import ipywidgets as w
 from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
-from scorers import shimoda as shimoda_rules
-from scorers import shogun as shogun_rules
-
 OMIT = object()  # a value that leaves the key out of the score file
 MAX_TEXT = 200  # the most characters a cell keeps (a hostile paste is cut, not stored)
 MAX_ITEMS = 16  # the most entries of a list cell
-
-
-PART_NAMES: dict[str, str] = {
-    "color": "colour",
-    "type": "scores",
-    "points": "points",
-    "range": "range",
-    "scored": "of colour",
-    "second": "and colour",
-    "chairs": "chairs",
-    "circle": "circle",
-    "value": "points",
-    "first": "first piece",
-    "card": "card",
-    "circles": "circles",
-    "claimed_by": "claimed by",
-    **{b: b for b in ("provinces", *shogun_rules.BUILDINGS)},
-    **{c: f"{c} tourists" for c in shimoda_rules.COLORS},
-}
-"""What each control of a cell with several is called after the field's name."""
 
 
 _LAYOUTS: dict[str, w.Layout] = {}
@@ -184,7 +161,7 @@ class Cell:
                 control.tooltip = name
             return
         for key, control in self.controls.items():
-            control.tooltip = f"{name} {self.parts.get(key, PART_NAMES.get(key, key))}"
+            control.tooltip = f"{name} {self.parts.get(key, key)}"
 
     def raw(self) -> Any:
         """What was typed or chosen, for the draft."""
@@ -331,7 +308,7 @@ class ListCell(Cell):
             return
         for number, (controls, row) in enumerate(zip(self.items, self.rows, strict=True), 1):
             for key, control in controls.items():
-                part = PART_NAMES.get(key, key)
+                part = self.parts.get(key, key)
                 control.tooltip = f"{self.name} {number}" + (
                     f" {part}" if len(controls) > 1 else ""
                 )

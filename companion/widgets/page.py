@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from companion.kits import KITS
 from companion.play.setup import PLAYER_COUNTS
 from companion.widgets.cells import is_shared
 from companion.widgets.drafts import Drafts
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
     from companion.history.saving import Saved
 
 PAGES = GAME_IDS  # a page per registered game
-TEAMS = ("Red", "Blue")
 CLASH_SECONDS = 30.0  # two devices changing one cell within this are told of it
 
 
@@ -194,6 +194,7 @@ class GamePage:
 
     def __init__(self, game: str, players: int | None = None, *, db: Path | None = None):
         self.game = game
+        self.kit = KITS[game]
         self.db = db
         self.drafts = Drafts(game, db)
         self.session_id: int | None = None
@@ -237,9 +238,9 @@ class GamePage:
                 tooltip=f"Team {k + 1}",
                 layout=w.Layout(width="100%"),
             )
-            for k, team in enumerate(TEAMS)
+            for k, team in enumerate(self.kit.team_names)
         ]
-        self.team_messages = [w.HTML() for _ in TEAMS]
+        self.team_messages = [w.HTML() for _ in self.kit.team_names]
         self.team_slots = []
         for k, (box, message) in enumerate(zip(self.team_inputs, self.team_messages, strict=True)):
             box.add_class(f"team-{k}")
@@ -322,9 +323,7 @@ class GamePage:
         return self.players in SCORERS[self.game].info.team_counts
 
     def _seat_label(self, k: int) -> str:
-        if self.game == "shibuya":
-            return f"{TEAMS[k % 2]} {k // 2 + 1}"
-        return f"Player {k + 1}"
+        return self.kit.seat_label(k, max(PLAYER_COUNTS[self.game]))
 
     def people(self) -> list[str]:
         """The names in seat order, as shown (a placeholder where none is typed yet)."""
@@ -349,7 +348,7 @@ class GamePage:
         return names
 
     def sides(self) -> list[str]:
-        """Shibuya's two sides: the team names, or the two players."""
+        """A team game's two sides: the team names, or the players themselves."""
         if not self.teams:
             return self.score_names()
         from scorers.names import clean_name
@@ -394,24 +393,18 @@ class GamePage:
     def _pass_names(self) -> None:
         people = self.people()
         self.setup.set_names(people)
-        if self.game == "shibuya":
-            sides = self.sides() if self.teams else people
-            shown_sides = [s or TEAMS[k] for k, s in enumerate(sides)]
+        if self.teams:
+            sides = self.sides()
+            shown_sides = [s or self.kit.team_names[k] for k, s in enumerate(sides)]
             self.tracker.set_names(people, shown_sides)
-            members = (
-                [
-                    [self.score_names()[0], self.score_names()[2]],
-                    [self.score_names()[1], self.score_names()[3]],
-                ]
-                if self.teams
-                else None
-            )
+            everyone = self.score_names()
+            members = [everyone[side :: len(sides)] for side in range(len(sides))]
             self.form.quiet = True
             self.form.set_names(self.sides(), members)
             self.form.quiet = False
             self.form.shown_names = shown_sides
-            self.form.head_labels[0].value = f"<b>{html.escape(shown_sides[0])}</b>"
-            self.form.head_labels[1].value = f"<b>{html.escape(shown_sides[1])}</b>"
+            for label, side in zip(self.form.head_labels, shown_sides, strict=False):
+                label.value = f"<b>{html.escape(side)}</b>"
         else:
             self.tracker.set_names(people)
             self.form.quiet = True
@@ -455,7 +448,7 @@ class GamePage:
         if self.teams:
             slots = [*self.team_slots, *slots]
         self.names_row.children = slots
-        sides = 2 if self.game == "shibuya" else players
+        sides = len(self.kit.team_names) if self.teams else players
         people = self.people()
         if self.built_for is not None:
             # The old parts go away for good (the page would otherwise send them

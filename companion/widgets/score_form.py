@@ -21,50 +21,24 @@ import functools
 import html
 import re
 from collections.abc import Callable
-from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as w
 
+from companion.kits import KITS, PadOptions
+from companion.kits.pad import document as pad_document
+from companion.kits.pad import key, pad_problems
 from companion.widgets.cells import OMIT, Cell, ListCell, label
-from companion.widgets.pads import card_colours, player_rows, shared_cells, tourist_counts
-from companion.widgets.street_entry import ShopStreets
+from companion.widgets.pads import player_cells, shared_cells
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
     from companion.history.saving import Saved
 
-TOKEN = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-COLUMN_WIDTHS = {"shimoda": "20.2em", "shogun": "12.8em", "kamakura": "15em"}
-"""The least width of a player's column on the pad (9em for the other games)."""
 NO_START = -1
 """The start player's choice when nobody was noted."""
 SaveHook = Callable[[dict[str, Any], dict[str, Any]], "Saved"]
-
-
-def set_path(document: dict[str, Any], path: str, value: Any) -> None:
-    """Put ``value`` at ``path`` (``players[0].street[2].chairs``), creating what is missing."""
-    tokens: list[str | int] = [name if name else int(index) for name, index in TOKEN.findall(path)]
-    node: Any = document
-    for token, following in pairwise(tokens):
-        empty: Any = [] if isinstance(following, int) else {}
-        if isinstance(token, int):
-            while len(node) <= token:
-                node.append([] if isinstance(following, int) else {})
-            node = node[token]
-        else:
-            node = node.setdefault(token, empty)
-    last = tokens[-1]
-    if isinstance(last, int):
-        while len(node) <= last:
-            node.append(None)
-    elif last not in node:
-        node[last] = None
-    if isinstance(node[last], dict) and isinstance(value, dict):
-        node[last].update(value)  # a space's card and its tourists are two cells
-    else:
-        node[last] = value
 
 
 def owner(path: str, fields: list[str]) -> str | None:
@@ -116,11 +90,17 @@ class ScoreForm:
         self.shown_names = list(self.names)  # the headings (a placeholder for a missing name)
         self.members = members
         self.name_problems: dict[int, str] = {}
-        self.shared = shared_cells(game)
+        self.kit = KITS[game]
+        self.spec = self.kit.pad(PadOptions(players, tuple(self.names), teams))
+        self.shared = shared_cells(self.spec.shared_rows)
         self.rows: list[list[tuple[str, Cell]]] = [
-            player_rows(game, seat, teams=teams) for seat in range(players)
+            player_cells(self.spec.player_rows, seat) for seat in range(players)
         ]
         self.cells: dict[str, Cell] = {}
+        self.keys: dict[str, str] = {}  # a cell's path → its key in the pad's description
+        for row in self.spec.rows:
+            for seat in [None] if row.shared else range(players):
+                self.keys[row.path(seat)] = key(row.id, seat)
         for _, cell in self.shared:
             self.cells[cell.path] = cell
         for seat_rows in self.rows:
@@ -129,7 +109,12 @@ class ScoreForm:
                     self.cells[cell.path] = cell
         self.touched: set[str] = set()
         self.quiet = False
-        self.streets = ShopStreets(self) if game == "shimoda" else None
+        self.streets: Any = None
+        if self.kit.web_aid is not None:  # a quicker way to fill some cells (Shimoda's streets)
+            import importlib
+
+            module, _, name = self.kit.web_aid.partition(":")
+            self.streets = getattr(importlib.import_module(module), name)(self)
         self.saving = False
         self.saved_id: int | None = None
         self.saved_raw: dict[str, Any] = {}
@@ -190,8 +175,8 @@ class ScoreForm:
             children.append(rank)
         # The label column and the columns' least width come from the style sheet's
         # variables where it sets them (narrower on a phone), these widths otherwise.
-        label_width = "6em" if self.game == "shimoda" else "var(--companion-label, max-content)"
-        width = COLUMN_WIDTHS.get(self.game, "9em")
+        label_width = self.kit.label_width
+        width = self.kit.pad_width
         grid = w.GridBox(
             children,
             layout=w.Layout(
@@ -208,7 +193,7 @@ class ScoreForm:
         start = w.HBox([w.HTML("<b>Start player</b>"), self.start_choice])
         start.add_class("shared-row")
         parts: list[w.Widget] = [*shared, start]
-        if self.game == "shimoda":
+        if self.kit.drawing is not None:
             parts.append(self.drawing)
         parts += [scroller, self.summary, buttons, self.after, self.preview]
         box = w.VBox(parts)
@@ -275,30 +260,20 @@ class ScoreForm:
 
     # values --------------------------------------------------------------
 
+    def values(self) -> dict[str, Any]:
+        """Each filled cell's JSON value, by its key in the pad's description."""
+        found = {}
+        for path, cell in self.cells.items():
+            value = cell.value()
+            if value is not OMIT and path in self.keys:
+                found[self.keys[path]] = value
+        return found
+
     def document(self) -> dict[str, Any]:
         """The score file the form holds now."""
-        document: dict[str, Any] = {"game": self.game}
-        for _, cell in self.shared:
-            value = cell.value()
-            if value is not OMIT:
-                set_path(document, cell.path, value)
-        players: list[dict[str, Any]] = []
-        for seat in range(self.players):
-            entry: dict[str, Any] = {"name": self.names[seat] if seat < len(self.names) else ""}
-            if self.teams and self.members:
-                entry["members"] = list(self.members[seat])
-            if self.game == "shogun":
-                entry["regions"] = {}  # regions left empty hold nothing
-            players.append(entry)
-        document["players"] = players
-        for seat_rows in self.rows:
-            for _, cell in seat_rows:
-                if not cell.path:
-                    continue
-                value = cell.value()
-                if value is not OMIT:
-                    set_path(document, cell.path, value)
-        return document
+        names = [self.names[seat] if seat < len(self.names) else "" for seat in range(self.players)]
+        members = self.members if self.teams and self.members else None
+        return pad_document(self.spec, self.game, names, self.values(), members=members)
 
     def raw(self) -> dict[str, Any]:
         """What every cell holds, for the draft."""
@@ -320,15 +295,13 @@ class ScoreForm:
         """``(path, message)`` for everything wrong, as the scorer says it."""
         from scorers import SCORERS, ScoreFileError
 
+        document = self.document()
+        found: list[tuple[str, str]] = []
         try:
-            SCORERS[self.game].score_json(self.document())
+            SCORERS[self.game].score_json(document)
         except ScoreFileError as error:
-            found = [(p.path, p.message) for p in error.problems]
-        else:
-            found = []
-        from companion.widgets.pads import pad_problems
-
-        return found + pad_problems(self.game, self.document())
+            found += [(p.path, p.message) for p in error.problems]
+        return found + pad_problems(self.spec, self.players, self.values())
 
     def _refuse_after_save(self) -> None:
         """A change after Save: put the saved values back and say so (never dropped silently)."""
@@ -434,8 +407,8 @@ class ScoreForm:
             if self.saved_id is None and result is not None:
                 self.preview.value += self._why(result)
         self._totals(result)
-        if self.game == "shimoda":
-            self.drawing.value = street_drawing(self.document(), self.shown_names)
+        if self.kit.drawing is not None:
+            self.drawing.value = self.kit.drawing(self.document(), self.shown_names)
         if self.streets is not None:
             self.streets.show(self.shown_names)
         return found
@@ -678,64 +651,3 @@ def after_html(after: AfterGame) -> str:
         about.append(f"Location: {after.location}")
     parts.append(sentences_html(about, "about"))
     return "".join(parts)
-
-
-STREET_COLOURS = {
-    "blue": "#3b6fd1",
-    "black": "#333",
-    "red": "#d23c3c",
-    "yellow": "#e3b90e",
-    "pink": "#e37bb5",
-    "": "#ddd",
-}
-
-
-def street_drawing(document: dict[str, Any], names: list[str]) -> str:
-    """Both Shimoda streets facing each other: card colours, tourists and the stronger side."""
-    size, gap, top = 44, 6, 22
-    rows = []
-    counts = [tourist_counts(document, seat) for seat in (0, 1)]
-    cards = [card_colours(document, seat) for seat in (0, 1)]
-    for k in range(7):
-        x = k * (size + gap)
-        strength = []
-        for seat in (0, 1):
-            spaces = counts[seat][k]
-            own = cards[seat][k]
-            strength.append(sum(spaces.values()) + spaces.get(own, 0))
-        for seat, y in ((1, top), (0, top + size + 14)):
-            colour = STREET_COLOURS.get(cards[seat][k], "#ddd")
-            rows.append(
-                f"<rect x='{x}' y='{y}' width='{size}' height='{size}' rx='5' fill='{colour}' "
-                "fill-opacity='0.35' stroke='#555'/>"
-            )
-            dots = [c for c, n in counts[seat][k].items() for _ in range(min(n, 3))]
-            for d, dot in enumerate(dots[:9]):
-                cx = x + 9 + (d % 3) * 13
-                cy = y + 9 + (d // 3) * 13
-                rows.append(
-                    f"<circle cx='{cx}' cy='{cy}' r='5' fill='{STREET_COLOURS[dot]}' "
-                    "stroke='#fff'/>"
-                )
-            other = strength[1 - seat]
-            if strength[seat] > other:
-                rows.append(
-                    f"<text x='{x + size - 4}' y='{y + size - 5}' text-anchor='end' "
-                    "font-size='14'>★</text>"
-                )
-        rows.append(
-            f"<text x='{x + size / 2}' y='{top + size + 11}' text-anchor='middle' "
-            f"font-size='10' fill='#555'>{k + 1}</text>"
-        )
-    width = 7 * (size + gap)
-    height = top + 2 * size + 14 + 22
-    labels = (
-        f"<text x='0' y='14' font-size='12'>{html.escape(names[1] if len(names) > 1 else '')}"
-        "'s street</text>"
-        f"<text x='0' y='{height - 4}' font-size='12'>"
-        f"{html.escape(names[0] if names else '')}'s street (★ wins the victory marker)</text>"
-    )
-    return (
-        f"<svg class='streets' viewBox='-2 0 {width + 4} {height}' width='{width + 4}' "
-        f"role='img' aria-label='Both streets'>{labels}{''.join(rows)}</svg>"
-    )

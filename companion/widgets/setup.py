@@ -81,7 +81,7 @@ class SetupPanel:
 
         self.drawn_seed = seed
         result: dict[str, Any] = named(draws(self.game, self.players, seed), self.names)
-        lines = describe_draws(result)
+        lines = describe_draws(self.game, result)
         self.drawn.value = f"Seed {seed}:<br>" + "<br>".join(html.escape(x) for x in lines)
         return result
 
