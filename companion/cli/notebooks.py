@@ -106,7 +106,8 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
         refresh: Replace copies that differ (the web page always shows the
             shipped notebooks); otherwise a notebook the user changed is kept.
     """
-    from companion.widgets.notebook_files import clear_file
+    from companion.widgets.notebook_files import clear_file, game_notebook
+    from scorers import GAME_IDS
 
     target = data_folder() / folder
     target.mkdir(parents=True, exist_ok=True)
@@ -115,6 +116,12 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
         if not copy.exists() or (refresh and copy.read_bytes() != source.read_bytes()):
             shutil.copyfile(source, copy)
         clear_file(copy)  # no widget output survives its kernel
+    for game in GAME_IDS:  # a page for every registered game, made from its id
+        copy = target / f"{game}.ipynb"
+        text = game_notebook(game)
+        if not copy.exists() or (refresh and copy.read_text(encoding="utf-8") != text):
+            copy.write_text(text, encoding="utf-8")
+        clear_file(copy)
     return target
 
 

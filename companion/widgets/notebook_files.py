@@ -15,6 +15,48 @@ from pathlib import Path
 from typing import Any
 
 
+def game_notebook(game: str) -> str:
+    """The notebook of one game's page (every registered game has one, made from its id).
+
+    Example:
+        >>> json.loads(game_notebook("tokaido"))["cells"][0]["source"][-1]
+        'page = GamePage("tokaido")'
+    """
+    import hashlib
+
+    stamp = hashlib.sha1(game.encode()).hexdigest()[:8]
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"{stamp}-page",
+                "metadata": {},
+                "outputs": [],
+                "source": [
+                    "from companion.widgets import GamePage\n",
+                    "\n",
+                    f"page = GamePage({json.dumps(game)})",
+                ],
+            },
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"{stamp}-open",
+                "metadata": {},
+                "outputs": [],
+                "source": ["page.open()  # the page, with the game in progress brought back"],
+            },
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
 def without_outputs(notebook: dict[str, Any]) -> bool:
     """Clear the outputs, execution counts and widget state in place; True when any were there."""
     changed = False
