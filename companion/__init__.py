@@ -11,4 +11,9 @@ if _os.environ.get("COMPANION_GAMES"):
 
     for _name in _os.environ["COMPANION_GAMES"].split(","):
         if _name.strip():
-            _importlib.import_module(_name.strip())
+            try:
+                _importlib.import_module(_name.strip())
+            except ImportError as _error:  # said in one line; the built-in games still work
+                import sys as _sys
+
+                print(f"COMPANION_GAMES: {_name.strip()} not loaded ({_error})", file=_sys.stderr)
