@@ -11,6 +11,9 @@ from pathlib import Path
 
 import pytest
 
+import tests.support.extra_game  # registers Orchard, the test suite's own sixth game
+
+ROOT = Path(__file__).resolve().parents[1]
 ALWAYS_SLOW = ("browser", "terminal", "fuzz")
 
 
@@ -34,6 +37,9 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("TERM", "dumb")
+    # Every process a test starts knows Orchard too (the served page's kernels included).
+    monkeypatch.setenv("COMPANION_GAMES", "tests.support.extra_game")
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("TZ", "UTC")  # BG Stats and BGG dates are local time
     time.tzset()
     yield tmp_path

@@ -244,3 +244,22 @@ SCRIPTS = {
     "shogun": [shogun(3), shogun(5)],
     "shibuya": [shibuya(2), shibuya(4)],
 }
+
+
+def scripts_for(game: str) -> list[Script]:
+    """The scripted games of ``game``: :data:`SCRIPTS`, or the ``script`` module beside its kit.
+
+    Raises:
+        LookupError: Naming the game that has no scripted game.
+    """
+    import importlib
+
+    from companion.kits import KITS
+
+    if game in SCRIPTS:
+        return SCRIPTS[game]
+    beside = KITS.module_of(game).rpartition(".")[0] + ".script"
+    try:
+        return list(importlib.import_module(beside).SCRIPTS)
+    except ModuleNotFoundError:
+        raise LookupError(f"{game}: no scripted game (SCRIPTS here, or {beside})") from None
