@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import tests.support.extra_game  # registers Orchard, the test suite's own sixth game
+import tests.support.extra_game  # noqa: F401  (registers Orchard, the test suite's own sixth game)
 
 ROOT = Path(__file__).resolve().parents[1]
 ALWAYS_SLOW = ("browser", "terminal", "fuzz")
