@@ -25,6 +25,7 @@ LAYERS = {
     "companion.club": 4,  # a club's ledger on PostgreSQL: over the history, under the CLI
     "companion.terminal": 4,
     "companion.play": 5,
+    "companion.kits": 5,  # a game's kit: its facts, its pad description, its play-along flow
     "companion.widgets": 6,
     "companion.cli": 7,
     "companion.__main__": 8,
