@@ -189,8 +189,14 @@ def score(
 
 
 def main() -> None:
-    """Run the command line."""
-    app(prog_name="companion")
+    """Run the command line (a game whose kit lacks something is said in one line)."""
+    from companion.kits import KitMissing
+
+    try:
+        app(prog_name="companion")
+    except KitMissing as error:
+        typer.echo(f"Error: {error}", err=True)
+        raise SystemExit(1) from None
 
 
 if __name__ == "__main__":

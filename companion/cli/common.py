@@ -80,6 +80,22 @@ def game_id(name: str | None) -> str | None:
     return None if name is None else scorer_for(name).info.id
 
 
+def require_kit(game: str, *, flows: bool = False) -> None:
+    """Exit 1 with what is missing when ``game`` has no kit (or, with ``flows``, no flows).
+
+    Checked before anything is started or written, so a game that lacks its kit
+    leaves nothing behind (``companion score`` needs only the scorer).
+    """
+    from companion.kits import KITS, KitMissing
+
+    try:
+        kit = KITS[game]
+        if flows:
+            kit.flows()
+    except KitMissing as error:
+        fail(f"{error}; only 'companion score {game} --input FILE' works without it")
+
+
 def scorer_for(name: str) -> "Scorer":
     """A game name (id, title or alias) → its scorer; exit 2, naming the nearest game, if not."""
     from scorers import UnknownGameError, find_game

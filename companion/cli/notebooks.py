@@ -107,7 +107,7 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
             shipped notebooks); otherwise a notebook the user changed is kept.
     """
     from companion.widgets.notebook_files import clear_file, game_notebook
-    from scorers import GAME_IDS
+    from companion.kits import KITS
 
     target = data_folder() / folder
     target.mkdir(parents=True, exist_ok=True)
@@ -116,7 +116,7 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
         if not copy.exists() or (refresh and copy.read_bytes() != source.read_bytes()):
             shutil.copyfile(source, copy)
         clear_file(copy)  # no widget output survives its kernel
-    for game in GAME_IDS:  # a page for every registered game, made from its id
+    for game in KITS.ready():  # a page for every game with its kit, made from its id
         copy = target / f"{game}.ipynb"
         text = game_notebook(game)
         if not copy.exists() or (refresh and copy.read_text(encoding="utf-8") != text):

@@ -13,6 +13,7 @@ from companion.cli.common import (
     fail,
     game_id,
     print_json,
+    require_kit,
 )
 from companion.cli.sessions import resume_session, start_session
 
@@ -54,6 +55,7 @@ def setup(
     from companion.play.setup import SetupError, checklist, draws, new_seed, setup_text
 
     gid = game_id(game)
+    require_kit(gid)
     try:
         steps = checklist(gid, players)
     except SetupError as error:

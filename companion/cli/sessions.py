@@ -13,7 +13,16 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from companion.cli.common import BACK, INTERRUPTED, ask, fail, open_history, print_json, show
+from companion.cli.common import (
+    BACK,
+    INTERRUPTED,
+    ask,
+    fail,
+    open_history,
+    print_json,
+    require_kit,
+    show,
+)
 
 if TYPE_CHECKING:
     from companion.history.sessions import SessionInfo
@@ -188,6 +197,7 @@ def start_session(
     from companion.history.sessions import SessionStore
     from companion.play.runner import NO_SAVE
 
+    require_kit(game, flows=True)
     need_terminal(kind)
     with open_history(db) as history, prompts_to_stderr(as_json):
         if place is None:

@@ -152,6 +152,17 @@ class Kits(Mapping[str, Kit]):
     def __contains__(self, game: object) -> bool:
         return game in SCORERS
 
+    def ready(self) -> list[str]:
+        """The games whose kit loads, in box order (a game without one has no page)."""
+        found = []
+        for game in self:
+            try:
+                self[game]
+            except KitMissing:
+                continue
+            found.append(game)
+        return found
+
     def register(self, game: str, module: str) -> None:
         """Name the module holding ``game``'s kit (a game that is not built in)."""
         self._modules[game] = module

@@ -94,6 +94,8 @@ def topics_text(
     from companion.rules import PHASES
     from companion.rules.render import wrap
 
+    if not topics:
+        return f"{title}: no rules topics yet (its rules folder has none)."
     size = max(len(t.id) for t in topics) + 2
     heading = f"{title}: {len(topics)} topics (companion rules {game} TOPIC)"
     lines = [bold(line) for line in wrap(heading, width)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from companion.kits import KITS
 from scorers import GAME_IDS, title
 
 GAME_LINK = "/voila/render/{game}.ipynb"
@@ -98,7 +99,7 @@ def front_door(
     e = html.escape
     games = "\n".join(
         f'<li><a href="{GAME_LINK.format(game=game)}">{e(title(game))}</a></li>'
-        for game in GAME_IDS
+        for game in KITS.ready()
     )
     waiting = in_progress(db)
     names = dict(waiting)

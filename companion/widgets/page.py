@@ -92,7 +92,7 @@ class Devices:
 def navigation(current: str) -> w.HTML:
     """Links to the other pages (relative, so they work wherever the pages are served)."""
     links = []
-    for page in (*PAGES, "history"):
+    for page in (*KITS.ready(), "history"):
         label = "History" if page == "history" else short_title(page)
         if page == current:
             links.append(f"<b>{html.escape(label)}</b>")
