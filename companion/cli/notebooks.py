@@ -106,8 +106,8 @@ def working_copy(folder: str, *, refresh: bool) -> Path:
         refresh: Replace copies that differ (the web page always shows the
             shipped notebooks); otherwise a notebook the user changed is kept.
     """
-    from companion.widgets.notebook_files import clear_file, game_notebook
     from companion.kits import KITS
+    from companion.widgets.notebook_files import clear_file, game_notebook
 
     target = data_folder() / folder
     target.mkdir(parents=True, exist_ok=True)
