@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 from xml.parsers import expat
 
+from companion.bounded_json import FileTooLarge, InputError, NotText, size_words
 from companion.history.exports import NAMESPACE
 from companion.history.import_spool import Spool
 from companion.history.imports import (
@@ -62,7 +63,6 @@ from companion.history.imports import (
     score_value,
 )
 from companion.history.model import Person, Play
-from companion.scorefile import FileTooLarge, InputError, NotText, size_words
 from scorers import Problem, ScoreFileError, UnknownGameError, find_game
 from scorers.names import InvalidName, clean_name, name_key
 

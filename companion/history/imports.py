@@ -53,7 +53,7 @@ from scorers._validate import key_path
 from scorers.names import InvalidName, clean_name, name_key
 
 if TYPE_CHECKING:
-    from companion.scorefile import JsonDocument
+    from companion.bounded_json import JsonDocument
 
 IMPORTED_CATEGORY = "imported"
 MAX_IMPORT_BYTES = 64_000_000
@@ -199,7 +199,7 @@ def read_import(source: str, handle: BinaryIO | None = None) -> Parsed:
         InputError: The file cannot be read, is too large or is not UTF-8.
         ScoreFileError: It is not an import file, or is malformed.
     """
-    from companion.scorefile import JsonDocument
+    from companion.bounded_json import JsonDocument
 
     if handle is not None:
         opened = JsonDocument.of_handle(
@@ -225,7 +225,7 @@ def parse(text: str) -> Parsed:
             malformed; every problem has its path (at most
             :data:`MAX_PROBLEMS` are listed, then how many more there are).
     """
-    from companion.scorefile import JsonDocument
+    from companion.bounded_json import JsonDocument
 
     return _read(JsonDocument.of_text(text, max_depth=MAX_IMPORT_DEPTH))
 
@@ -265,7 +265,7 @@ def _read(doc: JsonDocument, *, spooled: bool = False) -> Parsed:
     unchecked), and the file is read a second time to check them (those
     checked already are read past). Duplicate
     keys, too deep nesting and unpaired surrogates are problems of their
-    own, listed alone (as :func:`~companion.scorefile.parse_json` does); text
+    own, listed alone (as :func:`~companion.bounded_json.parse_json` does); text
     that is not JSON is one problem.
 
     Args:
@@ -353,7 +353,7 @@ def _document(
             nesting or unpaired surrogates.
         _Stop: Reading stopped early (the reason is in ``r``'s problems).
     """
-    from companion.scorefile import MAX_FILE_BYTES, parse_json
+    from companion.bounded_json import MAX_FILE_BYTES, parse_json
 
     if doc.peek() != "{":  # not an import file: only a small one is read, to say what it is
         text = doc.rest(MAX_FILE_BYTES)
@@ -917,7 +917,7 @@ def _rescored(
     r: Reader, text: str, stored: dict[str, Any], game: str, path: str
 ) -> dict[str, Any] | None:
     """Re-score the score file: it must be valid and give the stored result."""
-    from companion.scorefile import MAX_DEPTH, MAX_SCORE_FILE_BYTES, parse_json
+    from companion.bounded_json import MAX_DEPTH, MAX_SCORE_FILE_BYTES, parse_json
 
     if len(text.encode("utf-8", "surrogatepass")) > MAX_SCORE_FILE_BYTES:
         r.error(path, "is larger than a score file can be")
@@ -1425,7 +1425,7 @@ def _companion_marker(value: object) -> dict[str, Any]:
     """What a play's BG Stats ``metaData`` (a JSON text, or an object) says of it in
     our keys; anything else in it, or a ``metaData`` that is not JSON, says nothing."""
     if isinstance(value, str) and METADATA_STATUS in value and len(value) <= 10_000:
-        from companion.scorefile import parse_json
+        from companion.bounded_json import parse_json
 
         try:
             value = parse_json(value, max_depth=4)

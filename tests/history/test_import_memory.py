@@ -21,7 +21,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from companion import scorefile
+from companion import bounded_json
+from companion.bounded_json import FileTooLarge, NotText
 from companion.cli.app import app
 from companion.history import bgg_import, import_spool, imports, store
 from companion.history.bgg_import import read_history_file
@@ -29,7 +30,6 @@ from companion.history.exports import export
 from companion.history.imports import parse, read_import
 from companion.history.model import Play
 from companion.history.store import History
-from companion.scorefile import FileTooLarge, NotText
 from scorers import ScoreFileError
 from tests.support.history_fixture import fill
 from tests.support.import_files import BACKUP, FILES
@@ -302,7 +302,7 @@ def test_a_list_the_import_does_not_read_is_checked_all_the_same(tmp_path: Path)
 def test_a_value_too_long_to_be_read_is_refused_before_it_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, path: str
 ) -> None:
-    monkeypatch.setattr(scorefile, "_WINDOW", 100)  # (the text is read 100 characters ahead)
+    monkeypatch.setattr(bounded_json, "_WINDOW", 100)  # (the text is read 100 characters ahead)
     monkeypatch.setattr(imports, "MAX_VALUE", 100_000)
     data = tokaido(3)
     data["plays"][0]["metaData"] = "x" * 80_000  # longer than a piece read: read on
@@ -313,14 +313,14 @@ def test_a_value_too_long_to_be_read_is_refused_before_it_is_read(
     else:
         data = {"k" * 300_000: 1, **data}
     read: list[int] = []
-    pieces = scorefile._pieces  # type: ignore[attr-defined]
+    pieces = bounded_json._pieces  # type: ignore[attr-defined]
 
     def counted(*args: Any) -> Iterator[str]:
         for piece in pieces(*args):
             read.append(len(piece))
             yield piece
 
-    monkeypatch.setattr(scorefile, "_pieces", counted)
+    monkeypatch.setattr(bounded_json, "_pieces", counted)
     with pytest.raises(ScoreFileError) as caught:
         read_history_file(written(tmp_path / "long.json", data))
     assert [str(p) for p in caught.value.problems] == [
