@@ -29,8 +29,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from companion.bounded_json import MAX_SCORE_FILE_BYTES
 from companion.cli.app import app
-from companion.scorefile import MAX_SCORE_FILE_BYTES, score_text
+from companion.history.rescoring import score_text
 from scorers import SCORERS, ScoreFileError
 from scorers.names import clean_name, name_key, name_problem
 from tests.support.score_examples import EXAMPLES
@@ -350,7 +351,7 @@ def test_an_endless_input_is_refused_without_reading_it_all(source: str, tmp_pat
     result = runner.invoke(app, ["score", "tokaido", "--input", source])
     # Both hold a NUL byte in their first 64 kB (random bytes do, all but surely): no JSON
     # text has one, so reading stops there. An endless text is cut at the size limit
-    # (test_scorefile.py).
+    # (test_bounded_json.py).
     assert (result.exit_code, result.stderr) == (
         2,
         f"Error: {source} is not a text file (it holds NUL bytes); nothing was saved\n",

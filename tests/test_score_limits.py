@@ -273,7 +273,7 @@ def test_the_merchant_is_a_name_too() -> None:
 
 def test_a_stored_score_file_rescores_to_the_same_names() -> None:
     text = json.dumps(named(" Aki ", "Ben"))
-    from companion.scorefile import score_text
+    from companion.history.rescoring import score_text
 
     first = score_text(SCORERS["tokaido"], text).to_json()
     assert first == score_text(SCORERS["tokaido"], text).to_json()

@@ -119,14 +119,14 @@ def score(
 
     The table is followed by why the game was won and the records it set.
     """
-    from companion.scorefile import (
+    from companion.bounded_json import (
         MAX_SCORE_FILE_BYTES,
         FileTooLarge,
         InputError,
         NotText,
         read_source,
-        score_text,
     )
+    from companion.history.rescoring import score_text
     from scorers import ScoreFileError
 
     scorer = scorer_for(game)

@@ -202,7 +202,7 @@ def history_edit(
             fail(f"--rename {item!r}: {error}", 2)
     text = None
     if score_file is not None:
-        from companion.scorefile import (
+        from companion.bounded_json import (
             MAX_SCORE_FILE_BYTES,
             FileTooLarge,
             InputError,
@@ -470,7 +470,7 @@ def history_export(
     db: DbOption = None,
 ) -> None:
     """Export the history for spreadsheets, BG Stats or BoardGameGeek."""
-    from companion.history.exports import FORMATS, encoded, export, missing_bgg_ids
+    from companion.history.formats.dispatch import FORMATS, encoded, export, missing_bgg_ids
     from companion.history.store import default_path
 
     if fmt not in FORMATS:
@@ -548,8 +548,8 @@ def history_import(
     db: DbOption = None,
 ) -> None:
     """Import games from our json export, a BG Stats backup or BoardGameGeek's play XML."""
-    from companion.history.bgg_import import read_history_file
-    from companion.scorefile import FileTooLarge, InputError, NotText
+    from companion.bounded_json import FileTooLarge, InputError, NotText
+    from companion.history.formats.dispatch import read_history_file
     from scorers import ScoreFileError
 
     try:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from uuid import uuid4
 
 from companion.history.editing import EditError, edit_play
-from companion.history.exports import player_uuid
+from companion.history.formats.bgstats import player_uuid
 from companion.history.model import Filter, Play, now_utc
 from companion.history.store import History, replace_rows
 from scorers.names import InvalidName, clean_name, name_key

@@ -17,7 +17,7 @@ from companion.wording import plural
 
 if TYPE_CHECKING:
     from companion.analysis.clock import Timing
-    from companion.history.imports import Parsed
+    from companion.history.formats.bounded import Parsed
     from companion.history.model import Filter, Play
     from companion.history.store import History
 

@@ -1,8 +1,9 @@
-"""Scoring a recorded game's score file again, by today's scorer.
+"""Scoring a score file's text: a new one, or a recorded game's again by today's scorer.
 
+``companion score`` scores a score file given to it (:func:`score_text`);
 ``history check`` re-scores every stored score file to compare it with the
 stored result; ``history edit`` re-scores a new or changed score file to store
-its result. Both read the file the same strict way (:func:`companion.scorefile.parse_json`)
+its result. All read the file the same strict way (:func:`companion.bounded_json.parse_json`)
 and score it with the game's scorer.
 """
 
@@ -10,9 +11,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["rescore"]
+if TYPE_CHECKING:
+    from scorers import Result, Scorer
+
+__all__ = ["rescore", "score_text"]
+
+
+def score_text(scorer: Scorer, text: str) -> Result:
+    """Validate and score the text of a score file.
+
+    Raises:
+        ScoreFileError: With every problem found.
+    """
+    from companion.bounded_json import parse_json
+
+    return scorer.score_json(parse_json(text))
 
 
 def rescore(
@@ -36,7 +51,7 @@ def rescore(
             of the game.
         KeyError: The game has no scorer.
     """
-    from companion.scorefile import parse_json
+    from companion.bounded_json import parse_json
     from scorers import SCORERS
 
     data = parse_json(text)

@@ -4,9 +4,9 @@ Every play has a version (migration 8, kept by triggers whoever changes the
 play): a change counter, the time of its last change, the ledger's counter it
 was made from (``base``), whether it waits to go up, and whether it was
 deleted (a tombstone). A play travels as the entry our json export writes for
-it (:func:`~companion.history.exports.play_entry`) without its local number,
+it (:func:`~companion.history.formats.ours.play_entry`) without its local number,
 and comes down checked exactly as an import checks it
-(:func:`~companion.history.imports.read_entry`). A person's rename or merge
+(:func:`~companion.history.formats.ours.read_entry`). A person's rename or merge
 travels as itself (:class:`Renamed`, noted here in ``rename_log``) and is
 applied where it comes down as ``history rename`` makes it, in the ledger's
 order among the plays. The ledger itself is
@@ -21,9 +21,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from companion.history.exports import play_entry
+from companion.history.formats.ours import play_entry, read_entry
 from companion.history.history_file import HistoryFile
-from companion.history.imports import read_entry
 from companion.history.model import Person, Play, fold_uuid, now_utc
 from companion.history.people import RenameError, apply_rename
 from companion.history.rows import PLAY_COLUMNS, _insert_log, _Numbers, _play, _Rows

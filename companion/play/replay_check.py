@@ -86,10 +86,10 @@ def imported_problems(
 
 def logged_problems(plays: Iterable[tuple[Play, list[dict[str, Any]] | None]]) -> list[Problem]:
     """:func:`imported_problems` of plays read one by one, each with its event log
-    (:meth:`~companion.history.imports.Parsed.logged`): at most
-    :data:`~companion.history.imports.MAX_PROBLEMS` are listed, then how many more
+    (:meth:`~companion.history.formats.bounded.Parsed.logged`): at most
+    :data:`~companion.history.formats.bounded.MAX_PROBLEMS` are listed, then how many more
     there are (as for the other problems of an import)."""
-    from companion.history.imports import MAX_PROBLEMS
+    from companion.history.formats.bounded import MAX_PROBLEMS
 
     found: list[Problem] = []
     more = 0

@@ -178,7 +178,7 @@ FILES = Path(__file__).parents[1] / "files"
 
 def imported(path: Path) -> dict[str, Any]:
     """The stats of the hand-written BG Stats backup (times read in UTC)."""
-    from companion.history.imports import parse
+    from companion.history.formats.dispatch import parse
 
     parsed = parse((FILES / "bgstats-backup.bgsplay").read_text())
     with History(path) as history:

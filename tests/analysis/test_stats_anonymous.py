@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from companion.analysis.stats import compute
 from companion.cli.app import app
-from companion.history.imports import parse
+from companion.history.formats.dispatch import parse
 from companion.history.stat_queries import of_history, seat_rows
 from companion.history.store import History
 from tests.support.import_files import FILES

@@ -11,7 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from companion.history import import_spool, imports
+from companion.history import import_spool
+from companion.history.formats import bounded
 from companion.history.store import History
 from tests.support.play_helpers import run
 from tests.support.play_scripts import shibuya_keys
@@ -80,7 +81,7 @@ def test_games_read_back_one_batch_at_a_time_are_replayed_at_their_place(
     exported: dict[str, Any], tmp_path: Path, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(import_spool, "SPOOL_EVERY", 1)  # (each play goes to the spool file)
-    monkeypatch.setattr(imports, "MAX_PROBLEMS", 1)
+    monkeypatch.setattr(bounded, "MAX_PROBLEMS", 1)
     good = exported["plays"][0]
     broken = copy.deepcopy(good)
     answer = next(k for k, e in enumerate(broken["events"]) if e["key"] == "players.1")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from companion.club.ledger import connected
-from companion.history.exports import to_json
+from companion.history.formats.ours import to_json
 from companion.history.store import History
 from tests.support.club_tables import contents, run, sql, stats, sync, table
 from tests.support.history_fixture import result

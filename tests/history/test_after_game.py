@@ -10,7 +10,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from companion.history import after_game as past
-from companion.history.imports import parse
+from companion.history.formats.dispatch import parse
 from companion.history.model import Person, Play
 from companion.history.store import History
 from companion.history.to_played import played

@@ -11,8 +11,10 @@ from xml.etree import ElementTree
 
 import pytest
 
-from companion.history.exports import encoded, export, game_uuid, player_uuid, safe_cell, xml_text
-from companion.history.imports import parse
+from companion.history.formats.bggxml import xml_text
+from companion.history.formats.bgstats import game_uuid, player_uuid
+from companion.history.formats.csv_export import safe_cell
+from companion.history.formats.dispatch import encoded, export, parse
 from companion.history.model import Person
 from companion.history.store import History
 from scorers import SCORERS

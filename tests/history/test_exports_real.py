@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.history.exports import export
-from companion.history.imports import parse
+from companion.history.formats.dispatch import export, parse
 from companion.history.store import History
 from tests.support.history_fixture import fill, result
 from tests.support.import_files import FILES

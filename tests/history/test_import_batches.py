@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.history import store
-from companion.history.exports import export
-from companion.history.imports import parse
+from companion.history.formats.dispatch import export, parse
 from companion.history.store import History
 from tests.support.history_fixture import fill
 from tests.support.import_files import FILES

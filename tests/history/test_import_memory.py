@@ -21,15 +21,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from companion import scorefile
+from companion import bounded_json
+from companion.bounded_json import FileTooLarge, NotText
 from companion.cli.app import app
-from companion.history import bgg_import, import_spool, imports, store
-from companion.history.bgg_import import read_history_file
-from companion.history.exports import export
-from companion.history.imports import parse, read_import
+from companion.history import import_spool, store
+from companion.history.formats import bggxml, bounded, dispatch
+from companion.history.formats.dispatch import export, parse, read_history_file, read_import
 from companion.history.model import Play
 from companion.history.store import History
-from companion.scorefile import FileTooLarge, NotText
 from scorers import ScoreFileError
 from tests.support.history_fixture import fill
 from tests.support.import_files import BACKUP, FILES
@@ -205,7 +204,7 @@ def test_adding_holds_a_bounded_batch(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_notes_past_the_kept_ones_are_counted(
     tmp_path: Path, db_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(imports, "MAX_KEPT_NOTES", 3)
+    monkeypatch.setattr(bounded, "MAX_KEPT_NOTES", 3)
     data = tokaido(5)
     for play in data["plays"]:
         play["playerScores"][0]["score"] = "57.5"  # rounded, with a note
@@ -232,7 +231,7 @@ def test_standard_input_is_copied_and_read_as_a_file_is(monkeypatch: pytest.Monk
     stdin(monkeypatch, (FILES / "bgg" / "plays-ristvan.xml").read_bytes())
     xml = read_history_file("-")
     assert (xml.kind, xml.plays, xml.count) == ("bgg-xml", [], 1)
-    assert [p for p, _ in xml.logged()] == bgg_import.parse_bgg_xml(
+    assert [p for p, _ in xml.logged()] == bggxml.parse_bgg_xml(
         (FILES / "bgg" / "plays-ristvan.xml").read_bytes()
     ).plays
     xml.close()
@@ -255,7 +254,7 @@ def test_standard_input_that_is_not_text(
 
 
 def test_standard_input_over_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bgg_import, "MAX_IMPORT_BYTES", 1000)
+    monkeypatch.setattr(bounded, "MAX_IMPORT_BYTES", 1000)
     stdin(monkeypatch, b"{" + b" " * 1000 + b"}")
     with pytest.raises(FileTooLarge) as caught:
         read_history_file("-")
@@ -302,8 +301,8 @@ def test_a_list_the_import_does_not_read_is_checked_all_the_same(tmp_path: Path)
 def test_a_value_too_long_to_be_read_is_refused_before_it_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, path: str
 ) -> None:
-    monkeypatch.setattr(scorefile, "_WINDOW", 100)  # (the text is read 100 characters ahead)
-    monkeypatch.setattr(imports, "MAX_VALUE", 100_000)
+    monkeypatch.setattr(bounded_json, "_WINDOW", 100)  # (the text is read 100 characters ahead)
+    monkeypatch.setattr(dispatch, "MAX_VALUE", 100_000)
     data = tokaido(3)
     data["plays"][0]["metaData"] = "x" * 80_000  # longer than a piece read: read on
     if where == "notes":
@@ -313,14 +312,14 @@ def test_a_value_too_long_to_be_read_is_refused_before_it_is_read(
     else:
         data = {"k" * 300_000: 1, **data}
     read: list[int] = []
-    pieces = scorefile._pieces  # type: ignore[attr-defined]
+    pieces = bounded_json._pieces  # type: ignore[attr-defined]
 
     def counted(*args: Any) -> Iterator[str]:
         for piece in pieces(*args):
             read.append(len(piece))
             yield piece
 
-    monkeypatch.setattr(scorefile, "_pieces", counted)
+    monkeypatch.setattr(bounded_json, "_pieces", counted)
     with pytest.raises(ScoreFileError) as caught:
         read_history_file(written(tmp_path / "long.json", data))
     assert [str(p) for p in caught.value.problems] == [

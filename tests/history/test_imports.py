@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
-from companion.history import imports
-from companion.history.imports import Parsed, parse, read_import, score_value
+from companion.history.formats import bgstats, bounded
+from companion.history.formats.bgstats import score_value
+from companion.history.formats.bounded import Parsed
+from companion.history.formats.dispatch import parse, read_import
 from companion.history.model import Expansion, Person
 from companion.history.store import History
 from scorers import ScoreFileError
@@ -242,7 +244,7 @@ def _player_uuids(text: str) -> dict[str, str]:
 def test_bgstats_people_keep_their_uuids(db_path: Path, tmp_path: Path) -> None:
     """An export gives BG Stats' people their own uuids again, so a round trip or a
     merge in the app finds the same players (and its anonymous player)."""
-    from companion.history.exports import export
+    from companion.history.formats.dispatch import export
 
     listed = {p["name"]: p["uuid"] for p in backup()["players"]}
     with History(db_path) as history:
@@ -371,23 +373,23 @@ def test_a_hopeless_file_is_read_no_further() -> None:
 def test_too_many_good_plays_are_counted_before_they_are_checked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(imports, "MAX_PLAYS", 20)
-    monkeypatch.setattr(imports, "COUNT_AFTER", 5)
+    monkeypatch.setattr(bounded, "MAX_PLAYS", 20)
+    monkeypatch.setattr(bounded, "COUNT_AFTER", 5)
     checked: list[str] = []
-    real = imports._bgstats_play
+    real = bgstats._bgstats_play
 
     def counted(r: Any, raw: dict[str, Any], path: str, *args: Any) -> Any:
         checked.append(path)
         return real(r, raw, path, *args)
 
-    monkeypatch.setattr(imports, "_bgstats_play", counted)
+    monkeypatch.setattr(bgstats, "_bgstats_play", counted)
     assert problems(good_backup(21)) == ["plays: must have at most 20 entries, got more"]
     assert checked == [f"plays[{k}]" for k in range(5)]
 
     checked.clear()
     parsed = parse(json.dumps(good_backup(20)))  # counted, then read again and checked on
     assert checked == [f"plays[{k}]" for k in range(20)]  # each once
-    monkeypatch.setattr(imports, "COUNT_AFTER", 10**9)
+    monkeypatch.setattr(bounded, "COUNT_AFTER", 10**9)
     assert summary(parsed) == summary(parse(json.dumps(good_backup(20))))
     assert len(parsed.plays) == 20 and parsed.notes == parse(json.dumps(good_backup(20))).notes
 
@@ -403,7 +405,7 @@ def test_too_many_good_plays_are_counted_before_they_are_checked(
 def test_the_order_of_the_keys_does_not_matter(
     monkeypatch: pytest.MonkeyPatch, order: list[str]
 ) -> None:
-    monkeypatch.setattr(imports, "COUNT_AFTER", 2)
+    monkeypatch.setattr(bounded, "COUNT_AFTER", 2)
     data = backup()
     expected = parse(json.dumps(data))
     reordered = {key: data[key] for key in order}
@@ -422,7 +424,7 @@ def test_the_order_of_the_keys_does_not_matter(
 def test_a_list_of_players_is_read_no_further_than_its_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(imports, "MAX_LISTED", 5)
+    monkeypatch.setattr(bounded, "MAX_LISTED", 5)
     data = backup()
     data["players"] = [dict(data["players"][0], id=k) for k in range(6)]
     text = json.dumps(data).replace('"plays": [', '"plays": [not JSON')  # never reached
@@ -430,21 +432,21 @@ def test_a_list_of_players_is_read_no_further_than_its_limit(
 
 
 def test_players_games_and_places_are_limited_apart_from_plays() -> None:
-    assert imports.MAX_LISTED == 20_000 < imports.MAX_PLAYS
+    assert bounded.MAX_LISTED == 20_000 < bounded.MAX_PLAYS
     data = backup()
     data["games"] = [dict(data["games"][0], id=k) for k in range(20_001)]
     assert problems(data) == ["games: must have at most 20000 entries, got more"]
 
 
 def test_our_export_is_counted_and_read_again(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(imports, "COUNT_AFTER", 2)
+    monkeypatch.setattr(bounded, "COUNT_AFTER", 2)
     data = ours()
     first = data["plays"][0]
     data["plays"] = [
         dict(first, id=k + 1, uuid=f"2b1a4c4e-0000-4000-8000-{k:012d}") for k in range(5)
     ]
     assert [p.id for p in parse(json.dumps(data)).plays] == [1, 2, 3, 4, 5]
-    monkeypatch.setattr(imports, "MAX_PLAYS", 4)
+    monkeypatch.setattr(bounded, "MAX_PLAYS", 4)
     assert problems(data) == ["plays: must have at most 4 entries, got more"]
 
 
@@ -481,7 +483,7 @@ def test_a_large_file_that_is_not_an_import_is_not_read_whole() -> None:
 
 
 def test_standard_input_is_read_twice_when_needed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(imports, "COUNT_AFTER", 3)
+    monkeypatch.setattr(bounded, "COUNT_AFTER", 3)
     text = json.dumps(good_backup(8)).encode()
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
     assert read_import("-").count == 8

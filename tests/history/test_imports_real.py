@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.history.imports import parse
+from companion.history.formats.dispatch import parse
 from companion.history.store import History
 from tests.support.import_files import FILES
 

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from companion.history.exports import export
+from companion.history.formats.dispatch import export
 from companion.history.store import History
 
 runner = CliRunner()

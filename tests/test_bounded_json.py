@@ -1,4 +1,4 @@
-"""Bounded, strict reading of JSON files: companion.scorefile."""
+"""Bounded, strict reading of JSON files: companion.bounded_json."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion import scorefile
-from companion.scorefile import (
+from companion import bounded_json
+from companion.bounded_json import (
     FileTooLarge,
     JsonDocument,
     NotText,
@@ -180,7 +180,7 @@ def test_a_document_read_in_pieces_is_read_as_parse_json_reads_it(
 ) -> None:
     """Same values, same problems, same words for text that is not JSON (line and
     column included), wherever the pieces and the reading window end."""
-    monkeypatch.setattr(scorefile, "_WINDOW", 2)
+    monkeypatch.setattr(bounded_json, "_WINDOW", 2)
     text = '{"l": [' + ",\n ".join(items) + '], "a": ' + other + "}"
     if cut is not None:  # something changed or missing somewhere
         at = int(cut[0] * (len(text) - 1))
@@ -312,7 +312,7 @@ def test_counting_items_counts_what_json_reads(
     monkeypatch: pytest.MonkeyPatch, items: list[str], space: str, size: int, first: int
 ) -> None:
     """However the items are spaced and the text cut, the count is the list's length."""
-    monkeypatch.setattr(scorefile, "_WINDOW", 2)
+    monkeypatch.setattr(bounded_json, "_WINDOW", 2)
     joined = space + ("," + space).join(items) + space
     text = '{"l": [' + joined + '], "b": 1}'
     length = len(json.loads(text)["l"])

@@ -1,4 +1,4 @@
-"""Reading BoardGameGeek's play XML: API2 ``plays`` responses and our ``bgg-xml`` export.
+"""BoardGameGeek's play XML, read and written: API2 ``plays`` responses and our ``bgg-xml`` export.
 
 A ``<plays>`` document holds ``<play>`` elements, each with its game
 (``<item objectid name>``), ``date``, ``length``, ``location``,
@@ -21,191 +21,71 @@ computer's local time, as our export wrote its date.
 
 The file is parsed with expat, with no document type and no entities allowed
 (so no entity expansion and nothing fetched), at most
-:data:`~companion.history.imports.MAX_IMPORT_BYTES` read, and checked whole
+:data:`~companion.history.formats.bounded.MAX_IMPORT_BYTES` read, and checked whole
 before anything is written: a problem anywhere imports nothing. It is read
 piece by piece, and its plays are kept in a temporary file until they are
 added (as a JSON file's: :mod:`companion.history.import_spool`); standard input
 is first copied into a temporary file of its own, so that memory stays small.
+
+Written: every attribute the API writes, numbers we don't have as ``0`` and
+texts as empty; an interim scoring is ``incomplete`` and kept out of win
+statistics (``nowinstats``).
 """
 
 from __future__ import annotations
 
-import codecs
 import json
-import os
-import stat
-import sys
-import tempfile
+import re
 import unicodedata
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, BinaryIO
+from functools import cache
+from typing import Any
 from xml.parsers import expat
 
-from companion.history.exports import NAMESPACE
-from companion.history.import_spool import Spool
-from companion.history.imports import (
-    BY_BGG_ID,
+from companion.analysis.played_game import FINAL
+from companion.history.formats.bgstats import score_value
+from companion.history.formats.bounded import (
+    ACCEPTED,
+    CHUNK,
     IMPORTED_CATEGORY,
     MAX_CHECKED_PROBLEMS,
     MAX_DURATION,
-    MAX_IMPORT_BYTES,
     MAX_LOCATION,
     MAX_NOTES,
     MAX_PLAYS,
     MAX_SEATS,
     Parsed,
-    read_import,
-    score_value,
 )
+from companion.history.formats.shared import BGG_IDS, BY_BGG_ID, NAMESPACE, local_date, people_rows
+from companion.history.import_spool import Spool
 from companion.history.model import Person, Play
-from companion.scorefile import FileTooLarge, InputError, NotText, size_words
-from scorers import Problem, ScoreFileError, UnknownGameError, find_game
+from scorers import Problem, ScoreFileError, UnknownGameError, find_game, title
 from scorers.names import InvalidName, clean_name, name_key
 
 KIND = "bgg-xml"
-ACCEPTED = (
-    "history import reads the companion's json export, a BG Stats backup (.bgsplay) "
-    "or BoardGameGeek's play XML (its XML API2 plays, or our bgg-xml export)"
-)
+
+
 MAX_QUANTITY = 100
 """A play logged as played more than this many times is refused (BGG allows any number)."""
-_CHUNK = 1 << 16
+
+
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 
 
-def read_history_file(source: str) -> Parsed:
-    """Read an import file of any accepted format: XML here, JSON by :func:`read_import`.
-
-    A file whose first character (after a byte order mark and blanks) is
-    ``<`` is XML; anything else is read as JSON. A file that is neither says
-    which formats are accepted.
-
-    Raises:
-        InputError: The file cannot be read, is too large or is not text.
-        ScoreFileError: It is not an import file, or is malformed.
-    """
-    if source == "-":
-        copy = _stdin_copy()
-        head = copy.read(1024)
-        copy.seek(0)
-        if _is_xml(head):
-            with copy:
-                return _parse_xml(_pieces(copy, "standard input"), spooled=True)
-        try:
-            _check_text(copy)
-        except BaseException:
-            copy.close()
-            raise
-        return _json(lambda: read_import(STDIN, handle=copy))
-    try:
-        with Path(source).open("rb") as handle:
-            head = handle.read(1024)
-    except OSError as error:
-        raise InputError(f"cannot read {source}: {error.strerror or error}") from error
-    if _is_xml(head):
-        try:
-            with Path(source).open("rb") as handle:
-                return _parse_xml(_file_pieces(handle, source), spooled=True)
-        except OSError as error:
-            raise InputError(f"cannot read {source}: {error.strerror or error}") from error
-    return _json(lambda: read_import(source))
+TERMS_OF_USE = "https://boardgamegeek.com/xmlapi/termsofuse"
 
 
-STDIN = "standard input"
-"""How messages name standard input."""
+# Characters XML 1.0 does not allow anywhere in a document.
+_NOT_XML = "[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
 
 
-def _json(read: Any) -> Parsed:
-    try:
-        parsed: Parsed = read()
-    except ScoreFileError as error:
-        first = error.problems[0] if error.problems else None
-        if first is not None and first.path == "$" and first.message.startswith("not valid JSON"):
-            raise ScoreFileError(
-                [Problem("$", f"neither JSON nor XML ({first.message}); {ACCEPTED}")]
-            ) from error
-        raise
-    return parsed
-
-
-def _check_text(handle: BinaryIO) -> None:
-    """Check that the copy of standard input is UTF-8 text, then go back to its start.
-
-    Raises:
-        NotText: It is not UTF-8, or holds a NUL byte.
-    """
-    handle.seek(0)
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    nul = False
-    try:
-        while chunk := handle.read(_CHUNK):
-            decoder.decode(chunk)
-            nul = nul or b"\0" in chunk
-        decoder.decode(b"", True)
-    except UnicodeDecodeError as error:
-        raise NotText(f"{STDIN} is not UTF-8 text") from error
-    if nul:
-        raise NotText(f"{STDIN} is not text (it holds a NUL byte)")
-    handle.seek(0)
-
-
-def _is_xml(head: bytes) -> bool:
-    return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")
-
-
-def _stdin_copy() -> BinaryIO:
-    """Standard input copied into an anonymous temporary file (gone when it is closed,
-    or the process ends), at its start: read again as a file is, piece by piece.
-
-    Raises:
-        FileTooLarge: More than :data:`MAX_IMPORT_BYTES` came (no more is read).
-    """
-    copy = tempfile.TemporaryFile(prefix="companion-import-")  # noqa: SIM115 (the caller's)
-    try:
-        for chunk in _pieces(sys.stdin.buffer, STDIN):
-            copy.write(chunk)
-    except BaseException:
-        copy.close()
-        raise
-    copy.seek(0)
-    return copy
-
-
-def _too_large(source: str) -> FileTooLarge:
-    return FileTooLarge(
-        f"{source} is larger than {size_words(MAX_IMPORT_BYTES)}, too large to be read"
-    )
-
-
-def _pieces(handle: BinaryIO, source: str) -> Iterator[bytes]:
-    """The bytes of ``handle`` from where it is, in chunks, at most
-    :data:`MAX_IMPORT_BYTES` in all.
-
-    Raises:
-        FileTooLarge: There is more (no more than one byte past the limit is read).
-    """
-    total = 0
-    while chunk := handle.read(min(_CHUNK, MAX_IMPORT_BYTES + 1 - total)):
-        total += len(chunk)
-        if total > MAX_IMPORT_BYTES:
-            raise _too_large(source)
-        yield chunk
-
-
-def _file_pieces(handle: BinaryIO, source: str) -> Iterator[bytes]:
-    """:func:`_pieces` of a file; a regular file over the limit is refused before it is read.
-
-    Raises:
-        FileTooLarge: The file is over the limit.
-    """
-    status = os.fstat(handle.fileno())
-    if stat.S_ISREG(status.st_mode) and status.st_size > MAX_IMPORT_BYTES:
-        raise _too_large(source)
-    return _pieces(handle, source)
+@cache
+def _not_xml() -> re.Pattern[str]:
+    """The characters XML 1.0 does not allow, compiled when first needed (it takes a while)."""
+    return re.compile(_NOT_XML)
 
 
 class _Refused(Exception):
@@ -308,10 +188,10 @@ def parse_bgg_xml(data: bytes) -> Parsed:
         ScoreFileError: Not XML, not a ``<plays>`` document, or a play of ours
             is malformed; every problem has its place (``play[3].player[1].score``).
     """
-    return _parse_xml(data[offset : offset + _CHUNK] for offset in range(0, len(data), _CHUNK))
+    return read_bgg_xml(data[offset : offset + CHUNK] for offset in range(0, len(data), CHUNK))
 
 
-def _parse_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
+def read_bgg_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
     """:func:`parse_bgg_xml` of a document given piece by piece; ``spooled``: the plays
     are kept in a temporary file (:class:`~companion.history.import_spool.Spool`).
 
@@ -584,3 +464,98 @@ def _sides(
             side["rank"] = 1 + len(winners) + above
     people = tuple(Person(s.name, side_of[s.name]) for s in seats)
     return sides, people, winners
+
+
+def xml_text(value: str) -> str:
+    """``value`` without the characters XML 1.0 forbids (most control characters)."""
+    return _not_xml().sub("", value)
+
+
+def _start_positions(play: Play) -> list[str]:
+    """Each person's place in turn order from the start player (1 = started), or ``""``."""
+    count = len(play.persons)
+    start = play.start_player
+    if start is None or not 0 <= start < count:
+        return [""] * count
+    return [str((k - start) % count + 1) for k in range(count)]
+
+
+def to_bgg_xml(plays: Sequence[Play]) -> str:
+    """The BoardGameGeek XML API2 ``plays`` document, every attribute included.
+
+    One ``player`` per person; a team's name goes in ``color``;
+    ``startposition`` counts from the recorded start player (empty when
+    unknown); a not-scored seat has an empty ``score``; an ignored play has
+    ``nowinstats="1"``, an interim scoring (a Shogun first winter)
+    ``incomplete="1"`` and ``nowinstats="1"``.
+    """
+    from xml.etree import ElementTree
+
+    root = ElementTree.Element(
+        "plays",
+        {
+            "username": "",
+            "userid": "0",
+            "total": str(len(plays)),
+            "page": "1",
+            "termsofuse": TERMS_OF_USE,
+        },
+    )
+    for play in plays:
+        element = ElementTree.SubElement(
+            root,
+            "play",
+            {
+                "id": str(play.id),
+                "date": local_date(play.played_at)[:10],
+                "quantity": "1",
+                "length": str(play.duration_min or 0),
+                "incomplete": "1" if play.status != FINAL else "0",
+                "nowinstats": "1" if play.ignored or play.status != FINAL else "0",
+                "location": xml_text(play.location),
+            },
+        )
+        item = ElementTree.SubElement(
+            element,
+            "item",
+            {
+                "name": title(play.game),
+                "objecttype": "thing",
+                "objectid": str(BGG_IDS.get(play.game, 0)),
+            },
+        )
+        subtypes = ElementTree.SubElement(item, "subtypes")
+        ElementTree.SubElement(subtypes, "subtype", {"value": "boardgame"})
+        comments = play.notes
+        if play.expansions:
+            listed = ", ".join(e.name for e in play.expansions)
+            comments = f"{comments}\nExpansions: {listed}" if comments else f"Expansions: {listed}"
+        if comments:
+            ElementTree.SubElement(element, "comments").text = xml_text(comments)
+        players = ElementTree.SubElement(element, "players")
+        teams = play.uses_teams
+        positions = _start_positions(play)
+        winners = set(play.result["winners"])
+        for person, side_index, position in people_rows(play):
+            side = play.result["players"][side_index]
+            ElementTree.SubElement(
+                players,
+                "player",
+                {
+                    "username": "",
+                    "userid": "0",
+                    "name": xml_text(person.name if person else side["name"]),
+                    "startposition": "" if position is None else positions[position],
+                    "color": xml_text(side["name"]) if teams else "",
+                    "score": "" if side["total"] is None else str(side["total"]),
+                    "new": "0",
+                    "rating": "0",
+                    "win": "1" if side["name"] in winners else "0",
+                },
+            )
+    ElementTree.indent(root)
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        + ElementTree.tostring(root, encoding="unicode")
+        + "\n"
+    )

@@ -1,4 +1,4 @@
-"""Reading a score file (or any JSON file a user gives us) with bounds, and scoring it.
+"""Reading JSON a user gives us (a score file, a history import) with bounds.
 
 Every file is read with a size limit (at most the limit plus one byte is ever
 read, so ``/dev/zero`` or a FIFO cannot exhaust memory) and parsed strictly:
@@ -21,10 +21,7 @@ import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import TracebackType
-from typing import TYPE_CHECKING, BinaryIO, NoReturn
-
-if TYPE_CHECKING:
-    from scorers import Result, Scorer
+from typing import BinaryIO, NoReturn
 
 MAX_SCORE_FILE_BYTES = 64_000
 """The largest real score file (four Kamakura players, every list full, indented) is
@@ -395,15 +392,6 @@ def parse_json(text: str, *, max_depth: int = MAX_DEPTH) -> object:
     if problems:
         raise ScoreFileError.many(problems)
     return value
-
-
-def score_text(scorer: Scorer, text: str) -> Result:
-    """Validate and score the text of a score file.
-
-    Raises:
-        ScoreFileError: With every problem found.
-    """
-    return scorer.score_json(parse_json(text))
 
 
 _WINDOW = 1 << 20
