@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.play.table import Table
 from companion.kits.tokaido.flow import count_up
+from companion.play.table import Table
 
 NAMES = ["Aki", "Ben", "Cho", "Dai", "Eri"]
 
@@ -78,7 +78,8 @@ def test_a_traveller_twice_is_marked_on_both_holders() -> None:
 
 
 def test_the_inn_and_the_count_both_ask_the_printed_meal_price() -> None:
-    from companion.kits.tokaido.flow import COUNTS as FIELDS, GAINS
+    from companion.kits.tokaido.flow import COUNTS as FIELDS
+    from companion.kits.tokaido.flow import GAINS
 
     inn = next(words for field, words, *_ in GAINS if field == "meal_cost")
     count = next(words for field, _, words, *_ in FIELDS if field == "meal_cost")
