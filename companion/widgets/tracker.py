@@ -226,7 +226,7 @@ class Tracker:
         self._show_round()
 
     def _shimoda(self, tourists: list[int]) -> str:
-        from companion.play.shimoda import next_start
+        from companion.kits.shimoda import next_start
 
         holder = self.start_seat
         if self.round_number >= LAST_ROUND["shimoda"]:

@@ -25,7 +25,7 @@ from companion.play.kamakura import (
 from companion.play.prompts import QuestionaryPrompter, TypedPointer, offered_hint
 from companion.play.replay_check import replay
 from companion.play.runner import flow_for
-from companion.play.shimoda import card_or_reference, complete_card, parse_card
+from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
 from companion.play.shogun import grid_text, merge_grid, parse_grid
 from companion.play.table import Table
 from tests.support.play_helpers import DOWN, answers, run, saved
@@ -275,7 +275,7 @@ def test_shimoda_second_street_by_reference(db_path: Path) -> None:
 
 
 def test_the_code_sheet_says_c1() -> None:
-    from companion.play.shimoda import CODE_HELP
+    from companion.kits.shimoda.codes import CODE_HELP
 
     assert "add c1 (one chair) or c2 (two)" in CODE_HELP
 

@@ -16,7 +16,8 @@ space it faces (the second player's own space 1, at their left hand, is
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, cast
 
 from companion.kits import Kit, PadOptions
 from companion.kits.pad import CHOICE, NUMBER, TEXT, PadRow, PadSpec, Part, number_row
@@ -130,7 +131,9 @@ def colours(prompt: str) -> tuple[tuple[str, str], ...]:
 CARD_PARTS = (
     Part("color", "colour", CHOICE, colours("colour…"), "5em", css=COLOUR_CSS),
     Part("scoring.type", "scores", CHOICE, CARD_TYPES, "7.8em"),
-    Part("scoring.points", "points", NUMBER, width="2.6em", placeholder="pts", high=MAX_CARD_POINTS),
+    Part(
+        "scoring.points", "points", NUMBER, width="2.6em", placeholder="pts", high=MAX_CARD_POINTS
+    ),
     Part("scoring.range", "range", CHOICE, CARD_RANGES, "4.6em"),
     Part(
         "scoring.color",
@@ -174,7 +177,15 @@ SPACE_PARTS = (
         )
         for letter, c in INITIALS.items()
     ),
-    Part("chairs", "chairs", NUMBER, width="4.2em", placeholder="chairs", css="chairs", high=MAX_CHAIRS),
+    Part(
+        "chairs",
+        "chairs",
+        NUMBER,
+        width="4.2em",
+        placeholder="chairs",
+        css="chairs",
+        high=MAX_CHAIRS,
+    ),
 )
 """A space on the web pad: its tourists by colour, and the chair icons on its card."""
 
@@ -195,10 +206,11 @@ def finish_space(space: Any) -> Any:
     return space
 
 
+@dataclass
 class MerchantCodec:
     """A merchant's name as printed (``-`` or nothing: no merchant)."""
 
-    hint = "its name, - for none"
+    hint: str = "its name, - for none"
 
     def read(self, text: str) -> tuple[Any, str | None]:
         """The merchant's name (``None`` for none), or the problem."""
@@ -285,7 +297,7 @@ KIT = Kit(
     game=GAME,
     checklist=checklist,
     rounds=ROUNDS_OF_PLAY,
-    pad=pad,
+    pad=cast(Any, pad),  # Kit.pad is annotated as returning rows: a PadSpec is what is read
     flow="companion.kits.shimoda.flow",
     offers={5: "start"},
     pad_width="20.2em",

@@ -249,7 +249,6 @@ def typed_so_far(text: str) -> list[str | None]:
     return shown + [None] * (SPACES - len(shown))
 
 
-
 def card_or_reference(
     text: str, other: list[dict[str, Any] | None]
 ) -> tuple[dict[str, Any] | None, str | None]:
@@ -379,7 +378,6 @@ def compact_code(space: dict[str, Any]) -> str:
     return card_code(space).replace(" ", "")
 
 
-
 # --- one cell of the score pad: a shop card, a space's tourists ----------------
 
 CHAIRS = re.compile(r"^c(\d+)$")
@@ -434,7 +432,7 @@ def space_code(space: dict[str, Any]) -> str:
     return code + (f" c{chairs}" if isinstance(chairs, int) and chairs else "")
 
 
-@dataclass(frozen=True)
+@dataclass
 class CardCodec:
     """A shop card typed as its code (``b y 3 3``, ``by33``); the card alone, no chairs."""
 
@@ -457,7 +455,7 @@ class CardCodec:
             return ""
 
 
-@dataclass(frozen=True)
+@dataclass
 class SpaceCodec:
     """One space's tourists (``kyp``, ``-`` for none) and its card's chair icons (``c1``)."""
 
