@@ -11,6 +11,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
 from companion.play.kamakura import (
     CALL,
     REST,
@@ -25,7 +26,6 @@ from companion.play.kamakura import (
 from companion.play.prompts import QuestionaryPrompter, TypedPointer, offered_hint
 from companion.play.replay_check import replay
 from companion.play.runner import flow_for
-from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
 from companion.play.shogun import grid_text, merge_grid, parse_grid
 from companion.play.table import Table
 from tests.support.play_helpers import DOWN, answers, run, saved
