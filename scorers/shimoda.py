@@ -22,23 +22,6 @@ from dataclasses import dataclass
 from scorers._core import GameInfo, Result, Tiebreak, make_result, read_root
 from scorers._validate import Reader, index_path, key_path
 
-INFO = GameInfo(
-    id="shimoda",
-    title="Shimoda: Perry Road",
-    short_title="Shimoda",
-    min_players=2,
-    max_players=2,
-    player_counts=(2,),
-    categories=("shops", "victory_markers", "merchant"),
-    labels={
-        "shops": "the shops",
-        "victory_markers": "the victory markers",
-        "merchant": "the merchant's points",
-    },
-    rulebook="shimoda-perry-road.txt",
-    aliases=("perry road",),
-)
-
 COLORS = ("blue", "black", "red", "yellow", "pink")
 SCORING_TYPES = (
     "exactly_two",
@@ -61,6 +44,30 @@ MAX_CHAIRS = 5
 """Chair icons visible on one shop card."""
 MAX_MERCHANT_POINTS = 99
 """End-game points of a merchant's ability, as typed from the card."""
+
+
+INFO = GameInfo(
+    id="shimoda",
+    title="Shimoda: Perry Road",
+    short_title="Shimoda",
+    min_players=2,
+    max_players=2,
+    player_counts=(2,),
+    categories=("shops", "victory_markers", "merchant"),
+    labels={
+        "shops": "the shops",
+        "victory_markers": "the victory markers",
+        "merchant": "the merchant's points",
+    },
+    rulebook="shimoda-perry-road.txt",
+    aliases=("perry road",),
+    bounds={
+        "merchant_points": (0, MAX_MERCHANT_POINTS),
+        "points": (0, MAX_CARD_POINTS),
+        "chairs": (0, MAX_CHAIRS),
+        "tourists": (0, MAX_PER_SPACE),
+    },
+)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ def test_no_word_with_an_s_in_brackets_in_what_players_read() -> None:
 
 
 def test_a_shimoda_card_of_one_point() -> None:
-    from companion.play.shimoda import describe_card
+    from companion.kits.shimoda.codes import describe_card
 
     assert describe_card("b y 1 3") == (
         "  a blue card, 1 point per yellow tourist, over 3 spaces centred on it"

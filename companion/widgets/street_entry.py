@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import TextStyle
 
-from companion.play.shimoda import (
+from companion.kits.shimoda.codes import (
     SPACES,
     StreetCards,
     card_code,

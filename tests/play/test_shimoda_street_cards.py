@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.play.shimoda import (
+from companion.kits.shimoda.codes import (
     card_code,
     card_so_far,
     compact_code,

@@ -11,6 +11,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
 from companion.play.kamakura import (
     CALL,
     REST,
@@ -25,7 +26,6 @@ from companion.play.kamakura import (
 from companion.play.prompts import QuestionaryPrompter, TypedPointer, offered_hint
 from companion.play.replay_check import replay
 from companion.play.runner import flow_for
-from companion.play.shimoda import card_or_reference, complete_card, parse_card
 from companion.play.shogun import grid_text, merge_grid, parse_grid
 from companion.play.table import Table
 from tests.support.play_helpers import DOWN, answers, run, saved
@@ -145,7 +145,7 @@ def test_the_board_is_described_in_one_answer() -> None:
 
 @pytest.mark.parametrize(
     ("code", "spaced"),
-    [("by33", "b y 3 3"), ("bchair33c1", "b chair 3 3 c1"), ("kvm207", "k vm 20 7")],
+    [("by33", "b y 3 3"), ("bchair33c1", "b chair 3 3 c1"), ("kvm107", "k vm 10 7")],
 )
 def test_a_card_code_may_be_typed_run_together(code: str, spaced: str) -> None:
     assert parse_card(code) == parse_card(spaced)
@@ -275,7 +275,7 @@ def test_shimoda_second_street_by_reference(db_path: Path) -> None:
 
 
 def test_the_code_sheet_says_c1() -> None:
-    from companion.play.shimoda import CODE_HELP
+    from companion.kits.shimoda.codes import CODE_HELP
 
     assert "add c1 (one chair) or c2 (two)" in CODE_HELP
 

@@ -107,7 +107,7 @@ def shimoda() -> Script:
         before,
         count_keys,
         (7, txt("yy b r kyp - bp -")),
-        [txt("A10"), txt("yy b r kyp - bp y")],
+        [txt("A16"), txt("y")],  # Aki's space 7 tourists: row 16 of the pad
         ["Aki"],
         14,
     )
