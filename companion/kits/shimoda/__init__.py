@@ -17,7 +17,7 @@ space it faces (the second player's own space 1, at their left hand, is
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from companion.kits import Kit, PadOptions
 from companion.kits.pad import CHOICE, NUMBER, TEXT, PadRow, PadSpec, Part, number_row
@@ -297,7 +297,7 @@ KIT = Kit(
     game=GAME,
     checklist=checklist,
     rounds=ROUNDS_OF_PLAY,
-    pad=cast(Any, pad),  # Kit.pad is annotated as returning rows: a PadSpec is what is read
+    pad=pad,
     flow="companion.kits.shimoda.flow",
     offers={5: "start"},
     pad_width="20.2em",

@@ -15,10 +15,10 @@ first street's: ``=3`` repeats the card on the other player's space 3.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from companion.kits import KITS, PadOptions
-from companion.kits.pad import PadSpec, bound
+from companion.kits.pad import bound
 from companion.kits.shimoda import (
     BRIDGES,
     GAME,
@@ -289,7 +289,7 @@ def count_up(
 ) -> dict[str, Any]:
     """Each player's shop cards and street (and merchant points if needed), then the pad."""
     # Kit.pad is annotated as returning rows; the kits return a PadSpec (see the report).
-    spec = cast(PadSpec, KITS[GAME].pad(PadOptions(len(names), tuple(names))))
+    spec = KITS[GAME].pad(PadOptions(len(names), tuple(names)))
     pad = Pad(GAME, names, spec)
     cards: list[list[dict[str, Any] | None]] = [[None] * SPACES for _ in names]
     streets: list[list[str] | None] = [None for _ in names]
