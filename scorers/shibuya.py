@@ -20,6 +20,10 @@ from scorers._core import GameInfo, Result, make_result, read_root
 from scorers._validate import Reader, ScoreFileError, index_path, key_path
 from scorers.names import name_key
 
+PAWNS = 8
+TARGETS = {"standard": 6, "no_construction": 4}
+LEAD = 3
+
 INFO = GameInfo(
     id="shibuya",
     title="Shibuya",
@@ -32,11 +36,8 @@ INFO = GameInfo(
     rulebook="shibuya.txt",
     team_counts=(4,),
     unit=("pawn at goal", "pawns at goal"),
+    bounds={"goals": (0, PAWNS)},
 )
-
-PAWNS = 8
-TARGETS = {"standard": 6, "no_construction": 4}
-LEAD = 3
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,7 @@ EXPECTED: dict[tuple[str, str], dict[str, str]] = {
         "reviewN": "how-to-win",
         "fixN.which": "how-to-win",
         "fixN.goals.N": "how-to-win",
+        "fixN.variant": "optional-rule",
     },
     ("shogun", "play"): {
         "players.count": "setup",
@@ -146,6 +147,7 @@ EXPECTED[("shibuya", "score")] = {
     "reviewN": "how-to-win",
     "fixN.which": "how-to-win",
     "fixN.goals.N": "how-to-win",
+    "fixN.variant": "optional-rule",
 }
 EXPECTED[("shogun", "score")] = {
     "players.count": "setup",

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from companion.kits.shibuya import VARIANTS
 from companion.play.runner import flow_for
-from companion.play.shibuya import VARIANTS
 from companion.play.table import Table
 from tests.support.prompters import Scripted
 
@@ -33,8 +33,11 @@ def test_no_variant_id_is_offered(kind: str, seed: int) -> None:
     said: list[str] = []
     t = Table("shibuya", [], save=lambda *_: None, prompter=prompter, out=said.append)
     outcome = flow_for("shibuya", kind)(t)
-    offered = " ".join(c for choices in prompter.offered for c in choices)
-    assert "no_construction" not in offered and "standard" not in offered
+    choices = [c for offered in prompter.offered for c in offered]
+    # The score pad's "Rules" row offers the words of the web pad ("standard (6 at goal)"):
+    # players' words too, but never an id as a choice of its own.
+    assert "no_construction" not in " ".join(choices)
+    assert not {"standard", "no_construction"} & set(choices)
     assert "no_construction" not in " ".join(said)
     assert outcome.score_file["variant"] in ("standard", "no_construction")
     assert list(VARIANTS) == [
@@ -48,7 +51,7 @@ def test_no_variant_id_is_offered(kind: str, seed: int) -> None:
     [("standard", "standard"), ("no_construction (optional rule, 4 pawns)", "no_construction")],
 )
 def test_a_game_saved_with_the_old_words_replays(saved: str, variant: str) -> None:
-    from companion.play.shibuya import choose_variant
+    from companion.kits.shibuya.flow import choose_variant
 
     t = Table("shibuya", [("variant", saved)], save=lambda *_: None, prompter=None, out=print)  # type: ignore[arg-type]
     assert choose_variant(t) == variant
@@ -71,7 +74,8 @@ def test_the_rules_players_read_name_no_variant_id() -> None:
     ],
 )
 def test_the_win_is_said_as_it_happened(goals: list[int], target: int, said: str) -> None:
-    from companion.play.shibuya import win_line, winner_of
+    from companion.kits.shibuya import winner_of
+    from companion.kits.shibuya.flow import win_line
 
     winner = winner_of(goals, target)
     assert winner is not None
