@@ -181,9 +181,10 @@ KIT = Kit(
     game=GAME,
     checklist=checklist,
     rounds=ROUNDS,
-    pad=pad,  # type: ignore[arg-type]  # Kit.pad is typed list[PadRow]; a pad is a PadSpec
+    pad=pad,
     flow="companion.kits.shibuya.flow",
     draws=draws,
     describe_draws=describe_draws,
     seat_label=seat_label,
+    team_names=TEAMS,
 )

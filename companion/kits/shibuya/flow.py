@@ -13,7 +13,6 @@ played, as asked at the start.
 from __future__ import annotations
 
 from companion.kits import KITS, PadOptions
-from companion.kits.pad import PadSpec
 from companion.kits.shibuya import (
     FORMER_VARIANTS,
     GAME,
@@ -159,7 +158,6 @@ def side_pad(sides: list[str], names: list[str], variant: str) -> Pad:
     spec = KITS[GAME].pad(
         PadOptions(len(sides), tuple(sides), teams=teams, context={"variant": variant})
     )
-    assert isinstance(spec, PadSpec)  # Kit.pad is typed list[PadRow]
     pad = Pad(GAME, list(sides), spec, members=members_of(names) if teams else None)
     pad.put("variant", None, variant)
     return pad
