@@ -133,7 +133,13 @@ def test_the_variants_in_players_words() -> None:
 @pytest.mark.parametrize("seed", [1, 4242, 999_999])
 def test_the_set_up_is_what_it_was(players: int, seed: int) -> None:
     seats = [f"Player {k}" for k in range(1, players + 1)]
-    assert KIT.checklist(players) == setup._CHECKLISTS["shibuya"](players)
+    steps = [
+        "Each side takes a colour: 8 pawns and 2 goal tiles.",
+        "Shuffle the 30 street tiles into a face-down pile.",
+        "Pawns and goals around an empty 4 x 4 area, as in the diagram.",
+    ]
+    teams = ["Two teams of two; partners sit opposite each other."] if players == 4 else []
+    assert KIT.checklist(players) == teams + steps
     drawn = KIT.draws(seats, seed) if KIT.draws else {}
     assert drawn == {"start_player": setup.pick(seats, seed, "start")}
     assert KIT.describe_draws(drawn) == [f"Start player: {drawn['start_player']}"]

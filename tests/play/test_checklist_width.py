@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion.play.common import run_checklist
-from companion.play.setup import COMPANION_STEPS, checklist
+from companion.play.setup import checklist, offers
 from companion.play.table import Table
 from scorers import SCORERS
 
@@ -29,7 +29,7 @@ def test_no_word_is_broken(game: str, columns: int, monkeypatch: pytest.MonkeyPa
     assert all(len(line) < columns for line in shown), [s for s in shown if len(s) >= columns]
     steps = checklist(game, players)
     body = " ".join(line.strip() for line in shown[1:])
-    offered = COMPANION_STEPS.get(game, {})
+    offered = offers(game)
     mark = " (the companion offers to do this next)"
     expected = " ".join(
         f"{k}. {' '.join(step.split())}{mark if k - 1 in offered else ''}"

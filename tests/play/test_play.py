@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from companion.history.store import History
-from companion.play.setup import TRAVELER_COINS, deal_travelers, line_up
+from companion.kits.tokaido import TRAVELER_COINS, deal_travelers, line_up
 from tests.support.play_helpers import (
     CLEAR,
     CTRL_C,
