@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from scorers._core import GameInfo, PlayerScore, Result, Scorer, _fold, matches
-from scorers._validate import Problem, Reader, ScoreFileError, join_names, quoted
+if TYPE_CHECKING:
+    from scorers._core import GameInfo, PlayerScore, Result, Scorer
+    from scorers._validate import Problem, Reader, ScoreFileError, join_names
 
 __all__ = [
     "GAME_IDS",
@@ -49,8 +50,25 @@ __all__ = [
 
 T = TypeVar("T")
 
+# The engines' types and helpers load on first use, so that a program that needs
+# only the ids (the rules search) does not pay for them.
+_LAZY = {
+    **dict.fromkeys(("GameInfo", "PlayerScore", "Result", "Scorer"), "scorers._core"),
+    **dict.fromkeys(("Problem", "Reader", "ScoreFileError", "join_names"), "scorers._validate"),
+}
 
-class Registry(Mapping[str, Scorer]):
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        """One of the names of :data:`_LAZY`, imported from its module on first use."""
+        if name not in _LAZY:
+            raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+
+
+class Registry(Mapping[str, "Scorer"]):
     """The registered games by id, in box order.
 
     A game is registered by the name of its module in this package, which is
@@ -78,6 +96,8 @@ class Registry(Mapping[str, Scorer]):
         if game not in self._loaded:
             if game not in self._modules:
                 raise KeyError(game)
+            from scorers._core import Scorer
+
             module = importlib.import_module(self._modules[game])
             self._loaded[game] = Scorer(module.INFO, module.parse, module.score)
         return self._loaded[game]
@@ -190,6 +210,8 @@ class UnknownGameError(LookupError):
     def __init__(self, name: str, suggestion: str | None = None) -> None:
         self.name = name
         self.suggestion = suggestion
+        from scorers._validate import quoted
+
         choices = ", ".join(SCORERS)
         hint = f"did you mean {suggestion}?" if suggestion else f"choose one of: {choices}"
         super().__init__(f"unknown game {quoted(name)} ({hint})")
@@ -202,6 +224,8 @@ def find_game(name: str) -> Scorer:
         UnknownGameError: When no game has that name, with the closest game
             when one is close ("tokaidoo", "shog", "kamakura colection").
     """
+    from scorers._core import matches
+
     wanted = name.strip().casefold()
     if wanted in SCORERS:
         return SCORERS[wanted]
@@ -218,6 +242,8 @@ def closest_game(name: str) -> str | None:
     as close ("shog" is Shogun); otherwise the spelling must be similar.
     """
     import difflib
+
+    from scorers._core import _fold
 
     typed = _fold(name)
     if not typed:

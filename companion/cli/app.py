@@ -1,202 +1,73 @@
-"""The ``companion`` command line: a thin layer over ``scorers`` and the history.
+"""The ``companion`` command line's entry point: a thin layer over ``scorers`` and the history.
 
-Heavy modules are imported inside the commands that use them, so that
-``companion --help`` starts as fast as a bare typer program. The CLI modules
-do not use ``from __future__ import annotations``: typer reads every command's
-annotations at start-up, and real objects are cheaper for it than strings.
+Start-up is kept short: heavy modules are imported inside the commands that
+use them; :func:`main` builds the typer app (:mod:`companion.cli.root`) with
+only the command the command line runs, and a plain ``rules search`` or
+``score --json --no-save`` is answered before typer is even imported
+(:mod:`companion.cli.quick`). The help,
+the options and the output are the same on every path. ``app`` is the whole
+typer app, for callers that run commands in-process (the tests).
 """
 
-from typing import Annotated
+import sys
+from typing import TYPE_CHECKING
 
-import typer
+if TYPE_CHECKING:
+    import typer
 
-from companion.cli.club import club_app
-from companion.cli.common import (
-    GAMES_HELP,
-    INTERRUPTED,
-    DbOption,
-    HelpGroup,
-    JsonOption,
-    LocationOption,
-    checked_place,
-    fail,
-    fail_with_problems,
-    open_history,
-    print_json,
-    scorer_for,
-    show,
-)
-from companion.cli.history import history_app
-from companion.cli.notebooks import notebook, serve
-from companion.cli.play import play, resume, setup
-from companion.cli.rules import rules
-from companion.cli.sessions import start_session
-from companion.wording import plural
-
-app = typer.Typer(
-    name="companion",
-    help="A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.",
-    invoke_without_command=True,
-    cls=HelpGroup,
-    rich_markup_mode=None,
-)
-app.command("play")(play)
-app.command("resume")(resume)
-app.command("setup")(setup)
-app.command("rules")(rules)
-app.command("notebook")(notebook)
-app.command("serve")(serve)
-app.add_typer(history_app, name="history")
-app.add_typer(club_app, name="club")
+ROOT_OPTIONS_WITH_VALUE = ("--db",)
+"""The root's options that take a value; its other options are flags."""
 
 
-def show_version(value: bool) -> None:
-    """Print the version and stop, for ``--version``."""
-    if value:
-        from companion import __version__
+def command_of(args: list[str]) -> str | None:
+    """The command a command line runs, when it is sure; ``None`` for the whole app.
 
-        typer.echo(f"companion {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def root(
-    ctx: typer.Context,
-    version: Annotated[
-        bool,
-        typer.Option(
-            "--version", help="Print the version and exit.", is_eager=True, callback=show_version
-        ),
-    ] = False,
-    db: DbOption = None,
-) -> None:
-    """A table-side assistant for Shimoda, Shibuya, Tokaido, Kamakura Collection and Shogun.
-
-    Without a command, opens the menu.
+    Only ``--db PATH`` (or ``--db=PATH``) may come before the command: any
+    other option (``--help``, ``--version``, an unknown one) and an unknown
+    command go to the whole app, which answers them as always.
     """
-    if db is not None:
-        # The command's own options are read after this, so its --db falls back to ours.
-        import os
+    from companion.cli.root import COMMANDS
 
-        os.environ["COMPANION_DB"] = str(db)
-    if ctx.invoked_subcommand is None:
-        import sys
-
-        from companion.cli.menu import menu
-
-        if not sys.stdin.isatty():
-            typer.echo(ctx.get_help())
-            raise typer.Exit()
-        try:
-            menu(db)
-        except KeyboardInterrupt:
-            from companion.cli.menu import goodbye
-
-            typer.echo(goodbye(db))
-            raise typer.Exit(INTERRUPTED) from None
-
-
-@app.command()
-def score(
-    game: Annotated[str, typer.Argument(help=GAMES_HELP + " (or the title).")],
-    input: Annotated[
-        str | None,
-        typer.Option(
-            "--input",
-            "-i",
-            metavar="FILE",
-            help="The score file; - reads stdin. Without it, asks for each field.",
-        ),
-    ] = None,
-    json: JsonOption = False,
-    no_save: Annotated[
-        bool, typer.Option("--no-save", help="Score only; do not record the game.")
-    ] = False,
-    location: LocationOption = None,
-    db: DbOption = None,
-) -> None:
-    """Score a finished game from a score file and record it in the history.
-
-    The table is followed by why the game was won and the records it set.
-    """
-    from companion.bounded_json import (
-        MAX_SCORE_FILE_BYTES,
-        FileTooLarge,
-        InputError,
-        NotText,
-        read_source,
-    )
-    from companion.history.rescoring import score_text
-    from scorers import ScoreFileError
-
-    scorer = scorer_for(game)
-    place = checked_place(location)
-    if input is None:
-        start_session(scorer.info.id, "score", db, place, save=not no_save, as_json=json)
-        return
-    try:
-        text = read_source(input, limit=MAX_SCORE_FILE_BYTES)
-    except (FileTooLarge, NotText) as error:
-        fail(f"{error}; nothing was saved", 2)
-    except InputError as error:
-        fail(str(error))
-    try:
-        result = score_text(scorer, text)
-    except ScoreFileError as error:
-        source = "standard input" if input == "-" else input
-        fail_with_problems(
-            f"{source} is not a valid {scorer.info.id} score file "
-            f"({plural(len(error.problems), 'problem')}):",
-            error.problems,
-        )
-    document = result.to_json()
-    saved = None
-    if not no_save:
-        from companion.history.errors import HistoryError
-        from companion.history.saving import save_game
-
-        hint = " (score with --no-save to skip saving)"
-        with open_history(db, hint=hint) as history:
-            try:
-                saved = save_game(
-                    history,
-                    scorer.info.id,
-                    text,
-                    document,
-                    location=place or "",
-                    read_back=False,
-                    after=not json,
-                )
-            except HistoryError as error:
-                fail(f"{error}{hint}")
-    if json:
-        print_json(document)
-        return
-    from companion.analysis.played_game import INTERIM
-    from companion.history.model import status_of
-    from companion.terminal.results import after_block, result_table
-
-    interim = status_of(scorer.info.id, text) == INTERIM
-    show(result_table(document, title=scorer.info.title, interim=interim))
-    if saved is None:
-        from companion.history.saving import save_game
-
-        saved = save_game(None, scorer.info.id, text, document, keep=False, read_back=False)
-    assert saved.after is not None
-    show(after_block(saved.after))
-    if saved.play_id is not None:
-        typer.echo(saved.message())
+    k = 0
+    while k < len(args):
+        token = args[k]
+        if token in ROOT_OPTIONS_WITH_VALUE:
+            k += 2
+        elif token.partition("=")[0] in ROOT_OPTIONS_WITH_VALUE and "=" in token:
+            k += 1
+        elif token.startswith("-"):
+            return None
+        else:
+            return token if token in COMMANDS else None
+    return None
 
 
 def main() -> None:
     """Run the command line (a game whose kit lacks something is said in one line)."""
+    from companion.cli.quick import quick
     from companion.kits import KitMissing
 
+    args = sys.argv[1:]
     try:
-        app(prog_name="companion")
+        if quick(args):
+            return
+        from companion.cli.root import build
+
+        build(command_of(args))(prog_name="companion")
     except KitMissing as error:
-        typer.echo(f"Error: {error}", err=True)
+        print(f"Error: {error}", file=sys.stderr)
         raise SystemExit(1) from None
+
+
+def __getattr__(name: str) -> "typer.Typer":
+    """``app``: the typer app with every command, built on first use."""
+    if name == "app":
+        from companion.cli.root import build
+
+        app = build()
+        globals()["app"] = app
+        return app
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 if __name__ == "__main__":

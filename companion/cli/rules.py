@@ -1,18 +1,19 @@
 """``companion rules``: the games, a game's topics, one topic, or a search of them all.
 
 Kept free of rich and of the scorers on the search and listing paths, so that
-they start about as fast as ``companion --help``. A topic shown on a terminal
+they start about as fast as ``companion --help``; a plain ``rules search`` does
+not even start typer (:mod:`companion.cli.quick`). A topic shown on a terminal
 is drawn with rich's Markdown at the terminal's width; in a pipe it is plain
 text (see :mod:`companion.rules.render`). The text itself is made by
 :mod:`companion.terminal.rules_text`.
 """
 
-import sys
 from typing import Annotated
 
 import typer
 
 from companion.cli.common import JsonOption, fail, print_json, scorer_for, show_topic
+from companion.cli.quick import bold, search_output
 
 KEYWORDS = ("list", "search")
 
@@ -74,11 +75,6 @@ def columns() -> int:
     return width()
 
 
-def bold(text: str) -> str:
-    """``text`` in bold on a terminal, plain in a pipe."""
-    return typer.style(text, bold=True) if sys.stdout.isatty() else text
-
-
 def list_games(json: bool) -> None:
     """Print the games with their topic counts, and how to read and search them."""
     from companion.terminal import rules_text
@@ -116,19 +112,10 @@ def topic(game: str, title: str, name: str, json: bool) -> None:
 
 
 def run_search(query: str, game: str | None, limit: int, json: bool) -> None:
-    """Search every game's topics (or one game's) and print the best matches."""
-    from companion.rules.search import search
-    from companion.terminal import rules_text
+    """Search every game's topics (or one game's) and print the best matches.
 
+    :func:`companion.cli.quick.quick` prints the same for a plain command
+    line without starting typer.
+    """
     game_id = resolve(game)[0] if game else None
-    results = search(query, game=game_id, limit=limit)
-    if json:
-        print_json(rules_text.search_json(results))
-        return
-    mark = marked if sys.stdout.isatty() else None
-    typer.echo(rules_text.search_text(query, game_id, results, columns(), bold=bold, mark=mark))
-
-
-def marked(text: str) -> str:
-    """A matched word on a terminal: bold reverse video."""
-    return typer.style(text, bold=True, reverse=True)
+    typer.echo(search_output(query, game_id, limit, json))
