@@ -115,6 +115,7 @@ class PadRow:
         required: The pad asks for it even where the score file may leave it out.
         heading: The web pad shows the parts' names above the row (a grid of counts).
         css: A class for the web pad's style (``region``, ``card``).
+        width: The width of a choice row's dropdown on the web pad.
     """
 
     id: str
@@ -136,6 +137,7 @@ class PadRow:
     required: bool = False
     heading: bool = False
     css: str = ""
+    width: str = "100%"
 
     @property
     def kind(self) -> str:

@@ -122,7 +122,7 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
         options = list(row.options)
         made = Cell(
             path,
-            {"c": choice(options, "100%")},
+            {"c": choice(options, row.width)},
             lambda raw: OMIT if raw["c"] == "" else raw["c"],
             css=row.css,
         )

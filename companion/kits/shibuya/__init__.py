@@ -170,7 +170,13 @@ def pad(options: PadOptions) -> PadSpec:
         [
             number_row(GAME, "goals", "Pawns at goal", "how-to-win"),
             PadRow(
-                "variant", RULES, "variant", "optional-rule", shared=True, options=VARIANT_OPTIONS
+                "variant",
+                RULES,
+                "variant",
+                "optional-rule",
+                shared=True,
+                options=VARIANT_OPTIONS,
+                width="16em",
             ),
         ],
         extra=result_problems,
