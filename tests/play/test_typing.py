@@ -11,7 +11,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from companion.play.kamakura import (
+from companion.kits.kamakura.flow import (
     CALL,
     REST,
     USE,

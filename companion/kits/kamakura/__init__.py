@@ -32,9 +32,9 @@ from companion.kits.pad import (
     NUMBER,
     TEXT,
     Extra,
-    Part,
     PadRow,
     PadSpec,
+    Part,
     bound,
     number_row,
 )
@@ -415,13 +415,13 @@ def table_problems(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
             )
     for circle, ways in sorted(printed.items()):
         if len(ways) > 1:
-            told = ", ".join(
+            text = ", ".join(
                 f"{value} {color} for {' and '.join(names[s] for s in seats)}"
                 for (value, color), seats in ways.items()
             )
             found.append(
                 (
-                    f"circle {circle}'s coin is {told}: one coin, printed once",
+                    f"circle {circle}'s coin is {text}: one coin, printed once",
                     [f"players[{s}].site_coins" for seats in ways.values() for s in seats],
                 )
             )
@@ -435,7 +435,10 @@ def table_problems(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
         path = f"tours[{k}].claimed_by"
         if len(who) > 1 and claimed not in who:
             found.append(
-                (f"{' and '.join(who)} meet card {tour.get('card')}: who completed it first?", [path])
+                (
+                    f"{' and '.join(who)} meet card {tour.get('card')}: who completed it first?",
+                    [path],
+                )
             )
         elif claimed and claimed not in who:
             found.append((f"{claimed} does not meet card {tour.get('card')}", [path]))

@@ -267,7 +267,7 @@ def tour_hint(card: str) -> str:
 # --- The score pad's codecs -------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass
 class CoinsCodec:
     """A player's site coins in Memento order: ``Bp O3g C2p`` (``-`` for none).
 
@@ -292,7 +292,10 @@ class CoinsCodec:
             known = self.circles.get(circle)
             printed = KNOWN_VALUES.get(circle)
             if any(c["circle"] == circle for c in coins):
-                return None, f"circle {circle} twice: each player holds one coin of a circle at most"
+                return (
+                    None,
+                    f"circle {circle} twice: each player holds one coin of a circle at most",
+                )
             if circle in STATIONS:
                 return None, f"circle {circle} is a station: it holds no site coin"
             if value is not None and printed is not None and value != printed:
@@ -316,7 +319,7 @@ class CoinsCodec:
         return " ".join(shown)
 
 
-@dataclass(frozen=True)
+@dataclass
 class NumbersCodec:
     """Eat-around coin values: ``2 1 3`` (``-`` for none)."""
 
@@ -334,7 +337,7 @@ class NumbersCodec:
         return " ".join(map(str, value or []))
 
 
-@dataclass(frozen=True)
+@dataclass
 class PiecesCodec:
     """The circles of a player's two pieces: ``A N``."""
 
@@ -350,7 +353,7 @@ class PiecesCodec:
         return " ".join(value or [])
 
 
-@dataclass(frozen=True)
+@dataclass
 class TicketsCodec:
     """Unused taxi tickets, circle and bonus of each: ``B2 F3`` (``-`` for none)."""
 
@@ -366,7 +369,7 @@ class TicketsCodec:
         return show_tickets(value or [])
 
 
-@dataclass(frozen=True)
+@dataclass
 class TourCodec:
     """What is printed on one exclusive tour card (``B F K 5``, ``pink 4``, ``3``)."""
 
@@ -375,7 +378,7 @@ class TourCodec:
 
     def __post_init__(self) -> None:
         if not self.hint:
-            object.__setattr__(self, "hint", tour_hint(self.card))
+            self.hint = tour_hint(self.card)
 
     def read(self, text: str) -> tuple[Any, str | None]:
         """The card as the score file holds it, or ``None`` and the problem."""
@@ -386,7 +389,7 @@ class TourCodec:
         return tour_text(value or {})
 
 
-@dataclass(frozen=True)
+@dataclass
 class ClaimCodec:
     """Who completed an exclusive card first: a player's name, ``-`` for nobody."""
 
@@ -408,7 +411,7 @@ class ClaimCodec:
         return str(value) if value else ""
 
 
-@dataclass(frozen=True)
+@dataclass
 class ToursCodec:
     """Every tour card in play, ``;`` between cards: ``A B F K 5 @Aki; I pink 4; L 3``.
 
