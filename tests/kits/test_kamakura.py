@@ -115,7 +115,12 @@ def test_bad_codes_say_what_is_wrong() -> None:
         "end with the bonus printed on the card, a number up to 20",
     )
     assert ClaimCodec(NAMES).read("-") == (None, None)
-    assert ClaimCodec(NAMES).read("Dai") == (None, "one of Aki, Ben, Cho, or - for nobody")
+    assert ClaimCodec(NAMES).read("b") == ("Ben", None)
+    assert ClaimCodec(NAMES).read("Nobody completed it") == (None, None)
+    assert ClaimCodec(NAMES).read("Dai") == (
+        None,
+        "one of Aki, Ben, Cho (or A to C), or - for nobody",
+    )
     assert ToursCodec().read("Z 3") == (None, "the tour cards are A to M, got Z")
 
 

@@ -389,22 +389,32 @@ class TourCodec:
         return tour_text(value or {})
 
 
+NOBODY = "Nobody completed it"
+"""How older versions saved "nobody" (a choice of the list): still read."""
+
+
 @dataclass
 class ClaimCodec:
-    """Who completed an exclusive card first: a player's name, ``-`` for nobody."""
+    """Who completed an exclusive card first: a player's name or column letter, ``-`` for nobody.
+
+    Nobody can be typed, so that a name given by mistake can be taken back.
+    """
 
     names: tuple[str, ...]
-    hint: str = "a player's name; - for nobody"
+    hint: str = "a player's name or column letter; - for nobody"
 
     def read(self, text: str) -> tuple[Any, str | None]:
         """The name as the pad spells it, ``None`` for nobody; or the problem."""
         typed = text.strip()
-        if typed in ("", "-"):
+        if typed in ("", "-", NOBODY):
             return None, None
         found = [n for n in self.names if n.casefold() == typed.casefold()]
-        if not found:
-            return None, f"one of {', '.join(self.names)}, or - for nobody"
-        return found[0], None
+        if found:
+            return found[0], None
+        columns = "ABCDEFGH"[: len(self.names)]
+        if len(typed) == 1 and typed.upper() in columns:
+            return self.names[columns.index(typed.upper())], None
+        return None, f"one of {', '.join(self.names)} (or A to {columns[-1:]}), or - for nobody"
 
     def write(self, value: Any) -> str:
         """The name (empty for nobody)."""
