@@ -30,6 +30,28 @@ from scorers._core import GameInfo, Result, make_result, read_root
 from scorers._validate import Reader, ScoreFileError, index_path, join_names, key_path, show
 from scorers.names import name_key
 
+COLORS = ("pink", "green", "blue")
+KINDS = ("collection", "genre", "big_eater", "rendezvous")
+CARD_KINDS = {**dict.fromkeys("ABCDEFGH", "collection"), **dict.fromkeys("IJK", "genre")}
+CARD_KINDS.update({"L": "big_eater", "M": "rendezvous"})
+STATIONS = ("A", "N")
+MEMENTO_SPOTS = 8
+REMEMBRANCE = ((0, 7, 3), (1, 6, 2), (2, 5, 2), (3, 4, 3))
+GENRE_COINS = 4
+TOUR_CARDS = 13
+COINS_PER_CIRCLE = 2
+"""Site coins stacked on each lettered circle (one fewer with two players)."""
+COINS_PER_CIRCLE_TWO = 1
+"""Site coins on each lettered circle in a two-player game."""
+EAT_COINS = 15
+TAXI_TICKETS = 11
+MAX_TRACK = 100
+"""The point track before the end-of-game count: a start offset of 0-3 plus rests."""
+MAX_COIN_VALUE = 10
+"""Site and eat-around coins and taxi tickets carry small printed numbers (3 and 4 are known)."""
+MAX_TOUR_POINTS = 20
+"""The bonus printed on an Exclusive Tour card (the values are not known; this bounds them)."""
+
 INFO = GameInfo(
     id="kamakura",
     title="Kamakura Collection",
@@ -48,25 +70,14 @@ INFO = GameInfo(
         "taxi": "the taxi tickets",
     },
     rulebook="kamakura-collection.txt",
+    bounds={
+        "track": (0, MAX_TRACK),
+        "site_coins.value": (0, MAX_COIN_VALUE),
+        "eat_coins": (0, MAX_COIN_VALUE),
+        "taxi_tickets.points": (0, MAX_COIN_VALUE),
+        "tours.points": (0, MAX_TOUR_POINTS),
+    },
 )
-
-COLORS = ("pink", "green", "blue")
-KINDS = ("collection", "genre", "big_eater", "rendezvous")
-CARD_KINDS = {**dict.fromkeys("ABCDEFGH", "collection"), **dict.fromkeys("IJK", "genre")}
-CARD_KINDS.update({"L": "big_eater", "M": "rendezvous"})
-STATIONS = ("A", "N")
-MEMENTO_SPOTS = 8
-REMEMBRANCE = ((0, 7, 3), (1, 6, 2), (2, 5, 2), (3, 4, 3))
-GENRE_COINS = 4
-TOUR_CARDS = 13
-EAT_COINS = 15
-TAXI_TICKETS = 11
-MAX_TRACK = 100
-"""The point track before the end-of-game count: a start offset of 0-3 plus rests."""
-MAX_COIN_VALUE = 10
-"""Site and eat-around coins and taxi tickets carry small printed numbers (3 and 4 are known)."""
-MAX_TOUR_POINTS = 20
-"""The bonus printed on an Exclusive Tour card (the values are not known; this bounds them)."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +169,7 @@ def parse(data: object) -> Game:
         root.data, "$", "tours", lambda v, p: _read_tours(r, v, p, names, two or bool(advanced))
     )
     if len(complete) == len(players):
-        _check_coin_supply(r, complete, 1 if two else 2)
+        _check_coin_supply(r, complete, COINS_PER_CIRCLE_TWO if two else COINS_PER_CIRCLE)
         _check_supply(r, complete)
     r.raise_if_problems()
     game = Game(bool(advanced) or two, tuple(tours or ()), tuple(complete))

@@ -4,44 +4,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.play.kamakura import with_noted_tickets
-from companion.play.pad import Pad
-
-FILE: dict[str, Any] = {"tours": [], "advanced": False}
+from companion.kits.kamakura import with_noted_tickets
 
 
-def pad(tickets: list[int]) -> Pad:
-    found = Pad(["Aki", "Ben"], [])
-    for seat, count in enumerate(tickets):
-        found.values[f"coins.{seat}"] = []
-        found.values[f"tickets.{seat}"] = [{"circle": "B", "points": 2}] * count
-    return found
+def file(tickets: list[int]) -> dict[str, Any]:
+    players = [
+        {"name": name, "site_coins": [], "taxi_tickets": [{"circle": "B", "points": 2}] * count}
+        for name, count in zip(["Aki", "Ben"], tickets, strict=True)
+    ]
+    return {"tours": [], "advanced": False, "players": players}
 
 
 def test_fewer_tickets_than_noted_are_flagged_once_then_kept() -> None:
     check = with_noted_tickets([2, 1])
-    shown = pad([1, 1])
-    assert check(shown, FILE) == [
+    shown = file([1, 1])
+    assert check(shown) == [
         (
             "Aki: you noted 2 unused taxi tickets, 1 shown (Enter keeps the pad's count)",
-            ["tickets.0"],
+            ["players[0].taxi_tickets"],
         )
     ]
     # Asked again, the players keep 1: the pad's count stands.
-    assert check(shown, FILE) == []
+    assert check(shown) == []
 
 
 def test_a_changed_count_still_short_is_flagged_again() -> None:
     check = with_noted_tickets([3, 0])
-    assert check(pad([1, 0]), FILE)[0][0].startswith("Aki: you noted 3 unused taxi tickets, 1")
-    assert check(pad([2, 0]), FILE)[0][0].startswith("Aki: you noted 3 unused taxi tickets, 2")
-    assert check(pad([3, 0]), FILE) == []
+    assert check(file([1, 0]))[0][0].startswith("Aki: you noted 3 unused taxi tickets, 1")
+    assert check(file([2, 0]))[0][0].startswith("Aki: you noted 3 unused taxi tickets, 2")
+    assert check(file([3, 0])) == []
 
 
 def test_as_many_or_more_than_noted_is_fine() -> None:
     check = with_noted_tickets([1, 1])
-    assert check(pad([1, 2]), FILE) == []
-    assert with_noted_tickets(None)(pad([0, 0]), FILE) == []
-    assert with_noted_tickets([1, 0])(pad([0, 0]), FILE)[0][0] == (
+    assert check(file([1, 2])) == []
+    assert with_noted_tickets(None)(file([0, 0])) == []
+    assert with_noted_tickets([1, 0])(file([0, 0]))[0][0] == (
         "Aki: you noted 1 unused taxi ticket, 0 shown (Enter keeps the pad's count)"
     )

@@ -152,7 +152,7 @@ def test_a_resumed_score_pad_shows_only_its_latest_values(db_path: Path) -> None
 
 @pytest.mark.slow
 def test_a_site_coin_from_a_station_is_refused_and_asked_again(db_path: Path) -> None:
-    from companion.play.kamakura import coins_problem
+    from companion.kits.kamakura.codes import coins_problem
     from tests.support.play_scripts import kamakura
 
     assert coins_problem("A", {}) == "circle A is a station: it holds no site coin"

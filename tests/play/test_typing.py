@@ -11,8 +11,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
-from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
-from companion.play.kamakura import (
+from companion.kits.kamakura.flow import (
     CALL,
     REST,
     USE,
@@ -23,6 +22,7 @@ from companion.play.kamakura import (
     likely,
     parse_turn,
 )
+from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
 from companion.play.prompts import QuestionaryPrompter, TypedPointer, offered_hint
 from companion.play.replay_check import replay
 from companion.play.runner import flow_for
