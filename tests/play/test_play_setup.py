@@ -8,18 +8,9 @@ import pytest
 from typer.testing import CliRunner
 
 from companion.cli.app import app
-from companion.play.setup import (
-    PLAYER_COUNTS,
-    TOUR_CARDS,
-    TRAVELER_COINS,
-    SetupError,
-    checklist,
-    deal_travelers,
-    draw_tours,
-    draws,
-    line_up,
-    tour_count,
-)
+from companion.kits.kamakura import TOUR_CARDS, draw_tours, tour_count
+from companion.kits.tokaido import TRAVELER_COINS, deal_travelers, line_up
+from companion.play.setup import PLAYER_COUNTS, SetupError, checklist, draws
 from companion.wording import hanging
 
 runner = CliRunner()

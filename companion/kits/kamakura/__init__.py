@@ -227,6 +227,7 @@ def player_rows(pieces: bool, circles: Mapping[str, tuple[int, str]]) -> list[Pa
             repeat=EAT_COINS,
             add="+ coin",
             codec=NumbersCodec(),
+            css="inline",
         ),
     ]
     if pieces:
