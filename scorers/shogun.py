@@ -131,7 +131,9 @@ def parse(data: object) -> Game:
         player_required=("regions",),
         player_optional=("score_before", "war_chests"),
     )
-    year = r.field(root.data, "$", "year", lambda v, p: r.integer(v, p, low=YEARS[0], high=YEARS[-1]))
+    year = r.field(
+        root.data, "$", "year", lambda v, p: r.integer(v, p, low=YEARS[0], high=YEARS[-1])
+    )
     board = r.field(root.data, "$", "board", lambda v, p: r.choice(v, p, BOARDS, what="board"))
     players: list[Player] = []
     for (path, entry), name in zip(root.players, root.names, strict=True):

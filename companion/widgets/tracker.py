@@ -58,7 +58,7 @@ NO_CHOICE = ""
 
 def bid_options() -> list[tuple[str, str]]:
     """The bids of :data:`companion.play.shogun.BIDS`, after a "choose" of no bid yet."""
-    from companion.play.shogun import BIDS
+    from companion.kits.shogun.codes import BIDS
 
     return [("– choose –", NO_CHOICE), *((b, b) for b in BIDS)]
 
@@ -273,7 +273,7 @@ class Tracker:
         return f"{self.names[first]} has 8 site coins: one last turn each for {others}."
 
     def _shogun(self, _: list[int]) -> str:
-        from companion.play.shogun import BID_RANKS, order_bids, short
+        from companion.kits.shogun.codes import BID_RANKS, order_bids, short
 
         bids = [bid.value for bid in self.bids]
         missing = [name for name, bid in zip(self.names, bids, strict=True) if bid == NO_CHOICE]
