@@ -11,6 +11,7 @@ from prompt_toolkit.application import create_app_session
 from prompt_toolkit.input import create_pipe_input
 from prompt_toolkit.output import DummyOutput
 
+from companion.kits.shogun.flow import grid_text, merge_grid, parse_grid
 from companion.play.kamakura import (
     CALL,
     REST,
@@ -26,7 +27,6 @@ from companion.play.prompts import QuestionaryPrompter, TypedPointer, offered_hi
 from companion.play.replay_check import replay
 from companion.play.runner import flow_for
 from companion.play.shimoda import card_or_reference, complete_card, parse_card
-from companion.kits.shogun.flow import grid_text, merge_grid, parse_grid
 from companion.play.table import Table
 from tests.support.play_helpers import DOWN, answers, run, saved
 from tests.support.play_scripts import kamakura, shimoda, shogun

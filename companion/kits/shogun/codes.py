@@ -110,7 +110,7 @@ def region_counts(value: Any) -> list[int]:
     return [n if isinstance(n := value.get(c, 0), int) else 0 for c in COUNTS]
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class RegionCodec:
     """One region's counts at the terminal: ``3 1 0 2`` (or ``3102``), ``-`` for none.
 
@@ -154,7 +154,7 @@ def year_value(value: Any) -> Any:
     return int(value) if isinstance(value, str) and value.isdigit() else value
 
 
-@dataclass(frozen=True)
+@dataclass(unsafe_hash=True)
 class YearCodec:
     """The winter scored at the terminal: ``2`` (the final scoring) or ``1``.
 
@@ -162,7 +162,7 @@ class YearCodec:
         hint: What to type.
     """
 
-    hint: str = f"{FINAL_YEAR} for the end of the game, " + " or ".join(str(y) for y in YEARS[:-1])
+    hint: str = f"{FINAL_YEAR} for the end of the game, {YEARS[0]} for the first winter"
 
     def read(self, text: str) -> tuple[Any, str | None]:
         """The year, or ``(None, problem)``."""
