@@ -34,6 +34,19 @@ def first_winter(data: Mapping[str, object]) -> bool:
     return data.get("year") == 1
 
 
+REGIONS = ("brown", "yellow", "red", "purple", "green")
+BUILDINGS = ("castles", "temples", "theaters")
+MAJORITY = {"castles": 3, "temples": 2, "theaters": 1}
+PROVINCES_PER_REGION = 9
+PROVINCES_IN_PLAY = {3: 37, 4: 45, 5: 45}
+BOARDS = ("sun", "moon")
+MAX_SCORE_BEFORE = 210
+"""One winter gives at most 45 provinces + 135 buildings + 30 majority points."""
+MAX_WAR_CHESTS = 200
+"""War chests a player can hold (12-18 at the start, a few more each round)."""
+YEARS = (1, 2)
+"""The two years; the second winter is the final scoring."""
+
 INFO = GameInfo(
     id="shogun",
     title="Shogun",
@@ -60,18 +73,13 @@ INFO = GameInfo(
     rulebook="shogun.txt",
     bgg_id=20551,
     interim=first_winter,
+    bounds={
+        "year": (YEARS[0], YEARS[-1]),
+        "score_before": (0, MAX_SCORE_BEFORE),
+        "war_chests": (0, MAX_WAR_CHESTS),
+        **{count: (0, PROVINCES_PER_REGION) for count in ("provinces", *BUILDINGS)},
+    },
 )
-
-REGIONS = ("brown", "yellow", "red", "purple", "green")
-BUILDINGS = ("castles", "temples", "theaters")
-MAJORITY = {"castles": 3, "temples": 2, "theaters": 1}
-PROVINCES_PER_REGION = 9
-PROVINCES_IN_PLAY = {3: 37, 4: 45, 5: 45}
-BOARDS = ("sun", "moon")
-MAX_SCORE_BEFORE = 210
-"""One winter gives at most 45 provinces + 135 buildings + 30 majority points."""
-MAX_WAR_CHESTS = 200
-"""War chests a player can hold (12-18 at the start, a few more each round)."""
 
 
 @dataclass(frozen=True)
@@ -123,7 +131,9 @@ def parse(data: object) -> Game:
         player_required=("regions",),
         player_optional=("score_before", "war_chests"),
     )
-    year = r.field(root.data, "$", "year", lambda v, p: r.integer(v, p, low=1, high=2))
+    year = r.field(
+        root.data, "$", "year", lambda v, p: r.integer(v, p, low=YEARS[0], high=YEARS[-1])
+    )
     board = r.field(root.data, "$", "board", lambda v, p: r.choice(v, p, BOARDS, what="board"))
     players: list[Player] = []
     for (path, entry), name in zip(root.players, root.names, strict=True):

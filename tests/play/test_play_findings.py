@@ -317,7 +317,7 @@ def test_a_damaged_or_deleted_answer_is_named_and_can_be_set_aside(db_path: Path
 
 
 def test_the_action_order_follows_the_rulebook() -> None:
-    from companion.play.shogun import NO_BID, PROVINCE, order_bids
+    from companion.kits.shogun.codes import NO_BID, PROVINCE, order_bids
 
     names = ["Aki", "Ben", "Cho", "Dai", "Eve"]
     bids = ["0 chests", NO_BID, "3 chests", PROVINCE, "3 chests"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from companion.play.shogun import SUPPLY, Fed, recheck_winter, supply
+from companion.kits.shogun.flow import SUPPLY, Fed, recheck_winter, supply
 from companion.play.table import Table
 
 NAMES = ["Aki", "Ben"]

@@ -23,10 +23,10 @@ from companion.kits.kamakura.flow import (
     parse_turn,
 )
 from companion.kits.shimoda.codes import card_or_reference, complete_card, parse_card
+from companion.kits.shogun.flow import grid_text, merge_grid, parse_grid
 from companion.play.prompts import QuestionaryPrompter, TypedPointer, offered_hint
 from companion.play.replay_check import replay
 from companion.play.runner import flow_for
-from companion.play.shogun import grid_text, merge_grid, parse_grid
 from companion.play.table import Table
 from tests.support.play_helpers import DOWN, answers, run, saved
 from tests.support.play_scripts import kamakura, shimoda, shogun
@@ -347,7 +347,7 @@ def test_coins_left_undescribed_at_set_up_are_asked_when_first_taken(db_path: Pa
 
 
 def test_an_older_pad_fix_without_which_still_replays() -> None:
-    from companion.play.shogun import FINAL_WINTER
+    from companion.kits.shogun.flow import FINAL_WINTER
 
     events: list[tuple[str, Any]] = [
         ("players.count", 3),

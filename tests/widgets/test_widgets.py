@@ -11,8 +11,8 @@ import pytest
 
 from companion.history.sessions import SessionStore
 from companion.history.store import History
+from companion.kits.shogun.codes import BIDS, NO_BID, order_bids
 from companion.play.setup import shuffled
-from companion.play.shogun import BIDS, NO_BID, order_bids
 from companion.widgets import GamePage, HistoryPage, ScoreForm, SetupPanel, Tracker
 from companion.widgets.cells import ListCell
 from companion.widgets.history import nice_ticks, wins_chart

@@ -14,24 +14,28 @@ winter left them are shown, and only the regions that changed are typed
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from companion.kits import KITS, PadOptions
+from companion.kits.shogun import GAME
+from companion.kits.shogun.codes import (
+    BID_RANKS,
+    BIDS,
+    COUNTS,
+    SEASONS,
+    order_bids,
+    region_problem,
+    region_value,
+    short,
+    shuffled,
+)
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
-from companion.play.pad import Pad, Row, review
-from companion.play.setup import shuffled
+from companion.play.score_pad import Pad, review
 from companion.play.table import Table
 from companion.wording import plural
+from scorers.shogun import REGIONS, YEARS
 
-GAME = "shogun"
-SEASONS = ("Spring", "Summer", "Autumn")
-REGIONS = ("brown", "yellow", "red", "purple", "green")
-COUNTS = ("provinces", "castles", "temples", "theaters")
-PROVINCES_IN_PLAY = {3: 37, 4: 45, 5: 45}
-PROVINCE = "Province card"
-NO_BID = "No bid (no card left to bid)"
-BIDS = ("4 chests", "3 chests", "2 chests", "1 chest", "0 chests", PROVINCE, NO_BID)
 ROUND_STEPS = (
     "Shuffle the 10 action cards: 5 face up in spaces 1-5, 5 face down in 6-10.",
     "Lay out the 5 special cards.",
@@ -62,19 +66,19 @@ def flow(t: Table) -> Outcome:
     before = [0] * len(names)
     file: dict[str, Any] = {}
     known: list[Grid] | None = None
-    for year in (1, 2):
+    for year in YEARS:
         for season in SEASONS:
             play_round(t, year, season, names)
         fed: list[Fed] = []
         grids = winter(t, year, names, known, fed)
-        file = winter_pad(t, year, names, before, grids, chests=None, final=year == 2)
+        file = winter_pad(t, year, names, before, grids, chests=None, final=year == YEARS[-1])
         file = recheck_winter(t, year, names, before, fed, file)
         known = [file_grid(player) for player in file["players"]]
         from scorers import SCORERS
 
         result = SCORERS[GAME].score_json(file).to_json()
         before = [p["total"] for p in result["players"]]
-        if year == 1:
+        if year == YEARS[0]:
             t.say(
                 "After the first winter: "
                 + ", ".join(f"{p['name']} {p['total']}" for p in result["players"])
@@ -89,7 +93,7 @@ def play_round(t: Table, year: int, season: str, names: list[str]) -> None:
     key = f"y{year}.{season.lower()}"
     t.round(f"year {year} {season.lower()}")
     t.at("round", f"year {year}, {season.lower()}", "turn-order")
-    t.say(f"Year {year}, {season}:")
+    t.say(f"Year {year}, {season.capitalize()}:")
     for k, step in enumerate(ROUND_STEPS, 1):
         t.say(f"  {k}. {step}")
     bids = [
@@ -105,36 +109,6 @@ def play_round(t: Table, year: int, season: str, names: list[str]) -> None:
     t.say("Special cards are taken from the highest bid down, equal bids in the drawn order.")
     t.at("turn", f"year {year}, {season.lower()} actions", "actions")
     t.choose(f"{key}.done", "Carry out the 10 actions.", ["Round done"])
-
-
-def short(bid: str) -> str:
-    """``3 chests`` → ``3``; the other bids in a word or two."""
-    if bid == PROVINCE:
-        return "province card"
-    if bid == NO_BID:
-        return "no bid"
-    return bid.split()[0]
-
-
-BID_RANKS = (PROVINCE, *BIDS[:5], NO_BID)
-"""The rulebook's action order: province-card bids, chests from 4 down to 0, no bid."""
-
-
-def order_bids(
-    names: list[str], bids: list[str], draw: Callable[[list[str], int], list[str]]
-) -> list[str]:
-    """The players in the rulebook's action order (pure; for the notebook tracker too).
-
-    Args:
-        names: The players.
-        bids: Each one's bid, one of :data:`BIDS`.
-        draw: Puts equal bids in order: ``(tied names, rank in BID_RANKS)``.
-    """
-    order: list[str] = []
-    for rank, bid in enumerate(BID_RANKS):
-        tied = [n for n, b in zip(names, bids, strict=True) if b == bid]
-        order.extend(draw(tied, rank) if len(tied) > 1 else tied)
-    return order
 
 
 def bid_order(t: Table, key: str, names: list[str], bids: list[str]) -> list[str]:
@@ -193,25 +167,6 @@ def parse_grid(text: str) -> tuple[Grid | None, str | None]:
             return None, problem
         counts.extend([0] * (len(COUNTS) - len(counts)))
     return grid, None
-
-
-def region_problem(region: str, counts: list[int]) -> str | None:
-    """What is wrong with a region's counts, or ``None``."""
-    if not counts:
-        return f"{region}: give at least the provinces"
-    if counts[0] > 9:
-        return f"{region}: a region has 9 provinces"
-    for kind, number in zip(COUNTS[1:], counts[1:], strict=False):
-        if number > counts[0]:
-            return f"{region}: {number} {kind} in {counts[0]} provinces (one per province at most)"
-    return None
-
-
-def show_counts(counts: list[int] | None) -> str:
-    """``3 1 0 2``, or ``-`` for an empty region."""
-    if not counts or not any(counts):
-        return "-"
-    return " ".join(str(n) for n in counts)
 
 
 def grid_text(grid: Grid) -> str:
@@ -437,8 +392,9 @@ def recheck_winter(
         if choice != again:
             return file
         grids = [_grid_of(entry) for entry in file["players"]]
-        chests = [int(p.get("war_chests", 0)) for p in file["players"]] if year == 2 else None
-        file = winter_pad(t, year, names, before, grids, chests=chests, final=year == 2)
+        last = year == YEARS[-1]
+        chests = [int(p.get("war_chests", 0)) for p in file["players"]] if last else None
+        file = winter_pad(t, year, names, before, grids, chests=chests, final=year == YEARS[-1])
     return file
 
 
@@ -450,116 +406,16 @@ def _grid_of(entry: dict[str, Any]) -> Grid:
     }
 
 
-def pad_rows(names: list[str], year: int) -> list[Row]:
-    """Score before (year 2), the five regions and the war chests (year 2)."""
-    rows: list[Row] = []
-
-    def before(t: Table, key: str, seat: int | None, current: Any) -> int:
-        assert seat is not None
-        return t.number(
-            key,
-            f"{names[seat]}: score before this winter?",
-            high=999,
-            default=current,
-            topic="scoring-previous",
-        )
-
-    def chests(t: Table, key: str, seat: int | None, current: Any) -> int:
-        assert seat is not None
-        return t.number(
-            key, f"{names[seat]}: war chests?", high=200, default=current, topic="tie-breaks"
-        )
-
-    def region_row(region: str) -> Row:
-        def ask(t: Table, key: str, seat: int | None, current: Any) -> list[int]:
-            assert seat is not None
-
-            def check(text: str) -> str | None:
-                return counts_problem(region, text)
-
-            text = t.text(
-                key,
-                f"{names[seat]}, {region}: provinces castles temples theatres "
-                "(e.g. 3 1 0 2; - for none)?",
-                check=check,
-                default=" ".join(str(n) for n in current) if current and any(current) else "",
-                topic="scoring-final-winter" if year == 2 else "scoring-winter",
-            )
-            counts = parse_counts(text)
-            return counts + [0] * (len(COUNTS) - len(counts))
-
-        return Row(region, region.capitalize(), ask, show_counts)
-
-    if year == 2:
-        rows.append(Row("before", "Score before", before))
-    rows.extend(region_row(r) for r in REGIONS)
-    if year == 2:
-        rows.append(Row("chests", "War chests", chests))
-    return rows
+def winter_spec(names: list[str], year: int) -> Any:
+    """The kit's score pad for this winter (the year known, so its rows are the year's)."""
+    return KITS[GAME].pad(PadOptions(len(names), tuple(names), context={"year": year}))
 
 
-def parse_counts(text: str) -> list[int]:
-    """``3 1 0 2`` or ``3102`` → ``[3, 1, 0, 2]`` (every count is one digit)."""
-    parts = [] if text.strip() == "-" else text.split()
-    if len(parts) == 1 and parts[0].isdigit():
-        parts = list(parts[0])
-    return [int(p) for p in parts]
-
-
-def counts_problem(region: str, text: str) -> str | None:
-    """Check one region's ``provinces castles temples theatres``."""
-    parts = [] if text.strip() == "-" else text.split()
-    if not parts:
-        return None
-    if not all(p.isdigit() and len(p) <= 4 for p in parts):
-        return "up to four whole numbers: provinces castles temples theatres"
-    counts = parse_counts(text)
-    if len(counts) > 4:
-        return "up to four whole numbers: provinces castles temples theatres"
-    return region_problem(region, counts)
-
-
-def build(pad: Pad, year: int) -> dict[str, Any]:
-    """The winter's score file."""
-    players = []
-    for seat, name in enumerate(pad.names):
-        entry: dict[str, Any] = {"name": name}
-        if year == 2:
-            entry["score_before"] = pad.get("before", seat)
-            entry["war_chests"] = pad.get("chests", seat)
-            pad.paths[f"players[{seat}].score_before"] = pad.key("before", seat)
-            pad.paths[f"players[{seat}].war_chests"] = pad.key("chests", seat)
-        regions = {}
-        for region in REGIONS:
-            counts = pad.get(region, seat)
-            pad.paths[f"players[{seat}].regions.{region}"] = pad.key(region, seat)
-            if any(counts):
-                regions[region] = dict(zip(COUNTS, counts, strict=True))
-        entry["regions"] = regions
-        players.append(entry)
-    return {"game": GAME, "year": year, "players": players}
-
-
-def board_problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """More provinces than a region (or the board) has: the cells holding them."""
-    found = []
-    count = len(pad.names)
-    for region in REGIONS:
-        holders = [s for s in range(count) if pad.get(region, s)[0]]
-        held = sum(pad.get(region, s)[0] for s in holders)
-        if held > 9:
-            found.append(
-                (
-                    f"{held} {region} provinces held in all (the region has 9)",
-                    [pad.key(region, s) for s in holders],
-                )
-            )
-    limit = PROVINCES_IN_PLAY.get(count, 45)
-    total = sum(pad.get(r, s)[0] for r in REGIONS for s in range(count))
-    if total > limit and not found:
-        cells = [pad.key(r, s) for r in REGIONS for s in range(count) if pad.get(r, s)[0]]
-        found.append((f"{total} provinces held in all (at most {limit} with {count})", cells))
-    return found
+def high_of(spec: Any, row_id: str) -> int:
+    """The most a number row of the pad takes (the scorer's bound)."""
+    high = next(row.high for row in spec.rows if row.id == row_id)
+    assert isinstance(high, int)
+    return high
 
 
 def winter_pad(
@@ -572,35 +428,35 @@ def winter_pad(
     chests: list[int] | None,
     final: bool,
 ) -> dict[str, Any]:
-    """The winter's score pad: chests asked in year 2, then checked and saved (or kept)."""
+    """The winter's score pad: chests asked in the last year, then checked and saved (or kept)."""
     t.at("scoring", f"year {year}, winter scoring", "scoring-winter")
-    pad = Pad(names, pad_rows(names, year))
+    spec = winter_spec(names, year)
+    pad = Pad(GAME, names, spec)
+    pad.put("year", None, year)
+    last = year == YEARS[-1]
     for seat in range(len(names)):
         for region in REGIONS:
-            pad.values[pad.key(region, seat)] = grids[seat].get(region, [0, 0, 0, 0])
-        if year == 2:
-            pad.values[pad.key("before", seat)] = before[seat]
-    if year == 2:
+            pad.put(region, seat, region_value(grids[seat].get(region, [])))
+        if last:
+            pad.put("before", seat, before[seat])
+    if last:
         if chests is None:
             chests = t.numbers(
                 f"y{year}.winter.chests",
                 row_message("War chests (the tie-break)", names),
                 len(names),
-                high=200,
+                high=high_of(spec, "chests"),
                 topic="tie-breaks",
             )
         for seat, value in enumerate(chests):
-            pad.values[pad.key("chests", seat)] = value
-    topic = "scoring-final-winter" if year == 2 else "scoring-winter"
+            pad.put("chests", seat, value)
+    topic = "scoring-final-winter" if last else "scoring-winter"
     t.at("scoring", f"year {year}, winter scoring", topic)
     return review(
         t,
         pad,
-        game=GAME,
-        build=lambda p: build(p, year),
-        extra=board_problems,
         title=f"Shogun: year {year}, winter scoring (provinces castles temples theatres)",
-        done="save the game" if final else "go on to year 2",
+        done="save the game" if final else f"go on to year {year + 1}",
     )
 
 
@@ -609,19 +465,23 @@ def score_only(t: Table) -> Outcome:
     names = ask_players(t, GAME)
     t.at("scoring", "which winter", "game-end")
     which = t.choose("year", "Which winter?", [FINAL_WINTER, FIRST_WINTER])
-    year = 1 if which == FIRST_WINTER else 2
+    year = YEARS[0] if which == FIRST_WINTER else YEARS[-1]
     before = [0] * len(names)
     chests = None
     t.at("scoring", "scoring", "scoring-previous")
-    if year == 2:
+    if year == YEARS[-1]:
+        spec = winter_spec(names, year)
         before = t.numbers(
-            "before", row_message("Scores before this winter", names), len(names), high=999
+            "before",
+            row_message("Scores before this winter", names),
+            len(names),
+            high=high_of(spec, "before"),
         )
         chests = t.numbers(
             "chests",
             row_message("War chests (the tie-break)", names),
             len(names),
-            high=200,
+            high=high_of(spec, "chests"),
             topic="tie-breaks",
         )
     t.at("scoring", "scoring", "scoring-winter")
@@ -630,6 +490,6 @@ def score_only(t: Table) -> Outcome:
         for seat, name in enumerate(names)
     ]
     file = winter_pad(t, year, names, before, grids, chests=chests, final=True)
-    if year == 1:
+    if year == YEARS[0]:
         t.say("Year 1 is an interim scoring: it is saved as such, out of wins and stats.")
-    return Outcome(file, status="interim" if year == 1 else "final")
+    return Outcome(file, status="interim" if year == YEARS[0] else "final")
