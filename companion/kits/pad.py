@@ -75,6 +75,7 @@ class Part:
         css: A class for the web pad's style (a tourist's colour).
         low: Its least value (numbers).
         high: Its most value (numbers), ``None`` for no bound but the scorer's.
+        heading: Its short name above a grid of such parts (``prov``).
     """
 
     key: str
@@ -87,6 +88,7 @@ class Part:
     css: str = ""
     low: int = 0
     high: int | None = None
+    heading: str = ""
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ the same order, with the same bounds.
 from __future__ import annotations
 
 import copy
+import html
 from typing import Any
 
 import ipywidgets as w
@@ -70,7 +71,9 @@ def shown(part: Part, raw: dict[str, Any]) -> bool:
 def entry_value(row: PadRow, raw: dict[str, Any]) -> Any:
     """One value of a row with parts, as :mod:`companion.kits.pad` says it is built."""
     if len(row.parts) == 1 and not row.parts[0].key:
-        return part_value(row.parts[0], raw.get(""))
+        single = part_value(row.parts[0], raw.get(""))
+        finished = row.finish is not None and single is not OMIT
+        return row.finish(single) if finished and row.finish is not None else single
     value: Any = copy.deepcopy(row.base) if row.base is not None else {}
     filled = False
     for part in row.parts:
@@ -139,7 +142,9 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
 
 def heading(row: PadRow) -> Cell:
     """The column headings above a grid of rows with parts (a region's four counts)."""
-    labels = [label(f"<span>{part.placeholder or part.words}</span>") for part in row.parts]
+    labels = [
+        label(f"<span>{html.escape(part.heading or part.words)}</span>") for part in row.parts
+    ]
     for each in labels:
         each.add_class("minihead")
     cell = Cell("", {}, lambda raw: OMIT, css="heading")

@@ -20,12 +20,12 @@ from __future__ import annotations
 from typing import Any
 
 from companion.kits import Kit, PadOptions
-from companion.kits.pad import CHOICE as CHOICE_PART
 from companion.kits.pad import PadRow, PadSpec, Part, bound, number_row
 from companion.kits.rounds import CHOICE, Rounds, RoundState, Step
 from companion.kits.shogun.codes import (
     BID_CHOICES,
     BID_RANKS,
+    BUILDING_LETTERS,
     COUNTS,
     NO_CHOICE,
     SEASONS,
@@ -36,7 +36,6 @@ from companion.kits.shogun.codes import (
     short,
     shuffled,
     year_shown,
-    year_value,
 )
 from scorers import join_names
 from scorers.shogun import BOARDS, PROVINCES_IN_PLAY, PROVINCES_PER_REGION, REGIONS, YEARS
@@ -158,9 +157,10 @@ def board_problems(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
 
 
 REGION_PARTS = tuple(
-    Part(count, count, width="3em", high=bound(GAME, count)[1]) for count in COUNTS
+    Part(count, count, width="3em", high=bound(GAME, count)[1], heading=BUILDING_LETTERS[count])
+    for count in COUNTS
 )
-"""A region's four number boxes on the web pad (named as ``PART_NAMES`` names them)."""
+"""A region's four number boxes on the web pad, headed ``prov cast tmpl thtr``."""
 
 
 def pad(options: PadOptions) -> PadSpec:
@@ -178,7 +178,8 @@ def pad(options: PadOptions) -> PadSpec:
             region_topic,
             parts=REGION_PARTS,
             codec=RegionCodec(region),
-            heading=k == 0,
+            heading=True,
+            css="region",
         )
         for k, region in enumerate(REGIONS)
     ]
@@ -199,7 +200,6 @@ def pad(options: PadOptions) -> PadSpec:
         rows.append(
             number_row(GAME, "war_chests", "War chests", "tie-breaks", id="chests", required=True)
         )
-    low, high = bound(GAME, "year")
     rows.append(
         PadRow(
             "year",
@@ -207,11 +207,9 @@ def pad(options: PadOptions) -> PadSpec:
             "year",
             "game-end",
             shared=True,
-            low=low,
-            high=high,
-            parts=(Part("", "", CHOICE_PART, options=YEAR_OPTIONS, width="14em"),),
+            options=YEAR_OPTIONS,
+            width="14em",
             codec=YearCodec(),
-            finish=year_value,
             show=year_shown,
         )
     )
@@ -223,6 +221,7 @@ def pad(options: PadOptions) -> PadSpec:
             "setup",
             shared=True,
             options=(("not said", ""), *((side, side) for side in BOARDS)),
+            width="14em",
         )
     )
 

@@ -37,9 +37,9 @@ BID_CHOICES = (("– choose –", NO_CHOICE), *((bid, bid) for bid in BIDS))
 """The round tracker's bid boxes: "choose" first, then :data:`BIDS`."""
 COUNTS_WORDS = "provinces castles temples theatres"
 FINAL_YEAR = YEARS[-1]
-YEAR_OPTIONS = (
+YEAR_OPTIONS: tuple[tuple[str, Any], ...] = (
     ("winter…", ""),
-    *((f"{y} (end of the game)" if y == FINAL_YEAR else str(y), str(y)) for y in reversed(YEARS)),
+    *((f"{y} (end of the game)" if y == FINAL_YEAR else str(y), y) for y in reversed(YEARS)),
 )
 """The web pad's choice of the winter scored (the last year first)."""
 
@@ -146,12 +146,7 @@ class RegionCodec:
 
 def year_shown(value: Any) -> str:
     """The winter scored as the pads show it: ``2 (end of the game)``, ``1``."""
-    return next((shown for shown, v in YEAR_OPTIONS if v and v == str(value)), "-")
-
-
-def year_value(value: Any) -> Any:
-    """The year chosen on the web pad as the score file holds it (a whole number)."""
-    return int(value) if isinstance(value, str) and value.isdigit() else value
+    return next((shown for shown, v in YEAR_OPTIONS if v and v == value), "-")
 
 
 @dataclass(unsafe_hash=True)
