@@ -12,6 +12,7 @@ from typer.main import get_command
 from typer.testing import CliRunner
 
 from companion.cli.app import app
+from scorers import GAME_IDS
 
 FILES = Path(__file__).parents[1] / "files"
 TOKAIDO = FILES / "tokaido-final.json"
@@ -222,9 +223,7 @@ def test_file_for_another_game_exits_2() -> None:
 def test_unknown_game_exits_2() -> None:
     result = runner.invoke(app, ["score", "chess", "-i", str(TOKAIDO)])
     assert result.exit_code == 2
-    assert result.stderr == (
-        "Error: unknown game 'chess' (choose one of: shimoda, shibuya, tokaido, kamakura, shogun)\n"
-    )
+    assert result.stderr == f"Error: unknown game 'chess' (choose one of: {', '.join(GAME_IDS)})\n"
 
 
 def test_missing_file_exits_1(tmp_path: Path) -> None:

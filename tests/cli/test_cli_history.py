@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 
 from companion.cli.app import app
 from companion.history.store import History
+from scorers import GAME_IDS
 from tests.support.history_fixture import fill
 
 FILES = Path(__file__).parents[1] / "files"
@@ -60,8 +61,7 @@ def test_list_table_and_limit(filled: Path) -> None:
         ),
         (
             ["--game", "chess"],
-            "Error: unknown game 'chess' (choose one of: shimoda, shibuya, "
-            "tokaido, kamakura, shogun)\n",
+            f"Error: unknown game 'chess' (choose one of: {', '.join(GAME_IDS)})\n",
         ),
     ],
 )

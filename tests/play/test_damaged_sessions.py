@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from companion.cli.app import app
 from companion.history.sessions import MAX_VALUE_DEPTH, parse_value
 from companion.play.runner import UnknownSession, flow_for
+from scorers import GAME_IDS
 from tests.support.play_helpers import CTRL_C, UP, run, sel, txt
 
 STOP, ABANDON = "\r", UP + "\r"
@@ -52,14 +53,14 @@ def test_a_game_that_is_not_ours_is_refused_before_any_import(paused: Path) -> N
     assert resumed.exit_code == 1
     assert isinstance(resumed.exception, SystemExit)
     assert resumed.stderr.endswith(
-        "Error: game #1 cannot be resumed: its game 'os' is not one of ours (shimoda, "
-        "shibuya, tokaido, kamakura, shogun); the record is damaged\n"
+        "Error: game #1 cannot be resumed: its game 'os' is not one of ours "
+        f"({', '.join(GAME_IDS)}); the record is damaged\n"
     )
     checked = CliRunner().invoke(app, ["history", "check"])
     assert checked.exit_code == 1
     assert (
-        "  played-along game #1 (os): its game 'os' is not one of ours (shimoda, shibuya, "
-        "tokaido, kamakura, shogun); the record is damaged\n" in checked.stdout
+        "  played-along game #1 (os): its game 'os' is not one of ours "
+        f"({', '.join(GAME_IDS)}); the record is damaged\n" in checked.stdout
     )
 
 

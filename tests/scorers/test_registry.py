@@ -8,7 +8,8 @@ from scorers import SCORERS, UnknownGameError, find_game
 
 
 def test_registry_holds_the_five_games_in_order() -> None:
-    assert list(SCORERS) == ["shimoda", "shibuya", "tokaido", "kamakura", "shogun"]
+    # Then Orchard, the test suite's own game, registered after them (tests/support/extra_game).
+    assert list(SCORERS) == ["shimoda", "shibuya", "tokaido", "kamakura", "shogun", "orchard"]
 
 
 @pytest.mark.parametrize(
@@ -36,9 +37,7 @@ def test_find_game_fails_clearly(name: str) -> None:
     with pytest.raises(UnknownGameError) as caught:
         find_game(name)
     assert caught.value.suggestion is None
-    assert str(caught.value) == (
-        f"unknown game {name!r} (choose one of: shimoda, shibuya, tokaido, kamakura, shogun)"
-    )
+    assert str(caught.value) == (f"unknown game {name!r} (choose one of: {', '.join(SCORERS)})")
 
 
 @pytest.mark.parametrize(
@@ -71,6 +70,7 @@ def test_player_counts_follow_the_boxes() -> None:
         "tokaido": (2, 5),
         "kamakura": (2, 4),
         "shogun": (3, 5),
+        "orchard": (2, 4),
     }
 
 

@@ -11,12 +11,12 @@ import pytest
 
 from companion.history.sessions import SessionStore
 from companion.history.store import History
+from companion.kits.pad import set_path
 from companion.kits.shogun.codes import BIDS, NO_BID, order_bids
 from companion.play.setup import shuffled
 from companion.widgets import GamePage, HistoryPage, ScoreForm, SetupPanel, Tracker
 from companion.widgets.cells import ListCell
 from companion.widgets.history import nice_ticks, wins_chart
-from companion.widgets.score_form import set_path
 from tests.support.history_fixture import fill
 
 TOKAIDO = {
