@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from scorers import SCORERS
 
 if TYPE_CHECKING:
-    from companion.kits.pad import PadSpec
+    from companion.kits.pad import LineEntry, PadSpec
     from companion.kits.rounds import Rounds
 
 
@@ -83,9 +83,8 @@ class Kit:
         pad_width: The least width of a player's column on the web pad.
         label_width: The width of the web pad's row labels.
         drawing: The web pad's picture of the score file so far (SVG), if any.
-        web_aid: A web pad's aid to fill some cells faster, as ``module:Class``
-            of the widgets (Shimoda's streets typed in card codes), built with
-            the score form; ``None`` for none.
+        line_entry: Some rows of a column typed in one line of codes on the web
+            pad (Shimoda's street of seven shop cards), ``None`` for none.
     """
 
     game: str
@@ -102,7 +101,7 @@ class Kit:
     pad_width: str = "9em"
     label_width: str = "var(--companion-label, max-content)"
     drawing: Callable[[dict[str, Any], list[str]], str] | None = None
-    web_aid: str | None = None
+    line_entry: LineEntry | None = None
 
     def flows(self) -> Any:
         """The module of the play-along flows (imported when first asked)."""

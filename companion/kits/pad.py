@@ -10,7 +10,9 @@ small structure (:class:`Part`), with an entry code for the terminal
 
 The value of a cell is always the JSON value its field holds in the score
 file, so the score file is assembled the same way by both faces
-(:func:`document`).
+(:func:`document`). A kit may also give a :class:`LineEntry`: some rows of a
+column typed in one line of codes (Shimoda's street of seven cards), pure
+functions over those cell values that the web pad draws as one more box.
 
 Example:
     >>> row = PadRow("journey", "Score track", "journey", low=0, high=300)
@@ -169,6 +171,87 @@ class PadRow:
         return str(value)
 
 
+@dataclass(frozen=True)
+class LineReading:
+    """What a line typed in a :class:`LineEntry` means for its rows.
+
+    Attributes:
+        fill: The values to put into the rows' cells (row id → the JSON value of its
+            field), as if chosen there; ``None`` when the line does not read whole
+            (half typed, or wrong): then no cell changes.
+        partial: The rows of ``fill`` of which only the parts given are set (a space's
+            chairs: its tourists stay as they are).
+        waiting: The line names a value of the other column that is not on the pad
+            yet: it is read again when the other column's rows change.
+    """
+
+    fill: Mapping[str, Any] | None = None
+    partial: frozenset[str] = frozenset()
+    waiting: bool = False
+
+
+class LineEntry(Protocol):
+    """A quicker way to fill some rows of a player's column: one line of text typed in codes.
+
+    The web pad shows one box per player (``Aki: Shop cards``) and a few lines below
+    it saying what the line reads; a line that reads whole fills the rows' cells, and
+    a change made in those cells is written back into the line. Every method is pure:
+    it reads and gives cell values (the JSON values of the rows' fields for one seat,
+    keyed by row id; a row left empty is not there), never widgets.
+
+    Attributes:
+        label: The entry's row heading on the web pad (``Shop cards``).
+        key: The last part of the entry's path (``players[0].shop_cards``), which the
+            web pad's draft keeps; never a field of the score file.
+        placeholder: Shown in the empty box.
+        after: The id of the row after which the entry shows (``""``: first).
+        rows: The ids of the rows it fills.
+    """
+
+    label: str
+    key: str
+    placeholder: str
+    after: str
+    rows: tuple[str, ...]
+
+    def read(self, text: str, own: Mapping[str, Any], other: Mapping[str, Any]) -> LineReading:
+        """What ``text`` means for the rows of its column.
+
+        Args:
+            text: The line typed.
+            own: The values the column's rows hold now.
+            other: The same of the other column (the opponent's in a game of two;
+                empty when there is none), for a line that repeats its values.
+        """
+        ...
+
+    def write(self, own: Mapping[str, Any]) -> str | None:
+        """The line the rows hold now, or ``None`` when they do not hold a whole line."""
+        ...
+
+    def said(
+        self,
+        text: str,
+        own: Mapping[str, Any],
+        other: Mapping[str, Any],
+        seat: int,
+        names: Sequence[str],
+    ) -> list[tuple[str, str]]:
+        """The lines shown below the box: ``(words, kind)``, plain text (never markup).
+
+        ``kind`` is the line's CSS class: ``hint``, ``ok``, ``problem``, ``typing``,
+        ``note``, or ``""`` for a plain line.
+
+        Args:
+            text: The line typed.
+            own: The values the column's rows hold now.
+            other: The same of the other column.
+            seat: The column's seat.
+            names: The columns' names, in seat order (a placeholder where none is typed).
+        """
+        ...
+
+
 Extra = Callable[[dict[str, Any]], list[tuple[str, list[str]]]]
 """Cross-field checks of a whole score file: ``(message, paths of the values involved)``."""
 
@@ -265,6 +348,25 @@ def set_path(document: Any, path: str, value: Any) -> None:
         node[last] = value
 
 
+def get_path(document: Any, path: str, default: Any = None) -> Any:
+    """The value at ``path`` inside ``document`` (``""``: the document itself), or ``default``.
+
+    The inverse of :func:`set_path`: ``get_path({"scoring": {"points": 3}}, "scoring.points")``
+    is 3.
+    """
+    node = document
+    for name, index in TOKEN.findall(path):
+        if name:
+            if not isinstance(node, Mapping) or name not in node:
+                return default
+            node = node[name]
+        else:
+            if not isinstance(node, list) or int(index) >= len(node):
+                return default
+            node = node[int(index)]
+    return node
+
+
 def document(
     spec: PadSpec,
     game: str,
@@ -336,3 +438,8 @@ def pad_problems(spec: PadSpec, count: int, values: Mapping[str, Any]) -> list[t
 #
 # Part values: number → int (or the text typed); text → the text, stripped; letter →
 # the text, stripped and in capitals; choice → the option's value; flag → True/False.
+#
+# A value is put back into the controls the other way round (a line entry's fill):
+# each part's value at its key; number, text, letter → its text (empty for none);
+# choice → the option of that value (or of that value as text: "3" for 3), else the
+# empty one; flag → ticked or not.

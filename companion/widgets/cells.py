@@ -19,6 +19,8 @@ from ipywidgets.widgets.widget_description import DescriptionStyle
 from ipywidgets.widgets.widget_string import HTMLStyle, TextStyle
 
 OMIT = object()  # a value that leaves the key out of the score file
+Unbuild = Callable[[Any, bool], dict[str, Any]]
+"""A value and ``partial`` → the raw values of a cell's controls that build it."""
 MAX_TEXT = 200  # the most characters a cell keeps (a hostile paste is cut, not stored)
 MAX_ITEMS = 16  # the most entries of a list cell
 
@@ -123,6 +125,9 @@ class Cell:
         controls: ``{key: widget}``; the raw value is ``{key: widget.value}``.
         build: Turns the raw values into the JSON value (or :data:`OMIT`).
         css: Extra CSS class of the cell.
+        unbuild: The other way round: the raw values that build a JSON value, given
+            the value and whether only the parts it holds are meant (``None``: the
+            cell cannot be :meth:`put`).
     """
 
     def __init__(
@@ -131,10 +136,12 @@ class Cell:
         controls: dict[str, w.ValueWidget],
         build: Callable[[dict[str, Any]], Any],
         css: str = "",
+        unbuild: Unbuild | None = None,
     ) -> None:
         self.path = path
         self.controls = controls
         self.build = build
+        self.unbuild = unbuild
         self.message = label()
         self.message.add_class("message")
         self.box = hbox(list(controls.values()))
@@ -188,6 +195,22 @@ class Cell:
     def value(self) -> Any:
         """The JSON value (or :data:`OMIT`)."""
         return self.build({k: v for k, v in self.raw().items()})
+
+    def put(self, value: Any, partial: bool = False) -> None:
+        """Show ``value`` in the controls, as if it were chosen there (the cell's
+        :meth:`value` is ``value`` afterwards).
+
+        Args:
+            value: A JSON value of the cell's field.
+            partial: Only the parts ``value`` holds change (a space's chairs: its
+                tourists stay).
+
+        Raises:
+            TypeError: The cell was made without ``unbuild``.
+        """
+        if self.unbuild is None:
+            raise TypeError(f"{self.path}: this cell cannot be put")
+        self.restore(self.unbuild(value, partial))
 
     def observe(self, callback: Callable[[], None]) -> None:
         """Call ``callback`` whenever a control changes."""
@@ -246,6 +269,8 @@ class ListCell(Cell):
         build_item: Turns one entry's raw values into its JSON value.
         add_label: The text of the add button.
         limit: The most entries.
+        css: Extra CSS class of the cell.
+        unbuild_item: The raw values of one entry from its JSON value (for :meth:`put`).
     """
 
     def __init__(
@@ -256,9 +281,11 @@ class ListCell(Cell):
         add_label: str,
         limit: int = MAX_ITEMS,
         css: str = "",
+        unbuild_item: Unbuild | None = None,
     ) -> None:
         self.make_item = make_item
         self.build_item = build_item
+        self.unbuild_item = unbuild_item
         self.limit = min(limit, MAX_ITEMS)
         self.items: list[dict[str, w.ValueWidget]] = []
         self.rows: list[w.HBox] = []
@@ -345,6 +372,13 @@ class ListCell(Cell):
 
     def value(self) -> Any:
         return [self.build_item(entry) for entry in self.raw()]
+
+    def put(self, value: Any, partial: bool = False) -> None:
+        """One entry per item of the list ``value`` (``partial`` does not apply to a list)."""
+        if self.unbuild_item is None:
+            raise TypeError(f"{self.path}: this cell cannot be put")
+        items = value if isinstance(value, list) else []
+        self.restore([self.unbuild_item(item, False) for item in items])
 
     def observe(self, callback: Callable[[], None]) -> None:
         self.callbacks.append(callback)

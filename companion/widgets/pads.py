@@ -16,7 +16,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from companion.kits.pad import CHOICE, FLAG, LETTER, NUMBER, PadRow, Part, set_path
+from companion.kits.pad import CHOICE, FLAG, LETTER, NUMBER, PadRow, Part, get_path, set_path
 from companion.widgets.cells import (
     OMIT,
     Cell,
@@ -87,6 +87,56 @@ def entry_value(row: PadRow, raw: dict[str, Any]) -> Any:
     return row.finish(value) if row.finish is not None else value
 
 
+def option_for(options: tuple[tuple[str, Any], ...], value: Any) -> Any:
+    """The option of a dropdown that stands for ``value`` (compared as text too: the option
+    ``"3"`` for 3); the first (the empty one) when none does."""
+    if value is not None:
+        for _, option in options:
+            if option == value:
+                return option
+        for _, option in options:
+            if str(option) == str(value):
+                return option
+    return options[0][1] if options else ""
+
+
+def part_raw(part: Part, value: Any) -> Any:
+    """What a part's control holds for its JSON value (the inverse of :func:`part_value`)."""
+    if part.kind == FLAG:
+        return bool(value)
+    if part.kind == CHOICE:
+        return option_for(part.options, value)
+    return "" if value is None else str(value)
+
+
+MISSING = object()  # no value at a part's key
+
+
+def raw_of(row: PadRow, value: Any, partial: bool = False) -> dict[str, Any]:
+    """The controls' values of one cell (or list entry) of ``row`` that build ``value``.
+
+    The inverse of how :func:`entry_value` (and a plain number box or dropdown) builds
+    a value: each part gets the value at its key, an empty control where there is none.
+
+    Args:
+        row: The cell's row.
+        value: A JSON value of the row's field (``None``: empty).
+        partial: Only the parts whose key ``value`` holds (the others are left out, so
+            their controls stay as they are).
+    """
+    if not row.parts:
+        if row.options:
+            return {"c": option_for(row.options, value)}
+        return {"n": "" if value is None else str(value)}
+    raw: dict[str, Any] = {}
+    for part in row.parts:
+        found = get_path(value, part.key, MISSING)
+        if found is MISSING and partial:
+            continue
+        raw[part.key] = part_raw(part, None if found is MISSING else found)
+    return raw
+
+
 def controls_of(row: PadRow) -> dict[str, w.ValueWidget]:
     """The controls of one entry of a row with parts, shown and hidden by their parts."""
     controls = {part.key: control(part) for part in row.parts}
@@ -108,6 +158,10 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
     """The cell of ``row`` for ``seat`` (``None``: the table's)."""
     path = row.path(seat)
     made: Cell
+
+    def unbuild(value: Any, partial: bool) -> dict[str, Any]:
+        return raw_of(row, value, partial)
+
     if row.repeat:
 
         def build_item(raw: dict[str, Any]) -> Any:
@@ -117,10 +171,18 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
             return "" if len(row.parts) == 1 and not row.parts[0].key else {}
 
         made = ListCell(
-            path, lambda: controls_of(row), build_item, row.add, limit=row.repeat, css=row.css
+            path,
+            lambda: controls_of(row),
+            build_item,
+            row.add,
+            limit=row.repeat,
+            css=row.css,
+            unbuild_item=unbuild,
         )
     elif row.parts:
-        made = Cell(path, controls_of(row), lambda raw: entry_value(row, raw), css=row.css)
+        made = Cell(
+            path, controls_of(row), lambda raw: entry_value(row, raw), css=row.css, unbuild=unbuild
+        )
     elif row.options:
         options = list(row.options)
         made = Cell(
@@ -128,6 +190,7 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
             {"c": choice(options, row.width)},
             lambda raw: OMIT if raw["c"] == "" else raw["c"],
             css=row.css,
+            unbuild=unbuild,
         )
     else:
         made = Cell(
@@ -135,6 +198,7 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
             {"n": text_input("100%", numeric=True)},
             lambda raw: number(clip(raw["n"])),
             css=row.css,
+            unbuild=unbuild,
         )
     made.parts = {part.key: part.words for part in row.parts}
     return made

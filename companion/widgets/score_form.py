@@ -30,6 +30,7 @@ from companion.kits import KITS, PadOptions
 from companion.kits.pad import document as pad_document
 from companion.kits.pad import key, pad_problems
 from companion.widgets.cells import OMIT, Cell, ListCell, label
+from companion.widgets.line_entry import LineEntries
 from companion.widgets.pads import player_cells, shared_cells
 
 if TYPE_CHECKING:
@@ -96,6 +97,13 @@ class ScoreForm:
         self.rows: list[list[tuple[str, Cell]]] = [
             player_cells(self.spec.player_rows, seat) for seat in range(players)
         ]
+        self.touched: set[str] = set()
+        self.quiet = False
+        # A kit's line entry (Shimoda's street in card codes): one more box per column,
+        # a cell of the form (kept in the draft) that is never in the score file.
+        self.lines: LineEntries | None = None
+        if self.kit.line_entry is not None:
+            self.lines = LineEntries(self.kit.line_entry, self)
         self.cells: dict[str, Cell] = {}
         self.keys: dict[str, str] = {}  # a cell's path → its key in the pad's description
         for row in self.spec.rows:
@@ -107,14 +115,6 @@ class ScoreForm:
             for _, cell in seat_rows:
                 if cell.path:
                     self.cells[cell.path] = cell
-        self.touched: set[str] = set()
-        self.quiet = False
-        self.streets: Any = None
-        if self.kit.web_aid is not None:  # a quicker way to fill some cells (Shimoda's streets)
-            import importlib
-
-            module, _, name = self.kit.web_aid.partition(":")
-            self.streets = getattr(importlib.import_module(module), name)(self)
         self.saving = False
         self.saved_id: int | None = None
         self.saved_raw: dict[str, Any] = {}
@@ -313,8 +313,8 @@ class ScoreForm:
             self.start_choice.value = self.saved_start
         finally:
             self.quiet = False
-        if self.streets is not None:
-            self.streets.show(self.shown_names)
+        if self.lines is not None:
+            self.lines.show(self.shown_names)
         self.status.value = (
             f"<span class='problem'>Game #{self.saved_id} is saved: that change was not kept. "
             "Press New game for the next game, or change the saved one with "
@@ -328,8 +328,8 @@ class ScoreForm:
             self._refuse_after_save()
             return
         self.touched.add(path)
-        if self.streets is not None:
-            self.streets.changed(path)  # a street entry fills its cells, and back
+        if self.lines is not None:
+            self.lines.changed(path)  # a line entry fills its cells, and back
         self.status.value = ""
         self.check()
         if self.on_change:
@@ -409,8 +409,8 @@ class ScoreForm:
         self._totals(result)
         if self.kit.drawing is not None:
             self.drawing.value = self.kit.drawing(self.document(), self.shown_names)
-        if self.streets is not None:
-            self.streets.show(self.shown_names)
+        if self.lines is not None:
+            self.lines.show(self.shown_names)
         return found
 
     def _place(self, path: str) -> str:

@@ -142,12 +142,16 @@ def test_terminal_and_web_pads_show_the_same_rows(game: str) -> None:
         terminal = Pad(game, names, spec)
         player_rows, shared = terminal.numbered()
         form = ScoreForm(game, n, teams=players in SCORERS[game].info.team_counts)
-        web_rows = [label for label, cell in form.rows[0] if cell.path]
+        # The score file's rows; besides them the web pad shows only the kit's line entry.
+        web_rows = [label for label, cell in form.rows[0] if cell.path in form.keys]
         web_shared = [label for label, _ in form.shared]
         assert web_rows == [r.label for r in player_rows]
         assert web_shared == [r.label for r in shared]
-        paths = [cell.path for _, cell in form.rows[0] if cell.path]
+        paths = [cell.path for _, cell in form.rows[0] if cell.path in form.keys]
         assert paths == [r.path(0) for r in player_rows]
+        line = form.kit.line_entry
+        only_web = [label for label, cell in form.rows[0] if cell.path not in form.keys]
+        assert [label for label in only_web if label] == ([line.label] if line else [])
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -5,8 +5,10 @@ Everything about Shimoda: Perry Road that is not pure scoring
 describes, the rounds and the round tracker's fewer-tourists rule, the score
 pad's rows, and the web pad's picture of both streets
 (:mod:`companion.kits.shimoda.drawing`). The entry codes (shop cards, a
-space's tourists, a street in one line) are :mod:`companion.kits.shimoda.codes`;
-the play-along flow is :mod:`companion.kits.shimoda.flow`.
+space's tourists, a street in one line) are :mod:`companion.kits.shimoda.codes`,
+the web pad's *Shop cards* box (a street's cards in one line) is
+:mod:`companion.kits.shimoda.street_line`, and the play-along flow is
+:mod:`companion.kits.shimoda.flow`.
 
 The score pad numbers both streets as the score file does, from the first
 player's seat: a space of the second street is numbered as the first player's
@@ -24,6 +26,7 @@ from companion.kits.pad import CHOICE, NUMBER, TEXT, PadRow, PadSpec, Part, numb
 from companion.kits.rounds import COUNT, Rounds, RoundState, Step
 from companion.kits.shimoda.codes import INITIALS, CardCodec, SpaceCodec
 from companion.kits.shimoda.drawing import street_drawing
+from companion.kits.shimoda.street_line import CARD_ROWS, SPACE_ROWS, STREET_LINE
 from scorers.names import clean_name, name_problem
 from scorers.shimoda import (
     COLORS,
@@ -249,7 +252,7 @@ def tourist_problems(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
 def shop_row(space: int) -> PadRow:
     """The shop card on a space (0-based, numbered from the first player's seat)."""
     return PadRow(
-        f"shop{space + 1}",
+        CARD_ROWS[space],
         f"Shop {space + 1}",
         f"street[{space}].card",
         "scoring-shops",
@@ -262,7 +265,7 @@ def shop_row(space: int) -> PadRow:
 def tourists_row(space: int) -> PadRow:
     """The tourists on a space and the chair icons of its card."""
     return PadRow(
-        f"tourists{space + 1}",
+        SPACE_ROWS[space],
         f"Shop {space + 1} tourists",
         f"street[{space}]",
         "scoring-victory-markers",
@@ -303,4 +306,5 @@ KIT = Kit(
     pad_width="20.2em",
     label_width="6em",
     drawing=drawing,
+    line_entry=STREET_LINE,
 )
