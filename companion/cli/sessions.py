@@ -1,9 +1,11 @@
 """Running a session at the terminal: start it, ask its questions, say how it ended.
 
 Shared by ``companion play``, ``resume``, ``score`` without a score file and
-the menu. The questions are asked with questionary (:mod:`companion.play.prompts`);
-the game is scored and saved by :func:`companion.play.runner.run`, and what is
-said after the save comes from :mod:`companion.history.saving`.
+the menu. A new game is started, or an unfinished one found, here, and opened
+once as a :class:`~companion.history.sessions.Session` that is handed to
+:func:`companion.play.runner.run`, which asks its questions (with questionary,
+:mod:`companion.play.prompts`), scores and saves it; what is said after the
+save comes from :mod:`companion.history.saving`.
 """
 
 from collections.abc import Iterator
@@ -25,8 +27,7 @@ from companion.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from companion.history.sessions import SessionInfo
-    from companion.history.store import History
+    from companion.history.sessions import Session, SessionInfo
 
 NO_TERMINAL = {
     "play": "companion play asks the players at a terminal, and there is none here; "
@@ -116,7 +117,7 @@ def resume_session(
 
         shown = title(info.game) if info.game in SCORERS else info.game
         typer.echo(line(f"Resuming game #{info.id} ({shown}, {info.note or 'setup'})."))
-        drive(history, info.id)
+        drive(store.session(info.id))
 
 
 def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | None:
@@ -210,8 +211,8 @@ def start_session(
         facts: list[tuple[str, object]] = [(LOCATION, place)] if place else []
         if not save:
             facts.append((NO_SAVE, True))
-        session = SessionStore(history).start(game, kind, facts=facts)
-        drive(history, session, as_json=as_json)
+        store = SessionStore(history)
+        drive(store.session(store.start(game, kind, facts=facts)), as_json=as_json)
 
 
 @contextmanager
@@ -234,8 +235,8 @@ def prompts_to_stderr(wanted: bool) -> Iterator[None]:
         yield
 
 
-def drive(history: "History", session: int, *, as_json: bool = False) -> None:
-    """Run a session; a pause or Ctrl-C saves and says how to resume.
+def drive(session: "Session", *, as_json: bool = False) -> None:
+    """Run an open session; a pause or Ctrl-C saves and says how to resume.
 
     With ``as_json`` every message goes to standard error and the result is
     printed as the JSON of ``companion score --input FILE --json``.
@@ -254,7 +255,6 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
 
     try:
         done = run(
-            history,
             session,
             prompter_for=QuestionaryPrompter,
             out=lambda text: echo(lines(text)),
@@ -262,16 +262,16 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
     except (SessionHeld, SessionLost) as error:
         fail(str(error))
     except Pause:
-        echo(f"Paused and saved. Continue with: companion resume {session}")
+        echo(f"Paused and saved. Continue with: companion resume {session.id}")
         raise typer.Exit(0) from None
     except Abandoned:
-        echo(f"Game #{session} set aside; its answers are kept in the history.")
+        echo(f"Game #{session.id} set aside; its answers are kept in the history.")
         raise typer.Exit(0) from None
     except Stopped:
-        echo(f"Stopped; nothing was changed. Game #{session} waits in: companion resume")
+        echo(f"Stopped; nothing was changed. Game #{session.id} waits in: companion resume")
         raise typer.Exit(1) from None
     except KeyboardInterrupt:
-        echo(f"\nStopped; every answer is saved. Continue with: companion resume {session}")
+        echo(f"\nStopped; every answer is saved. Continue with: companion resume {session.id}")
         raise typer.Exit(INTERRUPTED) from None
     from scorers import SCORERS
 
@@ -281,5 +281,5 @@ def drive(history: "History", session: int, *, as_json: bool = False) -> None:
     else:
         interim = done.saved.status == INTERIM
         show(result_table(document, title=SCORERS[done.result.game].info.title, interim=interim))
-        show(after_block(after_saving(history, done.saved)))
+        show(after_block(after_saving(session.history, done.saved)))
     echo(done.saved.message())

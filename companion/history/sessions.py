@@ -17,6 +17,11 @@ session id is below 1, and its game is given the next number when it is saved,
 so drafts left unsaved leave no gap. Only one process drives a session at a
 time: it *holds* it (:meth:`SessionStore.acquire`), and a holder whose process
 has died is noticed and replaced.
+
+A caller that drives one game (the terminal's runner, :mod:`companion.play.runner`)
+opens it once, :meth:`SessionStore.session`, and is handed a :class:`Session`:
+the game's id, game, kind and listing, with the reads and writes of its log and
+its hold (:meth:`Session.held`), the id given once instead of to every call.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ import json
 import os
 import socket
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -37,7 +43,7 @@ from companion.history.rows import insert, next_number
 from companion.history.store import History
 
 Event = tuple[str, Any]
-__all__ = ["TERMINAL_KINDS", "Event", "SessionStore", "Unreadable", "now"]
+__all__ = ["TERMINAL_KINDS", "Event", "Session", "SessionStore", "Unreadable", "now"]
 # The sessions a terminal drives (``resume``); a web page's drafts are ``web``.
 TERMINAL_KINDS = ("play", "score")
 # A holder on another machine that has not saved an answer for this long is
@@ -386,6 +392,17 @@ class SessionStore:
         found = self._select("WHERE id = ?", (session_id,))
         return found[0] if found else None
 
+    def session(self, session_id: int) -> Session:
+        """Open session ``session_id`` to drive it (see :class:`Session`).
+
+        Raises:
+            HistoryError: There is no such session.
+        """
+        info = self.get(session_id)
+        if info is None:
+            raise HistoryError(f"no game #{session_id}")
+        return Session(self, info)
+
     def _select(self, clause: str, params: tuple[Any, ...] = ()) -> list[SessionInfo]:
         with self.history.guard("read the games in progress"):
             rows = self._db.execute(
@@ -517,3 +534,114 @@ class SessionStore:
                 (session_id, stamp, key, json.dumps(value)),
             )
             db.execute("UPDATE sessions SET updated_at = ? WHERE id = ?", (stamp, session_id))
+
+
+class Session:
+    """One session, opened by its id once (:meth:`SessionStore.session`) to be driven.
+
+    Its reads and writes are those of :class:`SessionStore` for this id. While
+    it is held (:meth:`held`, or :meth:`acquire` and :meth:`release`), every
+    answer saved with :meth:`append` carries the hold's token, so that it is
+    refused once another process has taken the game over.
+
+    Not to be confused with :class:`companion.history.check.Session`, a
+    finished or unfinished game read whole for ``history check``.
+
+    Attributes:
+        store: The sessions of the history it lives in.
+        info: The session as it was listed when opened (its answer count,
+            note and holder are not kept up to date; its id, game and kind
+            never change).
+    """
+
+    def __init__(self, store: SessionStore, info: SessionInfo) -> None:
+        self.store = store
+        self.info = info
+        self._token: str | None = None
+
+    def __repr__(self) -> str:
+        return f"Session(id={self.id}, game={self.game!r}, kind={self.kind!r})"
+
+    @property
+    def id(self) -> int:
+        """Its number: the game's number in the history (a web draft's is below 1)."""
+        return self.info.id
+
+    @property
+    def game(self) -> str:
+        """The game id, as stored (a damaged record may name no game of ours)."""
+        return self.info.game
+
+    @property
+    def kind(self) -> str:
+        """``play``, ``score`` or ``web``."""
+        return self.info.kind
+
+    @property
+    def history(self) -> History:
+        """The history it lives in."""
+        return self.store.history
+
+    @property
+    def token(self) -> str | None:
+        """The hold's token while this object holds the session, else ``None``."""
+        return self._token
+
+    def acquire(self) -> str:
+        """Hold the session: become the one process that drives it.
+
+        Returns:
+            The hold's token (:meth:`append` passes it on by itself).
+
+        Raises:
+            SessionHeld: A live process holds it; the message says which.
+        """
+        self._token = self.store.acquire(self.id)
+        return self._token
+
+    def release(self) -> None:
+        """Let go of the session (if this hold still has it); nothing when not held."""
+        token, self._token = self._token, None
+        if token is not None:
+            self.store.release(self.id, token)
+
+    @contextmanager
+    def held(self) -> Iterator[Session]:
+        """Hold the session for the ``with`` block, letting go of it however the block ends.
+
+        Raises:
+            SessionHeld: A live process holds it (nothing is held then).
+        """
+        self.acquire()
+        try:
+            yield self
+        finally:
+            self.release()
+
+    def append(self, key: str, value: Any, *, note: str | None = None) -> None:
+        """Save one event (see :meth:`SessionStore.append`), checked against the hold if held.
+
+        Raises:
+            SessionLost: Another process took the session over.
+        """
+        self.store.append(self.id, key, value, note=note, token=self._token)
+
+    def events(self) -> list[Event]:
+        """The saved answers and draws, in order (see :meth:`SessionStore.events`)."""
+        return self.store.events(self.id)
+
+    def timeline(self) -> list[tuple[str, str]]:
+        """``(at, key)`` of every saved event, in order (what the clock reads)."""
+        return self.store.timeline(self.id)
+
+    def fact(self, key: str) -> Any:
+        """The latest value of a ``meta:`` fact of the session, or ``None``."""
+        return self.store.fact(self.id, key)
+
+    def truncate(self, keep: int) -> None:
+        """Forget every answer after the first ``keep`` (see :meth:`SessionStore.truncate`)."""
+        self.store.truncate(self.id, keep)
+
+    def abandon(self) -> None:
+        """Set the session aside for good (its events are kept; nobody holds it any more)."""
+        self.store.abandon(self.id)

@@ -3,6 +3,11 @@
 While a terminal drives a session, the clock runs: a ``meta:start`` mark is
 saved when it starts and a ``meta:stop`` mark when the players pause, press
 Ctrl-C or stop (a closed terminal leaves none, see :mod:`companion.analysis.clock`).
+
+The runner is handed the session to drive, a
+:class:`~companion.history.sessions.Session` the caller opened (the terminal's
+``play``, ``resume`` and ``score``, :mod:`companion.cli.sessions`): every read
+and write of its log, and its hold, go through that one object.
 """
 
 from __future__ import annotations
@@ -19,8 +24,7 @@ from companion.events import LOCATION, META_PREFIX, START, TIME
 from companion.history import sessions
 from companion.history.errors import HistoryError
 from companion.history.saving import Saved, save_game
-from companion.history.sessions import SessionStore
-from companion.history.store import History
+from companion.history.sessions import Session
 from companion.play.common import Outcome
 from companion.play.table import Pause, Prompter, ReplayError, Table, Undo
 from companion.wording import plural
@@ -127,11 +131,9 @@ def rules_text(game: str, topic_id: str, columns: int | None = None) -> str:
     return "\n".join([*lines, *wrap(more, columns), ""])
 
 
-def time_so_far(store: SessionStore, session_id: int, table: Table) -> str:
+def time_so_far(session: Session, table: Table) -> str:
     """What ``:time`` shows: the time at the table so far, and in the current round."""
-    found = so_far(
-        store.timeline(session_id), table.rounds, table.current_round, now=sessions.now()
-    )
+    found = so_far(session.timeline(), table.rounds, table.current_round, now=sessions.now())
     if found is None:
         return "No time was recorded for this game (it was started by an older companion)."
     total, in_round = found
@@ -142,8 +144,7 @@ def time_so_far(store: SessionStore, session_id: int, table: Table) -> str:
 
 
 def run(
-    history: History,
-    session_id: int,
+    session: Session,
     *,
     prompter_for: Callable[[ShowHelp, ShowHelp], Prompter],
     out: Callable[[str], None],
@@ -151,8 +152,8 @@ def run(
     """Play a session to its end and save it, holding it so no other terminal drives it.
 
     Args:
-        history: Where the session and the finished game live.
-        session_id: The session to run (new or resumed).
+        session: The session to run (new or resumed); the finished game is
+            saved in its history.
         prompter_for: Builds the prompter, given how to show the rules and the time.
         out: Prints a line for the players.
 
@@ -167,59 +168,54 @@ def run(
         Stopped: The players stopped at an answer that could not be replayed.
         KeyboardInterrupt: Ctrl-C (everything answered is saved).
     """
-    store = SessionStore(history)
-    info = store.get(session_id)
-    assert info is not None
     try:
-        flow_for(info.game, info.kind)
+        flow_for(session.game, session.kind)
     except UnknownSession as error:
-        raise UnknownSession(f"game #{session_id} cannot be resumed: {error}") from None
-    token = store.acquire(session_id)
-    try:
-        store.append(session_id, START, None, token=token)
-        flow = flow_for(info.game, info.kind)
-        names = history.known_names()
-        current: dict[str, Table] = {}
-        prompter = prompter_for(
-            lambda: out(rules_text(info.game, current["table"].asking)),
-            lambda: out(time_so_far(store, session_id, current["table"])),
-        )
-
-        def save(key: str, value: Any, where: str) -> None:
-            store.append(session_id, key, value, note=where, token=token)
-
-        while True:
-            table = Table(
-                info.game,
-                store.events(session_id),
-                save=save,
-                prompter=prompter,
-                out=out,
-                known_names=names,
+        raise UnknownSession(f"game #{session.id} cannot be resumed: {error}") from None
+    with session.held():
+        try:
+            session.append(START, None)
+            flow = flow_for(session.game, session.kind)
+            names = session.history.known_names()
+            current: dict[str, Table] = {}
+            prompter = prompter_for(
+                lambda: out(rules_text(session.game, current["table"].asking)),
+                lambda: out(time_so_far(session, current["table"])),
             )
-            current["table"] = table
-            try:
-                outcome = flow(table)
-                table.done()
-            except Undo:
-                if not table.answers:
-                    out("Nothing to undo yet.")
-                else:
-                    store.truncate(session_id, len(table.answers) - 1)
-                    out("Undone: the last answer is asked again.")
-                continue
-            except ReplayError as error:
-                settle(store, session_id, info.game, len(table.answers), error, prompter, out)
-                continue
-            break
-        return finish(store, session_id, info.game, outcome, table=table, kind=info.kind)
-    except (Pause, KeyboardInterrupt, Stopped):
-        # The clock stops here; a mark that cannot be saved only loses the last seconds.
-        with suppress(HistoryError):
-            store.append(session_id, events.STOP, None, token=token)
-        raise
-    finally:
-        store.release(session_id, token)
+
+            def save(key: str, value: Any, where: str) -> None:
+                session.append(key, value, note=where)
+
+            while True:
+                table = Table(
+                    session.game,
+                    session.events(),
+                    save=save,
+                    prompter=prompter,
+                    out=out,
+                    known_names=names,
+                )
+                current["table"] = table
+                try:
+                    outcome = flow(table)
+                    table.done()
+                except Undo:
+                    if not table.answers:
+                        out("Nothing to undo yet.")
+                    else:
+                        session.truncate(len(table.answers) - 1)
+                        out("Undone: the last answer is asked again.")
+                    continue
+                except ReplayError as error:
+                    settle(session, len(table.answers), error, prompter, out)
+                    continue
+                break
+            return finish(session, outcome, table=table)
+        except (Pause, KeyboardInterrupt, Stopped):
+            # The clock stops here; a mark that cannot be saved only loses the last seconds.
+            with suppress(HistoryError):
+                session.append(events.STOP, None)
+            raise
 
 
 UNDO_TO = "Undo to that point: keep the {kept} before it, drop it and the {dropped} after it"
@@ -228,9 +224,7 @@ STOP = "Stop here and change nothing"
 
 
 def settle(
-    store: SessionStore,
-    session_id: int,
-    game: str,
+    session: Session,
     saved: int,
     error: ReplayError,
     prompter: Prompter,
@@ -245,7 +239,8 @@ def settle(
         Stopped: They stopped without changing anything.
     """
     out(
-        f"Game #{session_id} ({game}): saved answer {error.position + 1} of {saved} cannot be used."
+        f"Game #{session.id} ({session.game}): saved answer {error.position + 1} of {saved} "
+        "cannot be used."
     )
     out(f"  Question: {error.question}")
     out(f"  Problem: {error.reason}")
@@ -255,27 +250,19 @@ def settle(
     )
     choice = prompter.select("What now?", [undo, ABANDON, STOP], STOP, controls=False)
     if choice == undo:
-        store.truncate(session_id, error.position)
+        session.truncate(error.position)
         out(f"Answers {error.position + 1} to {saved} dropped; the game goes on from there.")
         return
     if choice == ABANDON:
-        store.abandon(session_id)
+        session.abandon()
         raise Abandoned
     raise Stopped
 
 
-def finish(
-    store: SessionStore,
-    session_id: int,
-    game: str,
-    outcome: Outcome,
-    *,
-    table: Table | None = None,
-    kind: str = "play",
-) -> Finished:
+def finish(session: Session, outcome: Outcome, *, table: Table | None = None) -> Finished:
     """Score the outcome and save it as the session's game, closing the session.
 
-    A played-along game (``kind`` ``play``) is saved with its time at the
+    A played-along game (the session's kind ``play``) is saved with its time at the
     table (pauses left out) as its duration, and the time of each round as a
     ``meta:time`` fact of its log; a score entry gets no duration (the time
     spent typing the scores is not the length of the game). The place given
@@ -285,12 +272,9 @@ def finish(
     and then removed with its answers: nothing of it stays in the history.
 
     Args:
-        store: The sessions.
-        session_id: The session.
-        game: The game id.
+        session: The session (its game and kind: ``play`` or ``score``).
         outcome: What the flow ended with.
         table: The table it was played at (for the time of each round).
-        kind: ``play`` or ``score``.
 
     Returns:
         The saved game; what is shown after it is read by the caller
@@ -298,15 +282,16 @@ def finish(
     """
     from scorers import SCORERS
 
+    game = session.game
     text = json.dumps(outcome.score_file, indent=2, ensure_ascii=False)
     result = SCORERS[game].score_json(outcome.score_file)
-    if store.fact(session_id, NO_SAVE):
+    if session.fact(NO_SAVE):
         saved = save_game(
-            store.history,
+            session.history,
             game,
             text,
             result.to_json(),
-            session=session_id,
+            session=session.id,
             keep=False,
             status=outcome.status,
             after=False,
@@ -314,15 +299,15 @@ def finish(
         return Finished(saved, result)
     ended = sessions.now()
     timing = None
-    if kind == "play":
-        timing = measure(store.timeline(session_id), table.rounds if table else [], ended_at=ended)
-    place = store.fact(session_id, LOCATION)
+    if session.kind == "play":
+        timing = measure(session.timeline(), table.rounds if table else [], ended_at=ended)
+    place = session.fact(LOCATION)
     saved = save_game(
-        store.history,
+        session.history,
         game,
         text,
         result.to_json(),
-        session=session_id,
+        session=session.id,
         location=place if isinstance(place, str) else "",
         played_at=ended,
         duration_min=timing.minutes if timing is not None and timing.seconds else None,

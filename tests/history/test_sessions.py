@@ -130,6 +130,52 @@ def test_one_live_process_holds_a_game(db_path: Path) -> None:
         store.release(number, other)
 
 
+def test_a_session_is_opened_once_by_its_id(db_path: Path) -> None:
+    with History(db_path) as history:
+        store = SessionStore(history)
+        number = store.start("kamakura", "play", facts=[("meta:location", "Kyoto")])
+        session = store.session(number)
+        assert (session.id, session.game, session.kind) == (number, "kamakura", "play")
+        assert session.history is history and session.info == store.get(number)
+        for key, value in [("a", 1), ("seed:tours", 77), ("b", 2)]:
+            session.append(key, value, note="round 1")
+        session.truncate(1)
+        assert session.events() == store.events(number)
+        assert session.events() == [("meta:location", "Kyoto"), ("a", 1), ("seed:tours", 77)]
+        assert [key for _, key in session.timeline()] == ["meta:location", "a", "seed:tours"]
+        assert session.fact("meta:location") == "Kyoto"
+        assert store.get(number).note == "round 1"  # type: ignore[union-attr]
+        session.abandon()
+        assert store.get(number).status == "abandoned"  # type: ignore[union-attr]
+        with pytest.raises(HistoryError, match="no game #99"):
+            store.session(99)
+
+
+def test_a_session_held_saves_with_its_token_and_lets_go(db_path: Path) -> None:
+    with History(db_path) as history:
+        store = SessionStore(history)
+        session = store.session(store.start("shibuya", "play"))
+        with session.held() as held:
+            assert held is session and held.token
+            assert store.get(session.id).held_by() is not None  # type: ignore[union-attr]
+            with pytest.raises(SessionHeld, match="game #1 is being played"):
+                store.session(session.id).acquire()
+            session.append("mode", "2 players")
+        assert not session.token
+        assert store.get(session.id).held_by() is None  # type: ignore[union-attr]
+        other = store.session(session.id)
+        with pytest.raises(SessionLost, match="taken over"), session.held():
+            store.release(session.id, str(session.token))  # as if its process had died
+            other.acquire()  # and another terminal took the game over
+            session.append("players.0", "Aki")
+        assert store.get(session.id).held_by() is not None  # type: ignore[union-attr]
+        other.release()
+        assert store.get(session.id).held_by() is None  # type: ignore[union-attr]
+        with pytest.raises(KeyboardInterrupt), session.held():
+            raise KeyboardInterrupt
+        assert store.get(session.id).held_by() is None  # type: ignore[union-attr]
+
+
 def test_a_holder_that_died_is_replaced(db_path: Path) -> None:
     gone = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"],
