@@ -92,6 +92,14 @@ class Registry(Mapping[str, "Scorer"]):
         self._modules[game] = module
         self._loaded.pop(game, None)
 
+    def module_of(self, game: str) -> str:
+        """The module of ``game``'s scorer (``scorers.<id>`` for the games of the box).
+
+        Raises:
+            KeyError: ``game`` is not registered.
+        """
+        return self._modules[game]
+
     def __getitem__(self, game: str) -> Scorer:
         if game not in self._loaded:
             if game not in self._modules:

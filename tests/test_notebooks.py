@@ -1,4 +1,5 @@
-"""Every notebook ships in the package and runs headless against a temporary history."""
+"""Every notebook runs headless against a temporary history: the history notebook the
+package ships, and the page of every registered game, made from its id."""
 
 from __future__ import annotations
 
@@ -9,20 +10,22 @@ import pytest
 from nbclient import NotebookClient
 
 from companion.cli.notebooks import NOTEBOOKS
+from companion.widgets.notebook_files import game_notebook
+from scorers import GAME_IDS
 from tests.support.history_fixture import fill
 
 PATHS = sorted(NOTEBOOKS.glob("*.ipynb"))
+NOTEBOOK_NAMES = [p.stem for p in PATHS] + list(GAME_IDS)
 
 
-def test_there_is_a_notebook_per_game_and_one_for_the_history() -> None:
-    assert [p.stem for p in PATHS] == [
-        "history",
-        "kamakura",
-        "shibuya",
-        "shimoda",
-        "shogun",
-        "tokaido",
-    ]
+def notebook_text(name: str) -> str:
+    """A shipped notebook's text, or the page of the game ``name``."""
+    shipped = NOTEBOOKS / f"{name}.ipynb"
+    return shipped.read_text(encoding="utf-8") if shipped.exists() else game_notebook(name)
+
+
+def test_the_package_ships_the_history_notebook_and_no_page_of_a_game() -> None:
+    assert [p.stem for p in PATHS] == ["history"]
 
 
 def test_the_wheel_ships_the_notebooks_and_the_page_template() -> None:
@@ -36,29 +39,29 @@ def test_the_wheel_ships_the_notebooks_and_the_page_template() -> None:
         "jupyter/voila/templates/*/static/*",
     ]
     assert data["package-dir"] == {"companion.notebooks": "notebooks"}
-    assert (root / "notebooks" / "tokaido.ipynb").exists()
+    assert (root / "notebooks" / "history.ipynb").exists()
     assert not (root / "companion" / "notebooks").exists()
 
 
 @pytest.mark.slow
 @pytest.mark.timeout(180)
-@pytest.mark.parametrize("path", PATHS, ids=lambda p: p.stem)
-def test_notebook_executes(path: Path, db_path: Path) -> None:
+@pytest.mark.parametrize("name", NOTEBOOK_NAMES)
+def test_notebook_executes(name: str, db_path: Path) -> None:
     fill(db_path)
-    notebook = nbformat.read(path, as_version=4)
+    notebook = nbformat.reads(notebook_text(name), as_version=4)
     code = [c for c in notebook.cells if c.cell_type == "code"]
     assert len(code) == 2, "notebooks stay thin: the logic lives in companion.widgets"
-    if path.stem in PLAYED:
-        notebook.cells.append(nbformat.v4.new_code_cell(PLAYED[path.stem]))
+    if name in PLAYED:
+        notebook.cells.append(nbformat.v4.new_code_cell(PLAYED[name]))
     NotebookClient(notebook, timeout=120, kernel_name="python3", store_widget_state=True).execute()
     outputs = [o for c in notebook.cells if c.cell_type == "code" for o in c.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
     state = notebook.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
     shown = [m["state"]["value"] for m in state.values() if m["model_name"] == "HTMLModel"]
-    for text in SHOWN[path.stem]:
+    for text in SHOWN[name]:
         assert any(text in value for value in shown), text
-    if path.stem in PLAYED:
+    if name in PLAYED:
         printed = "".join(o.get("text", "") for o in notebook.cells[-1].outputs)
         assert printed == (
             "Saved as game #8.\n"
@@ -81,6 +84,7 @@ SHOWN = {
     "shimoda": ["<h2>Rounds</h2>"],
     "shogun": ["Each player&#x27;s bid"],
     "tokaido": ["<h4>Why it was won</h4><div class='why'><p>Aki won by 4 points over Ben"],
+    "orchard": ["<h2>Rounds</h2>", "Fruit picked this round, per player:"],
 }
 
 # A game played in the notebook, as a table would: names, the pad, Save.

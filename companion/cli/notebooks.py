@@ -477,7 +477,9 @@ def serve(
     if table:
         require("segno")
     check_history(db)
-    pages = len(shipped_notebooks())
+    from companion.kits import KITS
+
+    pages = len(shipped_notebooks()) + len(KITS.ready())  # the history and every game's page
     if pool * pages >= max_kernels:
         fail(
             f"--pool {pool} keeps {pool * pages} kernels ready for {pages} pages: "

@@ -56,7 +56,11 @@ def games_text(width: int, bold: Style = as_is) -> str:
     from companion.rules.render import wrap
 
     counts = {g: len(topic_files(g)) for g in GAME_FOLDERS}
-    lines = [bold(line) for line in wrap("Rules for five games, in our own words.", width)]
+    words = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+    many = len(GAME_FOLDERS)
+    count = words[many] if many < len(words) else str(many)
+    heading = f"Rules for {count} game{'' if many == 1 else 's'}, in our own words."
+    lines = [bold(line) for line in wrap(heading, width)]
     lines.append("")
     size = max(len(g) for g in GAME_FOLDERS) + 2
     for g in GAME_FOLDERS:

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from companion.cli import notebooks as cli_notebooks
 from companion.cli.app import app
+from scorers import GAME_IDS
 from tests.support.serving import free_port
 
 runner = CliRunner()
@@ -67,7 +68,8 @@ def test_serve_binds_loopback_and_serves_a_working_copy(calls: list[Any], tmp_pa
     assert env["IPYTHONDIR"] == str(data / "ipython")
     assert env["JUPYTER_PATH"].split(os.pathsep)[0] == str(cli_notebooks.JUPYTER_SHARE)
     copies = sorted(p.name for p in (data / "pages").glob("*.ipynb"))
-    assert copies == sorted(p.name for p in cli_notebooks.NOTEBOOKS.glob("*.ipynb"))
+    shipped = [p.name for p in cli_notebooks.NOTEBOOKS.glob("*.ipynb")]
+    assert copies == sorted([*shipped, *(f"{game}.ipynb" for game in GAME_IDS)])
     assert (cli_notebooks.JUPYTER_SHARE / "voila/templates/companion/index.html.j2").exists()
 
 
@@ -110,9 +112,10 @@ def test_serve_options(calls: list[Any]) -> None:
 def test_serve_pool_must_fit_under_the_cap(calls: list[Any]) -> None:
     result = runner.invoke(app, ["serve", "--pool", "2", "--max-kernels", "12"])
     assert result.exit_code == 1
+    pages = 1 + len(GAME_IDS)  # the history and a page per game (six with Orchard)
     assert result.stderr == (
-        "Error: --pool 2 keeps 12 kernels ready for 6 pages: --max-kernels must be more "
-        "than that (it is 12)\n"
+        f"Error: --pool 2 keeps {2 * pages} kernels ready for {pages} pages: --max-kernels "
+        "must be more than that (it is 12)\n"
     )
     assert calls == []
 

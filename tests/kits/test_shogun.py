@@ -134,10 +134,11 @@ def test_the_pad_rows_and_their_bounds() -> None:
         ("before", "Score before this winter", "score_before", 0, 210, False),
         *regions,
         ("chests", "War chests", "war_chests", 0, 200, False),
-        ("year", "Winter of year", "year", 1, 2, True),
+        ("year", "Winter of year", "year", 0, None, True),
         ("board", "Board side", "board", 0, None, True),
     ]
-    assert [r.heading for r in spec.rows[1:6]] == [True, False, False, False, False]
+    assert [value for _, value in spec.rows[7].options] == ["", 2, 1]  # the scorer's YEARS
+    assert [r.heading for r in spec.rows[1:6]] == [True] * 5  # one heading above the grid
     assert [(p.key, p.high) for p in spec.rows[1].parts] == [
         ("provinces", 9),
         ("castles", 9),

@@ -664,13 +664,14 @@ def test_rules_alone_lists_the_games_and_how_to_search() -> None:
     result = runner.invoke(app, ["rules"])
     assert result.exit_code == 0
     assert result.stdout == (
-        "Rules for five games, in our own words.\n"
+        "Rules for six games, in our own words.\n"
         "\n"
         "  shimoda   Shimoda: Perry Road (15 topics)\n"
         "  shibuya   Shibuya (10 topics)\n"
         "  tokaido   Tokaido (25 topics)\n"
         "  kamakura  Kamakura Collection (21 topics)\n"
         "  shogun    Shogun (25 topics)\n"
+        "  orchard   Orchard Day (10 topics)\n"
         "\n"
         "Read and search:\n"
         "  companion rules GAME            a game's topics, by phase\n"

@@ -89,7 +89,7 @@ def test_scorers_do_no_io_and_import_nothing_from_companion(path: Path) -> None:
 def test_module_docstring_names_its_rulebook_and_categories(game: str) -> None:
     import importlib
 
-    module = importlib.import_module(f"scorers.{game}")
+    module = importlib.import_module(SCORERS.module_of(game))
     doc = module.__doc__ or ""
     info = SCORERS[game].info
     assert info.rulebook in doc

@@ -6,7 +6,7 @@ so that the conformance test can feed every scorer files it must accept.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from hypothesis import strategies as st
@@ -287,10 +287,52 @@ def shogun(draw: Draw) -> dict[str, Any]:
     return {"year": draw(st.sampled_from((1, 2))), "players": players}
 
 
-STRATEGIES: dict[str, st.SearchStrategy[dict[str, Any]]] = {
-    "shimoda": shimoda(),
-    "shibuya": shibuya(),
-    "tokaido": tokaido(),
-    "kamakura": kamakura(),
-    "shogun": shogun(),
-}
+class Strategies(Mapping[str, st.SearchStrategy[dict[str, Any]]]):
+    """A strategy per registered game: the five here, or a ``strategy`` module beside a kit.
+
+    A game registered from elsewhere (Orchard, the test suite's own) brings its
+    strategy beside its kit, as its scripted games.
+    """
+
+    def __init__(self, built_in: dict[str, st.SearchStrategy[dict[str, Any]]]) -> None:
+        self.built_in = built_in
+
+    def __getitem__(self, game: str) -> st.SearchStrategy[dict[str, Any]]:
+        if game in self.built_in:
+            return self.built_in[game]
+        import importlib
+
+        from companion.kits import KITS
+
+        beside = KITS.module_of(game).rpartition(".")[0] + ".strategy"
+        try:
+            strategy: st.SearchStrategy[dict[str, Any]] = importlib.import_module(beside).STRATEGY
+        except ModuleNotFoundError:
+            raise KeyError(game) from None
+        return strategy
+
+    def __iter__(self) -> Iterator[str]:
+        from scorers import GAME_IDS
+
+        return iter([g for g in GAME_IDS if g in self])
+
+    def __len__(self) -> int:
+        return len(list(iter(self)))
+
+    def __contains__(self, game: object) -> bool:
+        try:
+            self[str(game)]
+        except KeyError:
+            return False
+        return True
+
+
+STRATEGIES = Strategies(
+    {
+        "shimoda": shimoda(),
+        "shibuya": shibuya(),
+        "tokaido": tokaido(),
+        "kamakura": kamakura(),
+        "shogun": shogun(),
+    }
+)

@@ -37,15 +37,15 @@ def flow(t: Table) -> Outcome:
     start = choose_start(t, "Who picks first?", names)
     for number in range(1, 4):
         t.round(f"round {number}")
-        t.at("round", f"round {number}", "orchard-apples")
+        t.at("round", f"round {number}", "picking")
         t.say(f"Round {number}: pick.")
     t.round("count")
-    t.at("scoring", "count", "orchard-apples")
+    t.at("scoring", "count", "end")
     return Outcome(count(t, names), start_player=start)
 
 
 def score_only(t: Table) -> Outcome:
     """Just the count."""
     names = ask_players(t, GAME)
-    t.at("scoring", "count", "orchard-apples")
+    t.at("scoring", "count", "end")
     return Outcome(count(t, names))

@@ -13,7 +13,7 @@ ROWS = (
     ("apples", "Apples", "orchard-apples"),
     ("pears", "Pears", "orchard-pears"),
     ("plums", "Plums", "orchard-plums"),
-    ("baskets", "Baskets", "orchard-baskets"),
+    ("baskets", "Baskets", "tie-breaks"),
 )
 
 

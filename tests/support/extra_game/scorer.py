@@ -1,5 +1,7 @@
 """Orchard (2 to 4 players): apples, pears and plums picked; most baskets breaks a tie.
 
+Rulebook: ``orchard.txt`` (made up for the test suite).
+
 Categories:
     apples: 1 point each (0 to 30).
     pears: 2 points each (0 to 20).
