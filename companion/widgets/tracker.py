@@ -16,6 +16,7 @@ import ipywidgets as w
 
 from companion.kits import KITS
 from companion.kits.rounds import CHOICE, COUNT, RoundState
+from companion.play.setup import new_seed
 
 
 class Tracker:
@@ -145,8 +146,6 @@ class Tracker:
 
     def next(self, _: Any = None) -> str:
         """Apply the game's rule and say what happens next."""
-        from companion.play.setup import new_seed
-
         if self.first_start is None:
             self.first_start = self.start_seat
         values = [c.value for c in self.counts] or [b.value for b in self.bids]

@@ -313,7 +313,7 @@ def test_kamakura_player_lists() -> None:
         coins.items[-1]["circle"].value = circle
         coins.items[-1]["value"].value = value
         coins.items[-1]["color"].value = colour
-    page.form.cells["players[0].pieces"].restore({"first": "a", "second": "f"})
+    page.form.cells["players[0].pieces"].restore({"[0]": "a", "[1]": "f"})
     player = page.form.document()["players"][0]
     assert player["site_coins"] == [
         {"circle": "B", "value": 3, "color": "pink"},
@@ -340,7 +340,7 @@ def test_shogun_regions_are_a_grid_per_player() -> None:
     assert "castles: 5 castles in 3 provinces" in region.message.value
     region.controls["castles"].value = "1"
     assert page.form.total_labels[0].value == "–"  # the year and each score before are asked
-    page.form.cells["year"].controls["c"].value = "2"
+    page.form.cells["year"].controls["c"].value = 2
     for seat in range(3):
         for key in ("score_before", "war_chests"):
             page.form.cells[f"players[{seat}].{key}"].controls["n"].value = "0"
@@ -351,14 +351,14 @@ def test_shimoda_street_cells_build_the_spaces() -> None:
     page = GamePage("shimoda")
     card = page.form.cells["players[0].street[2].card"]
     card.controls["color"].value = "blue"
-    card.controls["type"].value = "pair"
-    card.controls["points"].value = "3"
-    card.controls["range"].value = "3"
-    card.controls["scored"].value = "red"
-    card.controls["second"].value = "pink"
+    card.controls["scoring.type"].value = "pair"
+    card.controls["scoring.points"].value = "3"
+    card.controls["scoring.range"].value = "3"
+    card.controls["scoring.colors[0]"].value = "red"
+    card.controls["scoring.colors[1]"].value = "pink"
     space = page.form.cells["players[0].street[2]"]
-    space.controls["red"].value = "2"
-    space.controls["blue"].value = "1"
+    space.controls["tourists.red"].value = "2"
+    space.controls["tourists.blue"].value = "1"
     space.controls["chairs"].value = "1"
     street = page.form.document()["players"][0]["street"]
     assert street[2] == {
@@ -369,7 +369,7 @@ def test_shimoda_street_cells_build_the_spaces() -> None:
             "scoring": {"type": "pair", "points": 3, "range": 3, "colors": ["red", "pink"]},
         },
     }
-    assert card.controls["second"].layout.display == ""
+    assert card.controls["scoring.colors[1]"].layout.display == ""
     drawing = page.form.drawing.value
     assert drawing.count("<circle") == 3 and "Player 1's street" in drawing
 
@@ -729,7 +729,7 @@ def test_a_saved_shogun_first_winter_is_interim_on_the_page(db_path: Path) -> No
         region.controls["provinces"].value = str(seat + 1)
         for key in ("score_before", "war_chests"):
             page.form.cells[f"players[{seat}].{key}"].controls["n"].value = "0"
-    page.form.cells["year"].controls["c"].value = "1"
+    page.form.cells["year"].controls["c"].value = 1
     assert page.form.save() == 1
     assert page.form.status.value == (
         "<b class='saved result-focus' tabindex='-1'>Saved as game #1.</b> "
