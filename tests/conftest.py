@@ -5,6 +5,7 @@ Also: browser, terminal and fuzz tests are slow tests too (``-m "not slow"`` is 
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,12 @@ import pytest
 import tests.support.extra_game  # noqa: F401  (registers Orchard, the test suite's own sixth game)
 
 ROOT = Path(__file__).resolve().parents[1]
+# Every process the tests start knows Orchard too: the CLI, a server started for a whole
+# module of tests, and the served page's kernels.
+os.environ["COMPANION_GAMES"] = "tests.support.extra_game"
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    [str(ROOT), *(p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p)]
+)
 ALWAYS_SLOW = ("browser", "terminal", "fuzz")
 
 
@@ -37,9 +44,6 @@ def isolated_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     monkeypatch.setenv("COLUMNS", "80")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("TERM", "dumb")
-    # Every process a test starts knows Orchard too (the served page's kernels included).
-    monkeypatch.setenv("COMPANION_GAMES", "tests.support.extra_game")
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.setenv("TZ", "UTC")  # BG Stats and BGG dates are local time
     time.tzset()
     yield tmp_path

@@ -83,6 +83,8 @@ class Kit:
         pad_width: The least width of a player's column on the web pad.
         label_width: The width of the web pad's row labels.
         drawing: The web pad's picture of the score file so far (SVG), if any.
+        css: The web pad's own style rules, ``PAD`` standing for the pad
+            (``PAD .grid { --companion-label: 9em; }``).
         line_entry: Some rows of a column typed in one line of codes on the web
             pad (Shimoda's street of seven shop cards), ``None`` for none.
     """
@@ -99,6 +101,7 @@ class Kit:
     seat_label: Callable[[int, int], str] = lambda seat, players: f"Player {seat + 1}"
     team_names: tuple[str, ...] = ("Team 1", "Team 2")
     pad_width: str = "9em"
+    css: str = ""
     label_width: str = "var(--companion-label, max-content)"
     drawing: Callable[[dict[str, Any], list[str]], str] | None = None
     line_entry: LineEntry | None = None

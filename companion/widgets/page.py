@@ -289,7 +289,7 @@ class GamePage:
                 self.names_row,
             ]
         )
-        self.widget = w.VBox([style(), header, self.body])
+        self.widget = w.VBox([style(self.game), header, self.body])
         self.widget.add_class("companion")
         self.widget.add_class(f"page-{game}")
         self.count.observe(lambda _: self._count_changed(), names="value")

@@ -59,7 +59,6 @@ CSS = """
 .companion .cell { min-width: 0; }
 .companion .cell .controls { gap: 3px; }
 .companion .cell .controls > .widget-inline-hbox { margin: 0; }
-.companion .pad-shimoda .widget-dropdown select { padding: 0 2px; }
 .companion .cell .widget-text, .companion .cell .widget-dropdown { flex: 0 0 auto; }
 .companion .cell.list .items .item { gap: 4px; margin-bottom: 4px; }
 .companion .cell.list.inline .items { flex-direction: row !important; flex-wrap: wrap; gap: 4px; }
@@ -67,7 +66,6 @@ CSS = """
 .companion .minihead { width: 3em; text-align: center; font-size: 14px;
   color: var(--c-muted, #4d4d4d); }
 .companion .cell.heading .controls { padding-top: 12px; }
-.companion .tourist-blue input { border-left: 8px solid #3b6fd1; }
 .companion .tourist-black input { border-left: 8px solid #333; }
 :root[data-scheme=dark] .companion .tourist-black input { border-left-color: #9a9a9a; }
 .companion .tourist-red input { border-left: 8px solid #d23c3c; }
@@ -129,7 +127,6 @@ CSS = """
 .companion .widget-dropdown { width: auto !important; max-width: 100%; flex: 0 1 auto; }
 .companion .widget-dropdown select { width: auto; max-width: 100%; padding-right: 22px; }
 .companion .grid { --companion-label: max-content; }
-.companion .pad-shogun .grid { --companion-label: 9em; }
 .companion .save-status[tabindex], .companion .result-focus { outline-offset: 4px; }
 .companion .last-game:empty, .companion .rules-box:empty { display: none; }
 .companion .last-game { font-size: 15px; margin: 2px 0 6px; }
@@ -143,12 +140,16 @@ CSS = """
 .companion mark { background: #ffe27a; color: #1f1f1f; }
 @media (max-width: 700px) {
   .companion .grid { --companion-label: 6.5em; }
-  .companion .pad-shibuya .grid { --companion-col: 6em; }
   .companion h1 { font-size: 21px; }
 }
 """
 
 
-def style() -> w.HTML:
-    """The style sheet as a widget; put it first on a page."""
-    return w.HTML(f"<style>{CSS}</style>", layout=w.Layout(height="0px", margin="0"))
+def style(game: str | None = None) -> w.HTML:
+    """The style sheet as a widget, with the game's own rules (its kit's ``css``); put it first."""
+    extra = ""
+    if game is not None:
+        from companion.kits import KITS
+
+        extra = KITS[game].css.replace("PAD", f".companion .pad-{game}")
+    return w.HTML(f"<style>{CSS}{extra}</style>", layout=w.Layout(height="0px", margin="0"))

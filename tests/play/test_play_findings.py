@@ -72,24 +72,19 @@ def test_answers_that_do_not_fit_ask_only_the_cells_involved(db_path: Path) -> N
 
 
 @pytest.mark.slow
-def test_too_many_tourists_of_a_colour_asks_only_the_two_streets(db_path: Path) -> None:
+def test_too_many_tourists_of_a_colour_marks_only_the_spaces_holding_it(db_path: Path) -> None:
     keys = txt("Aki") + txt("Ben") + txt("") + txt("")  # no merchants
     cards = "".join(txt("b y 3 3") for _ in range(7))
     keys += cards + txt("bbb bbb - - - - -") + cards + txt("bbb - - - - - -")
-    keys += txt("")  # which is wrong: Enter, both streets are asked again
-    keys += txt("bbb b - - - - -") + txt("")  # Aki's street fixed, Ben's kept
-    keys += txt("")
+    keys += txt("A6")  # which is wrong: Aki's second space (row 6: Shop 2 tourists)
+    keys += txt("b") + txt("")  # one blue there; the two other marked spaces kept
     result = run(["score", "shimoda"], keys)
     assert result.exit_code == 0, result.output
-    assert "Aki · Tourists, Ben · Tourists: 9 blue tourists on the streets (there are 7)" in (
-        result.stdout
-    )
-    assert keys_of(db_path)[-4:] == [
-        "fix1.which",
-        "fix1.tourists.0",
-        "fix1.tourists.1",
-        "review2",
-    ]
+    assert (
+        "Aki · Shop 1 tourists, Aki · Shop 2 tourists, Ben · Shop 7 tourists: 9 blue tourists "
+        "on the streets (there are 7)"
+    ) in " ".join(result.stdout.split())
+    assert keys_of(db_path)[-3:] == ["fix1.which", "fix1.tourists2.0", "review2"]
     [game] = saved(db_path)
     aki, ben = game["score_file"]["players"]
     assert [s["tourists"] for s in aki["street"][:2]] == [{"blue": 3}, {"blue": 1}]

@@ -193,4 +193,5 @@ KIT = Kit(
     describe_draws=describe_draws,
     seat_label=seat_label,
     team_names=TEAMS,
+    css="@media (max-width: 700px) { PAD .grid { --companion-col: 6em; } }\n",
 )

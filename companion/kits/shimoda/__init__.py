@@ -305,6 +305,8 @@ KIT = Kit(
     offers={5: "start"},
     pad_width="20.2em",
     label_width="6em",
+    css="PAD .widget-dropdown select { padding: 0 2px; }\n"
+    ".companion .tourist-blue input { border-left: 8px solid #3b6fd1; }\n",
     drawing=drawing,
     line_entry=STREET_LINE,
 )

@@ -242,4 +242,5 @@ KIT = Kit(
     flow="companion.kits.shogun.flow",
     offers={2: "oldest"},
     pad_width="12.8em",
+    css="PAD .grid { --companion-label: 9em; }\n",
 )
