@@ -32,7 +32,7 @@ from companion.rules import topic_files
 from companion.safe_file import replacing
 from scorers import GAME_IDS
 
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 START, STOP = "\x02", "\x03"
 WORD = re.compile(r"[a-z0-9]+")
 MIN_SIMILARITY = 0.72
@@ -238,8 +238,11 @@ def _fill(db: sqlite3.Connection, stamp: str) -> None:
         CREATE VIRTUAL TABLE words USING fts5(word, tokenize = 'trigram');
         CREATE TABLE vocabulary (word TEXT PRIMARY KEY) WITHOUT ROWID;
         CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE game_words (word TEXT PRIMARY KEY, game TEXT NOT NULL) WITHOUT ROWID;
         """
     )
+    # The words that name a game are kept with the index, so that a search reads no scorer.
+    db.executemany("INSERT INTO game_words (word, game) VALUES (?, ?)", game_words().items())
     vocabulary: set[str] = set()
     for file in topic_files():
         topic = read_topic(file)
@@ -407,15 +410,15 @@ def search(
     """
     results = Results(query[:MAX_QUERY], [])
     words = terms_of(query)
-    known = game_words()
-    named = {known[w] for w in words if w in known}
-    if len(named) == 1 and len(words) > 1:
-        # "who starts the next round in shimoda": the game's name picks the game.
-        game = game or named.pop()
-        words = [w for w in words if w not in known]
-    results.game = game
     db = open_index(index)
     try:
+        known = dict(db.execute("SELECT word, game FROM game_words"))
+        named = {known[w] for w in words if w in known}
+        if len(named) == 1 and len(words) > 1:
+            # "who starts the next round in shimoda": the game's name picks the game.
+            game = game or named.pop()
+            words = [w for w in words if w not in known]
+        results.game = game
         groups = groups_of(db, results, words)
         if groups:
             results.hits = rank(db, groups, game, limit)
