@@ -13,7 +13,8 @@ if _os.environ.get("COMPANION_GAMES"):
         if _name.strip():
             try:
                 _importlib.import_module(_name.strip())
-            except ImportError as _error:  # said in one line; the built-in games still work
+            except Exception as _error:  # said in one line; the built-in games still work
                 import sys as _sys
 
-                print(f"COMPANION_GAMES: {_name.strip()} not loaded ({_error})", file=_sys.stderr)
+                _why = f"{type(_error).__name__}: {_error}"
+                print(f"COMPANION_GAMES: {_name.strip()} not loaded ({_why})", file=_sys.stderr)

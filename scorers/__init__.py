@@ -35,6 +35,7 @@ __all__ = [
     "GAME_IDS",
     "SCORERS",
     "GameInfo",
+    "GameMissing",
     "PlayerScore",
     "Problem",
     "Reader",
@@ -86,7 +87,12 @@ class Registry(Mapping[str, "Scorer"]):
         """Add a game whose scorer is ``module`` (a game that is not built in), after the others.
 
         The module is imported when the game is first looked up, as the others are.
+
+        Raises:
+            ValueError: Another module holds the scorer of a game of that id already.
         """
+        if self._modules.get(game, module) != module:
+            raise ValueError(f"{game} is registered already (its scorer is {self._modules[game]})")
         if game not in self._modules:
             self._ids.append(game)
         self._modules[game] = module
@@ -106,8 +112,15 @@ class Registry(Mapping[str, "Scorer"]):
                 raise KeyError(game)
             from scorers._core import Scorer
 
-            module = importlib.import_module(self._modules[game])
-            self._loaded[game] = Scorer(module.INFO, module.parse, module.score)
+            name = self._modules[game]
+            try:
+                module = importlib.import_module(name)
+                scorer = Scorer(module.INFO, module.parse, module.score)
+            except Exception as error:  # a registered game's module that does not load
+                raise GameMissing(f"{game}: its scorer {name} does not load ({error})") from None
+            if scorer.info.id != game:
+                raise GameMissing(f"{game}: {name} scores {scorer.info.id!r}, not {game!r}")
+            self._loaded[game] = scorer
         return self._loaded[game]
 
     def __iter__(self) -> Iterator[str]:
@@ -205,6 +218,10 @@ def short_title(game: str) -> str:
         game: A game id (a play imported from another app may hold any name).
     """
     return SCORERS[game].info.short_title if game in SCORERS else game
+
+
+class GameMissing(LookupError):
+    """A registered game that lacks a part (its scorer, or its kit): the message names it."""
 
 
 class UnknownGameError(LookupError):

@@ -45,7 +45,7 @@ def command_of(args: list[str]) -> str | None:
 def main() -> None:
     """Run the command line (a game whose kit lacks something is said in one line)."""
     from companion.cli.quick import quick
-    from companion.kits import KitMissing
+    from scorers import GameMissing
 
     args = sys.argv[1:]
     try:
@@ -54,7 +54,7 @@ def main() -> None:
         from companion.cli.root import build
 
         build(command_of(args))(prog_name="companion")
-    except KitMissing as error:
+    except GameMissing as error:
         print(f"Error: {error}", file=sys.stderr)
         raise SystemExit(1) from None
 

@@ -30,14 +30,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from scorers import SCORERS
+from scorers import SCORERS, GameMissing
 
 if TYPE_CHECKING:
     from companion.kits.pad import LineEntry, PadSpec
     from companion.kits.rounds import Rounds
 
 
-class KitMissing(LookupError):
+class KitMissing(GameMissing):
     """A registered game whose kit lacks something a face needs (the message names it)."""
 
 
@@ -110,14 +110,20 @@ class Kit:
         """The module of the play-along flows (imported when first asked)."""
         try:
             module = importlib.import_module(self.flow)
-        except ModuleNotFoundError as error:
-            raise KitMissing(
-                f"{self.game}: its play-along module {self.flow} is missing"
-            ) from error
+        except Exception as error:
+            raise KitMissing(f"{self.game}: {missing(self.flow, error)}") from None
         for name in ("flow", "score_only"):
             if not callable(getattr(module, name, None)):
                 raise KitMissing(f"{self.game}: {self.flow} has no {name}(t)")
         return module
+
+
+def missing(module: str, error: Exception) -> str:
+    """Why ``module`` did not load, in a few words: missing itself, or failing inside."""
+    name = error.name if isinstance(error, ModuleNotFoundError) else None
+    if name is not None and (module == name or module.startswith(name + ".")):
+        return f"{module} is missing"
+    return f"{module} does not load: {type(error).__name__}: {error}"
 
 
 class Kits(Mapping[str, Kit]):
@@ -137,8 +143,10 @@ class Kits(Mapping[str, Kit]):
                 raise KeyError(game)
             try:
                 module = importlib.import_module(self.module_of(game))
-            except ModuleNotFoundError as error:
-                raise KitMissing(f"{game}: no kit ({self.module_of(game)} is missing)") from error
+            except Exception as error:
+                raise KitMissing(
+                    f"{game}: no kit ({missing(self.module_of(game), error)})"
+                ) from None
             kit = getattr(module, "KIT", None)
             if not isinstance(kit, Kit) or kit.game != game:
                 raise KitMissing(f"{game}: {self.module_of(game)} defines no KIT for {game}")

@@ -106,7 +106,9 @@ class PadRow:
         shared: One value for the whole table instead of one per player.
         low: Its least value (a number row).
         high: Its most value (a number row; from the scorer's ``INFO.bounds``).
-        options: A choice row's ``(shown, value)`` pairs (the first the empty one).
+        options: A choice row's ``(shown, value)`` pairs, the first the empty one
+            (``""``): a placeholder when its words end with "…" (``traveller…``),
+            else a choice of its own that leaves the field out (``not said``).
         parts: The controls of a structured value (empty: one number, or a choice).
         base: The value the parts are written into (``{"tourists": {}}``).
         repeat: For a list: the most entries (0: one value, not a list).
@@ -114,6 +116,8 @@ class PadRow:
         codec: The terminal's entry code for a structured value.
         finish: Completes a structured value from its parts (a derived key).
         show: The value as the terminal pad shows it.
+        seat_words: The row's name in a question to one seat, where the label
+            alone would mislead (Shimoda's second street: ``Shop 1, your space 7``).
         question: The words of the question that asks the whole row at once
             (every player's value in one answer), when the flow asks so.
         required: The pad asks for it even where the score file may leave it out.
@@ -137,6 +141,7 @@ class PadRow:
     codec: Codec | None = None
     finish: Callable[[Any], Any] | None = None
     show: Callable[[Any], str] | None = None
+    seat_words: Callable[[int], str] | None = None
     question: str = ""
     required: bool = False
     heading: bool = False

@@ -62,10 +62,6 @@ class Step:
     clear: bool = False
 
 
-def _plain(number: int) -> str:
-    return str(number)
-
-
 @dataclass(frozen=True)
 class Rounds:
     """A game's rounds and its round tracker.

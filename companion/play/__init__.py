@@ -1,6 +1,6 @@
-"""Playing along at the table: set-up, rounds, start players and guided scoring.
+"""Playing along at the table, for any game: the prompts, the terminal's score pad drawn
+from a kit's description, set-up, and running and replaying a session.
 
-One module per game (``shimoda``, ``shibuya``, ``tokaido``, ``kamakura``,
-``shogun``), each with ``flow(table)`` for a whole game and
-``score_only(table)`` for entering a finished game's scores.
+Each game's own flow (``flow(table)`` for a whole game, ``score_only(table)`` for a
+finished game's scores) lives in its kit: :mod:`companion.kits`.
 """

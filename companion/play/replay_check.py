@@ -220,9 +220,11 @@ def replay(game: str, kind: str, events: list[tuple[str, Any]]) -> tuple[Any, in
 def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     """Problems and notes of one played-along game."""
     where = f"played-along game #{session.id} ({session.game})"
+    from companion.kits import KitMissing
+
     try:
         flow_for(session.game, session.kind)
-    except UnknownSession as error:
+    except (UnknownSession, KitMissing) as error:
         return [Finding(where, str(error))], []
     for k, (key, value) in enumerate(session.events, 1):
         if isinstance(value, Unreadable):

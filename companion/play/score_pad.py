@@ -101,37 +101,48 @@ class Pad:
         """Ask one cell again (its current value offered) and keep the answer."""
         row, seat = self.find(cell)
         who = row.label if seat is None else self.names[seat]
-        self.values[cell] = ask_cell(t, answer_key, row, who, self.values.get(cell))
+        self.values[cell] = ask_cell(t, answer_key, row, who, self.values.get(cell), seat)
 
 
-def question(row: PadRow, who: str) -> str:
+def question(row: PadRow, who: str, seat: int | None = None) -> str:
     """The question for one cell: ``Aki: score track?``."""
     words = row.label
+    if seat is not None and row.seat_words is not None:
+        words = row.seat_words(seat)
     if row.shared:
         return f"{words}?"
     lowered = f"{words[:1].lower()}{words[1:]}"
     return f"{who}'s {lowered}?" if row.options else f"{who}: {lowered}?"
 
 
-def ask_cell(t: Table, answer_key: str, row: PadRow, who: str, current: Any) -> Any:
+def ask_cell(
+    t: Table, answer_key: str, row: PadRow, who: str, current: Any, seat: int | None = None
+) -> Any:
     """One cell's value, asked as the row says: a number, a choice or an entry code."""
-    message = question(row, who)
+    message = question(row, who, seat)
     if row.codec is not None:
         codec = row.codec
 
         def check(text: str) -> str | None:
             return codec.read(text)[1]
 
+        asked = message[:-1]
+        hinted = (
+            f"{asked[:-1]}; {codec.hint})" if asked.endswith(")") else f"{asked} ({codec.hint})"
+        )
         text = t.text(
             answer_key,
-            f"{message[:-1]} ({codec.hint})?",
+            f"{hinted}?",
             check=check,
             default=codec.write(current) if current is not None else "",
             topic=row.topic,
         )
         return codec.read(text)[0]
     if row.options:
-        shown = {value: words for words, value in row.options if value}
+        # The empty choice is offered when it means something ("not said"), not a placeholder.
+        shown = {
+            value: words for words, value in row.options if value != "" or not words.endswith("…")
+        }
         back = {words: value for value, words in shown.items()}
         answer = t.choose(
             answer_key,

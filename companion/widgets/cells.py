@@ -222,44 +222,6 @@ class Cell:
         return list(self.controls.values())
 
 
-def int_cell(path: str, *, width: str = "100%", placeholder: str = "") -> Cell:
-    """A whole number; empty leaves the key out (the scorer says when it is required)."""
-    return Cell(
-        path,
-        {"n": text_input(width, numeric=True, placeholder=placeholder)},
-        lambda raw: number(clip(raw["n"])),
-    )
-
-
-def text_cell(path: str, *, width: str = "100%", placeholder: str = "") -> Cell:
-    """Free text (a merchant's name); empty leaves the key out."""
-    return Cell(
-        path,
-        {"t": text_input(width, placeholder=placeholder)},
-        lambda raw: clip(raw["t"]).strip() or OMIT,
-    )
-
-
-def choice_cell(
-    path: str, options: list[tuple[str, str]], *, width: str = "100%", convert: Any = None
-) -> Cell:
-    """A dropdown; the value ``""`` leaves the key out."""
-
-    def build(raw: dict[str, Any]) -> Any:
-        value = raw["c"]
-        if value == "":
-            return OMIT
-        return convert(value) if convert else value
-
-    return Cell(path, {"c": choice(options, width)}, build)
-
-
-def check_cell(path: str, label: str) -> Cell:
-    """A tick box (a true/false field)."""
-    box = w.Checkbox(value=False, description=label, indent=False)
-    return Cell(path, {"b": box}, lambda raw: bool(raw["b"]))
-
-
 class ListCell(Cell):
     """A list you add entries to (site coins, tour cards, tickets...).
 

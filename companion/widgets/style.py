@@ -66,11 +66,6 @@ CSS = """
 .companion .minihead { width: 3em; text-align: center; font-size: 14px;
   color: var(--c-muted, #4d4d4d); }
 .companion .cell.heading .controls { padding-top: 12px; }
-.companion .tourist-black input { border-left: 8px solid #333; }
-:root[data-scheme=dark] .companion .tourist-black input { border-left-color: #9a9a9a; }
-.companion .tourist-red input { border-left: 8px solid #d23c3c; }
-.companion .tourist-yellow input { border-left: 8px solid #e3b90e; }
-.companion .tourist-pink input { border-left: 8px solid #e37bb5; }
 .companion .shared-row { align-items: center; }
 .companion .shared-row > .widget-html { min-width: 9em; }
 .companion .save-row { align-items: center; margin: 8px 0; }

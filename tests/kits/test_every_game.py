@@ -104,8 +104,20 @@ def test_pad_rows_are_unique_and_their_bounds_are_the_scorers(game: str) -> None
         assert len(ids) == len(set(ids)), f"{game}: a row id twice"
         assert len({r.label for r in spec.rows}) == len(ids), f"{game}: a label twice"
         for row in number_rows(spec):
-            assert row.high is not None, f"{game}: row {row.id} has no bound"
-            assert (row.low, row.high) in info.bounds.values(), f"{game}: {row.id} not the scorer's"
+            assert (row.low, row.high) == info.bounds.get(row.field), f"{game}: {row.id}"
+        for row in spec.rows:
+            for part in row.parts:
+                if part.kind == "number" and part.high is not None:
+                    assert (part.low, part.high) == part_bound(info.bounds, row, part.key), (
+                        f"{game}: {row.id} {part.key} is not bounded as the scorer checks it"
+                    )
+
+
+def part_bound(bounds: Any, row: PadRow, key: str) -> tuple[int, int] | None:
+    """The scorer's bound of a part: by its path in the row's field, or its own name."""
+    names = [f"{row.field}.{key}".strip("."), key.rpartition(".")[0], key.rpartition(".")[2]]
+    names.append(row.field)
+    return next((bounds[n] for n in names if n in bounds), None)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -18,10 +18,10 @@ from typing import Any
 from companion.kits import Kit, PadOptions
 from companion.kits.pad import PadRow, PadSpec, number_row
 from companion.kits.rounds import COUNT, Rounds, RoundState, Step
-from scorers.shibuya import LEAD, TARGETS
+from scorers.shibuya import INFO, LEAD, TARGETS
 
 GAME = "shibuya"
-TEAM_COUNT = 4
+TEAM_COUNT = INFO.team_counts[0]
 """The player count played in two teams of two."""
 TEAMS = ("Red", "Blue")
 """The two sides' colours: what a side is called before its team name is typed."""
@@ -155,7 +155,7 @@ def result_problems(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
     if target is None or len(goals) != len(typed):
         return []
     won = [s for s in (0, 1) if goals[s] >= target or goals[s] - goals[1 - s] >= LEAD]
-    paths = ["players[0].goals", "players[1].goals"]
+    paths = ["players[0].goals", "players[1].goals", "variant"]  # the rules decide too
     if not won:
         message = f"the game is not over: no side has {target} at goal or a lead of {LEAD}"
         return [(message, paths)]

@@ -18,14 +18,15 @@ space it faces (the second player's own space 1, at their left hand, is
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from companion.kits import Kit, PadOptions
 from companion.kits.pad import CHOICE, NUMBER, TEXT, PadRow, PadSpec, Part, number_row
 from companion.kits.rounds import COUNT, Rounds, RoundState, Step
-from companion.kits.shimoda.codes import INITIALS, CardCodec, SpaceCodec
-from companion.kits.shimoda.drawing import street_drawing
+from companion.kits.shimoda.codes import INITIALS, TYPES, CardCodec, SpaceCodec
+from companion.kits.shimoda.drawing import STREET_COLOURS, street_drawing
 from companion.kits.shimoda.street_line import CARD_ROWS, SPACE_ROWS, STREET_LINE
 from scorers.names import clean_name, name_problem
 from scorers.shimoda import (
@@ -109,17 +110,7 @@ ROUNDS_OF_PLAY = Rounds(
 
 # --- the score pad -------------------------------------------------------------
 
-CARD_TYPES = (
-    ("scores…", ""),
-    ("per tourist", "any"),
-    ("per colour", "color"),
-    ("per pair", "pair"),
-    ("per space of 2", "exactly_two"),
-    ("per 5 colours", "all_colors"),
-    ("per 3 colours", "three_colors"),
-    ("per chair", "chairs"),
-    ("per marker", "victory_markers"),
-)
+CARD_TYPES = (("scores…", ""), *((short, kind) for kind, (_, short, _) in TYPES.items()))
 """What a card scores, as the web pad's dropdown offers it."""
 CARD_RANGES = (("range…", ""), *((f"range {r}", str(r)) for r in RANGES))
 """A card's range, as the web pad's dropdown offers it."""
@@ -259,6 +250,7 @@ def shop_row(space: int) -> PadRow:
         parts=CARD_PARTS,
         codec=CardCodec(),
         finish=finish_card,
+        seat_words=own_space(space, f"Shop {space + 1}"),
     )
 
 
@@ -273,6 +265,7 @@ def tourists_row(space: int) -> PadRow:
         base={"tourists": {}},
         codec=SpaceCodec(),
         finish=finish_space,
+        seat_words=own_space(space, f"Shop {space + 1} tourists"),
     )
 
 
@@ -296,6 +289,26 @@ def drawing(document: dict[str, Any], names: list[str]) -> str:
     return street_drawing(document, names)
 
 
+CSS = (
+    "PAD .widget-dropdown select { padding: 0 2px; }\n"
+    + "".join(
+        f".companion .tourist-{c} input {{ border-left: 8px solid {STREET_COLOURS[c]}; }}\n"
+        for c in COLORS
+    )
+    + ":root[data-scheme=dark] .companion .tourist-black input { border-left-color: #9a9a9a; }\n"
+)
+"""The web pad's own style: each tourist box edged in its colour."""
+
+
+def own_space(space: int, label: str) -> Callable[[int], str]:
+    """A row's name in a question to a seat: the second street's own number too."""
+
+    def words(seat: int) -> str:
+        return label if seat == 0 else f"{label} (your space {STREET_LENGTH - space})"
+
+    return words
+
+
 KIT = Kit(
     game=GAME,
     checklist=checklist,
@@ -305,8 +318,7 @@ KIT = Kit(
     offers={5: "start"},
     pad_width="20.2em",
     label_width="6em",
-    css="PAD .widget-dropdown select { padding: 0 2px; }\n"
-    ".companion .tourist-blue input { border-left: 8px solid #3b6fd1; }\n",
+    css=CSS,
     drawing=drawing,
     line_entry=STREET_LINE,
 )

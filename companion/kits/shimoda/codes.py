@@ -25,14 +25,20 @@ SPACES = STREET_LENGTH
 INITIALS = {"b": "blue", "k": "black", "r": "red", "y": "yellow", "p": "pink"}
 LETTER = {color: letter for letter, color in INITIALS.items()}
 EMPTY = "-"
-KINDS = {
-    "any": ("any", "per tourist of any colour"),
-    "two": ("exactly_two", "per space with exactly 2 tourists"),
-    "all": ("all_colors", "per set of all five colours"),
-    "three": ("three_colors", "per set of three different colours"),
-    "chair": ("chairs", "per chair icon"),
-    "vm": ("victory_markers", "per victory marker"),
+TYPES = {
+    "any": ("any", "per tourist", "per tourist of any colour"),
+    "color": ("", "per colour", "per tourist of one colour"),
+    "pair": ("", "per pair", "per pair of two colours"),
+    "exactly_two": ("two", "per space of 2", "per space with exactly 2 tourists"),
+    "all_colors": ("all", "per 5 colours", "per set of all five colours"),
+    "three_colors": ("three", "per 3 colours", "per set of three different colours"),
+    "chairs": ("chair", "per chair", "per chair icon"),
+    "victory_markers": ("vm", "per marker", "per victory marker"),
 }
+"""What a card scores, by the scorer's type: its word in a card code ("" where the code
+is the colours themselves: ``y``, ``rp``), its words on the web pad's dropdown, spelled out."""
+KINDS = {code: (kind, words) for kind, (code, _, words) in TYPES.items() if code}
+"""A card code's word for what it scores → the scorer's type and the words spelled out."""
 KIND_WORDS = {kind: word for word, (kind, _) in KINDS.items()}
 RANGES = {1: "its own space", 3: "3 spaces centred on it", 5: "5 spaces", 7: "the whole street"}
 CODE_HELP = "\n".join(
