@@ -55,6 +55,8 @@ LOG = logging.getLogger("companion.serve")
 
 MAX_KERNELS_VARIABLE = "COMPANION_MAX_KERNELS"
 DEFAULT_MAX_KERNELS = 12
+STARTING_SECONDS = 60.0
+"""How long a page waits for a pool's kernels that are still starting before it is refused."""
 RETRY_FILL_SECONDS = 5.0
 
 
@@ -64,6 +66,16 @@ def max_kernels() -> int:
         return max(1, int(os.environ.get(MAX_KERNELS_VARIABLE, DEFAULT_MAX_KERNELS)))
     except ValueError:
         return DEFAULT_MAX_KERNELS
+
+
+def last_active(kernel: Any) -> Any:
+    """When a kernel was last active, or ``None`` for one still starting."""
+    from traitlets import TraitError
+
+    try:
+        return kernel.last_activity
+    except TraitError:  # not set before the kernel has started
+        return None
 
 
 def capped(manager_class: type[Any]) -> type[Any]:
@@ -100,10 +112,11 @@ def capped(manager_class: type[Any]) -> type[Any]:
                 if kernel_id not in pooled
                 and (kernel := self.get_kernel(kernel_id)) is not None
                 and self._kernel_connections.get(kernel_id, 0) == 0
+                and last_active(kernel) is not None  # one still starting is no one's to free
             ]
             if not idle:
                 return False
-            oldest = min(idle, key=lambda k: k.last_activity)
+            oldest = min(idle, key=last_active)
             self.log.info("Kernel cap reached: shutting down unused kernel %s", oldest.kernel_id)
             await self.shutdown_kernel(oldest.kernel_id)
             return True
@@ -112,8 +125,21 @@ def capped(manager_class: type[Any]) -> type[Any]:
             from tornado import web
 
             while self._occupied() >= self.cap:
-                if not await self._make_room():
-                    raise web.HTTPError(
+                if await self._make_room():
+                    continue
+                # A pool's kernels still starting are counted twice (listed, and their task
+                # pending) until they are up: wait for them, then count again.
+                starting = [
+                    task
+                    for pool in getattr(self, "_pools", {}).values()
+                    for task in pool
+                    if not task.done()
+                ]
+                if starting:
+                    await asyncio.wait(starting, timeout=STARTING_SECONDS)
+                    if all(task.done() for task in starting):
+                        continue
+                raise web.HTTPError(
                         503,
                         f"{self.cap} kernels are running, the most this server allows: "
                         "close a page you no longer use, or wait a minute and reload",
