@@ -140,10 +140,10 @@ def capped(manager_class: type[Any]) -> type[Any]:
                     if all(task.done() for task in starting):
                         continue
                 raise web.HTTPError(
-                        503,
-                        f"{self.cap} kernels are running, the most this server allows: "
-                        "close a page you no longer use, or wait a minute and reload",
-                    )
+                    503,
+                    f"{self.cap} kernels are running, the most this server allows: "
+                    "close a page you no longer use, or wait a minute and reload",
+                )
             return str(await super().start_kernel(*args, **kwargs))
 
         def fill_if_needed(

@@ -100,9 +100,13 @@ def test_one_pad_for_both_faces() -> None:
         (
             [4, 2],
             "standard",
-            ["the game is not over: no side has 6 at goal or a lead of 3"],
+            ["the game is not over: no side has 6 pawns at goal or leads by 3"],
         ),
-        ([6, 6], "standard", ["both sides cannot have won: one of the counts is wrong"]),
+        (
+            [6, 6],
+            "standard",
+            ["both sides have 6 or more pawns at goal: only one can have won"],
+        ),
         ([None, 2], "standard", []),  # not typed yet: the scorer says so
         ([6, 2], "other", []),  # an unknown variant: the scorer says so
     ],
@@ -114,7 +118,8 @@ def test_the_result_must_be_one_the_rules_give(
         {"name": n, **({} if g is None else {"goals": g})} for n, g in zip(TWO, goals, strict=True)
     ]
     problems = result_problems({"game": "shibuya", "variant": variant, "players": players})
-    assert problems == [(m, ["players[0].goals", "players[1].goals"]) for m in found]
+    paths = ["players[0].goals", "players[1].goals", "variant"]  # the rules decide as well
+    assert problems == [(m, paths) for m in found]
 
 
 def test_seats_are_team_colours_with_four_players() -> None:

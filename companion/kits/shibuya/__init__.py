@@ -141,26 +141,28 @@ def winner_of(goals: list[int], target: int) -> int | None:
 
 
 def result_problems(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
-    """A result the rules cannot give: no side has won yet, or both have (both goals named).
+    """A result the rules cannot give (no side has won yet, or both have), as the scorer's own
+    rule says it (:func:`scorers.shibuya.winner_of`), naming both counts and the rules.
 
     Counts not typed yet (or not whole numbers) and an unknown variant are
     left to the scorer to report.
     """
+    from scorers import ScoreFileError
+    from scorers.shibuya import Game, Side, winner_of
+
     players = file.get("players")
     if not isinstance(players, list) or len(players) != 2:
         return []
     typed = [p.get("goals") if isinstance(p, dict) else None for p in players]
     goals = [g for g in typed if isinstance(g, int) and not isinstance(g, bool)]
-    target = TARGETS.get(str(file.get("variant", VARIANT_OPTIONS[0][1])))
-    if target is None or len(goals) != len(typed):
+    variant = str(file.get("variant", VARIANT_OPTIONS[0][1]))
+    if variant not in TARGETS or len(goals) != len(typed):
         return []
-    won = [s for s in (0, 1) if goals[s] >= target or goals[s] - goals[1 - s] >= LEAD]
-    paths = ["players[0].goals", "players[1].goals", "variant"]  # the rules decide too
-    if not won:
-        message = f"the game is not over: no side has {target} at goal or a lead of {LEAD}"
-        return [(message, paths)]
-    if len(won) == 2:
-        return [("both sides cannot have won: one of the counts is wrong", paths)]
+    try:
+        winner_of(Game(variant, tuple(Side(f"side {k}", n) for k, n in enumerate(goals))))
+    except ScoreFileError as error:
+        paths = ["players[0].goals", "players[1].goals", "variant"]  # the rules decide too
+        return [(problem.message, paths) for problem in error.problems]
     return []
 
 
