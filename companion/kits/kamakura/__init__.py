@@ -366,6 +366,7 @@ def card_rows(tours: Sequence[str], advanced: bool, names: Sequence[str]) -> lis
                         ),
                     ),
                     codec=ClaimCodec(tuple(names)),
+                    show=lambda value: str(value) if value else "not named (not needed)",
                 )
             )
     return rows
