@@ -479,7 +479,11 @@ def serve(
     check_history(db)
     from companion.kits import KITS
 
-    pages = len(shipped_notebooks()) + len(KITS.ready())  # the history and every game's page
+    ready = KITS.ready()
+    for game in KITS:
+        if game not in ready:
+            typer.echo(f"Note: {game} has no page (its kit is missing or does not load).", err=True)
+    pages = len(shipped_notebooks()) + len(ready)  # the history and every game's page
     if pool * pages >= max_kernels:
         fail(
             f"--pool {pool} keeps {pool * pages} kernels ready for {pages} pages: "

@@ -20,6 +20,7 @@ from typing import Any
 
 from companion.wording import plural
 from scorers.shimoda import COLORS, MAX_CARD_POINTS, MAX_CHAIRS, MAX_PER_SPACE, STREET_LENGTH
+from scorers.shimoda import RANGES as REACHES
 
 SPACES = STREET_LENGTH
 INITIALS = {"b": "blue", "k": "black", "r": "red", "y": "yellow", "p": "pink"}
@@ -40,7 +41,14 @@ is the colours themselves: ``y``, ``rp``), its words on the web pad's dropdown, 
 KINDS = {code: (kind, words) for kind, (code, _, words) in TYPES.items() if code}
 """A card code's word for what it scores → the scorer's type and the words spelled out."""
 KIND_WORDS = {kind: word for word, (kind, _) in KINDS.items()}
-RANGES = {1: "its own space", 3: "3 spaces centred on it", 5: "5 spaces", 7: "the whole street"}
+RANGES = dict(
+    zip(
+        REACHES,
+        ("its own space", "3 spaces centred on it", "5 spaces", "the whole street"),
+        strict=True,
+    )
+)
+"""Each range the scorer knows, in words."""
 CODE_HELP = "\n".join(
     [
         "Shop card codes: colour, what it scores, points, range; e.g. b y 3 3 is a blue card",
@@ -55,8 +63,8 @@ CODE_HELP = "\n".join(
         "player's space 3 (their own numbering). Tab offers what fits.",
     ]
 )
-COMPACT = re.compile(r"^([a-z])([a-z+]+?)(\d{1,2})([1357])(c\d)?$")
-REFERENCE = re.compile(r"^=\s*([1-7])$")
+COMPACT = re.compile(rf"^([a-z])([a-z+]+?)(\d{{1,2}})([{''.join(map(str, REACHES))}])(c\d)?$")
+REFERENCE = re.compile(rf"^=\s*([1-{SPACES}])$")
 
 
 # --- shop card codes ---------------------------------------------------------
@@ -306,7 +314,7 @@ def reference_so_far(text: str, other: list[dict[str, Any] | None]) -> str | Non
     if re.fullmatch(r"=\s*", text.strip()):
         return None
     if REFERENCE.match(text.strip()) is None:
-        return "after = comes the other street's space number, 1 to 7 (e.g. =3)"
+        return f"after = comes the other street's space number, 1 to {SPACES} (e.g. =3)"
     return card_or_reference(text, other)[1]
 
 
