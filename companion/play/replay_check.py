@@ -158,6 +158,11 @@ class _Asked(Exception):
     """The flow wanted a new answer: the saved ones are used up."""
 
 
+PAD_STEPS = ("review", "fix")
+"""The answers given on a score pad (``review1``, ``fix1.B3``...): the keys a game finished
+with an earlier companion's pad may hold that today's pad no longer asks."""
+
+
 class _Diverged(Exception):
     """A saved answer no longer fits the flow at this place."""
 
@@ -233,6 +238,13 @@ def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     try:
         outcome, used = replay(session.game, session.kind, session.events)
     except _Diverged as error:
+        failed = answers[error.keep] if error.keep < len(answers) else ""
+        recorded = session.status != "active" and session.play is not None
+        if recorded and failed.startswith(PAD_STEPS):
+            # A score pad of an earlier companion (its rows were numbered and named
+            # otherwise): every answer up to the pad replays; the game is kept as recorded.
+            said = f"its score pad was corrected with an earlier companion's pad ({error.reason})"
+            return [], [Finding(where, f"{said}; the recorded game is kept as it is")]
         return [Finding(where, f"it no longer replays: {error.reason}")], []
     except Exception as error:  # a flow failing on a saved answer is what we look for
         return [Finding(where, f"replaying it fails: {type(error).__name__}: {error}")], []

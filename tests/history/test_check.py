@@ -336,3 +336,30 @@ def test_an_import_with_blank_scores_checks_out(db_path: Path) -> None:
         1,
         ["1 problem:", "  game #1: its players (as the stats read them) differ from its result"],
     )
+
+
+def test_a_game_corrected_on_an_earlier_companions_score_pad_is_a_note(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """Its pad's rows were numbered and named otherwise: the answers up to the pad replay,
+    the recorded game is kept, and neither check nor an import refuses it."""
+    from tests.support.play_scripts import shimoda
+
+    script = shimoda()
+    assert run(script.args, script.fixed()).exit_code == 0
+    # The same game as an earlier companion saved it: one row for a street's tourists.
+    sql(db_path, "UPDATE session_events SET key = 'fix1.tourists.0' WHERE key LIKE 'fix1.%'")
+    result = runner.invoke(app, ["history", "check"])
+    assert result.exit_code == 0, result.stdout
+    assert (
+        "  Note: played-along game #1 (shimoda): its score pad was corrected with an earlier "
+        "companion's pad"
+    ) in result.stdout
+    assert "the recorded game is kept as it is" in " ".join(result.stdout.split())
+    exported = tmp_path / "plays.json"
+    assert (
+        runner.invoke(app, ["history", "export", "-f", "json", "-o", str(exported)]).exit_code == 0
+    )
+    again = ["--db", str(tmp_path / "again.sqlite3")]
+    imported = runner.invoke(app, ["history", "import", str(exported), *again])
+    assert imported.exit_code == 0, imported.output
