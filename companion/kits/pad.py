@@ -150,7 +150,7 @@ class PadRow:
 
     @property
     def kind(self) -> str:
-        """``number``, ``choice``, ``flag`` or ``parts`` (a structured value or a list)."""
+        """``number``, ``choice`` or ``parts`` (a structured value, or a list of them)."""
         if self.parts or self.repeat:
             return "parts"
         if self.options:
