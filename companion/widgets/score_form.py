@@ -269,11 +269,12 @@ class ScoreForm:
                 found[self.keys[path]] = value
         return found
 
-    def document(self) -> dict[str, Any]:
-        """The score file the form holds now."""
+    def document(self, values: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The score file the form holds now (``values``: :meth:`values`, when read already)."""
         names = [self.names[seat] if seat < len(self.names) else "" for seat in range(self.players)]
         members = self.members if self.teams and self.members else None
-        return pad_document(self.spec, self.game, names, self.values(), members=members)
+        held = self.values() if values is None else values
+        return pad_document(self.spec, self.game, names, held, members=members)
 
     def raw(self) -> dict[str, Any]:
         """What every cell holds, for the draft."""
@@ -295,13 +296,13 @@ class ScoreForm:
         """``(path, message)`` for everything wrong, as the scorer says it."""
         from scorers import SCORERS, ScoreFileError
 
-        document = self.document()
+        values = self.values()
         found: list[tuple[str, str]] = []
         try:
-            SCORERS[self.game].score_json(document)
+            SCORERS[self.game].score_json(self.document(values))
         except ScoreFileError as error:
             found += [(p.path, p.message) for p in error.problems]
-        return found + pad_problems(self.spec, self.players, self.values())
+        return found + pad_problems(self.spec, self.players, values)
 
     def _refuse_after_save(self) -> None:
         """A change after Save: put the saved values back and say so (never dropped silently)."""

@@ -80,6 +80,20 @@ def coin_token_problem(tokens: Sequence[str], what: str) -> str | None:
     return None
 
 
+def circle_problem(circle: str, value: int | None, seen: set[str], twice: str) -> str | None:
+    """What no coin of ``circle`` can be (named twice, a station, another printed value);
+    ``circle`` joins ``seen``."""
+    if circle in seen:
+        return f"circle {circle} {twice}"
+    seen.add(circle)
+    if circle in STATIONS:
+        return f"circle {circle} is a station: it holds no site coin"
+    printed = KNOWN_VALUES.get(circle)
+    if value is not None and printed is not None and value != printed:
+        return f"circle {circle}'s coin is worth {printed} (the rulebook's value)"
+    return None
+
+
 def coins_problem(text: str, circles: Mapping[str, tuple[int, str]]) -> str | None:
     """What is wrong with a line of site coins, or ``None``."""
     tokens = none_dash(text).split()
@@ -92,15 +106,11 @@ def coins_problem(text: str, circles: Mapping[str, tuple[int, str]]) -> str | No
         return f"{len(tokens)} coins: a Memento board holds {END_COINS}"
     seen: set[str] = set()
     for circle, value, color in parse_coins(text):
-        if circle in seen:
-            return f"circle {circle} twice: each player holds one coin of a circle at most"
-        seen.add(circle)
-        if circle in STATIONS:
-            return f"circle {circle} is a station: it holds no site coin"
+        twice = "twice: each player holds one coin of a circle at most"
+        found = circle_problem(circle, value, seen, twice)
+        if found:
+            return found
         known = circles.get(circle)
-        printed = KNOWN_VALUES.get(circle)
-        if value is not None and printed is not None and value != printed:
-            return f"circle {circle}'s coin is worth {printed} (the rulebook's value)"
         if value is not None and value > MAX_COIN_VALUE:
             return f"circle {circle}'s coin: a value up to {MAX_COIN_VALUE}"
         if known and ((value is not None and value != known[0]) or (color and color != known[1])):
@@ -124,19 +134,15 @@ def board_coins(text: str) -> list[tuple[str, int, str]]:
 def board_problem(text: str) -> str | None:
     """What is wrong with a set-up description of the board's site coins, or ``None``."""
     tokens = none_dash(text).split()
-    bad = [token for token in tokens if not COIN.match(token)]
+    bad = coin_token_problem(tokens, "circle letter, value if needed, colour: C2p")
     if bad:
-        return f"not a coin: {' '.join(bad)} (circle letter, value if needed, colour: C2p)"
+        return bad
     seen: set[str] = set()
     for circle, value, color in parse_coins(text):
-        if circle in seen:
-            return f"circle {circle} twice"
-        seen.add(circle)
-        if circle in STATIONS:
-            return f"circle {circle} is a station: it holds no site coin"
+        found = circle_problem(circle, value, seen, "twice")
+        if found:
+            return found
         printed = KNOWN_VALUES.get(circle)
-        if value is not None and printed is not None and value != printed:
-            return f"circle {circle}'s coin is worth {printed} (the rulebook's value)"
         if color is None:
             return f"circle {circle}: add its colour letter (p, g or b), e.g. {circle}p"
         if value is None and printed is None:
