@@ -188,31 +188,40 @@ def shogun_round(count: int, bids: list[int]) -> list[str]:
 
 
 def shogun(count: int) -> Script:
-    """Two years; Aki holds the most in both winters; nobody is short of rice."""
+    """Two years; Aki holds the most in both winters.
+
+    An ordinary second winter: every player's holding changed in two or three
+    regions since the first (provinces gained and lost, some with buildings,
+    buildings built), and one player, Cho, is short of rice and loses a yellow
+    province to the revolt. No totals are equal, so no war chests are asked.
+    """
     people = names(count)
     before = [txt(str(count)), *map(txt, people), txt(""), sel(count - 1)]
-    grids = ["b3102 y21", "r2 p11", "g2100", "y1 r1", "p2"]
-    # The second winter starts from the first: Aki took a yellow province, with its castle.
-    changes = ["y31", "", "", "", ""]
+    grids = ["b3102 y21 g1", "r3110 p21", "g3100 y2 b1", "y2 r2 p1", "p3 g2 r1"]
+    # Aki: a brown province, a castle built in green. Ben: a red province lost, a temple
+    # built in purple, a yellow province gained. Cho: a green province gained with its
+    # castle, the brown one lost. Dai: a yellow and a red province. Eve: a purple province
+    # lost, a temple built in green.
+    changes = ["bgc", "r-pty", "g+cb-", "yr", "p-gt"]
     count_keys: list[str] = []
     for year in (1, 2):
         before += shogun_round(count, [0, 1, 2, 5]) + shogun_round(count, [4, 4, 3])
         before += shogun_round(count, [5, 6, 2])
-        winter = []
-        for seat in range(count):
-            winter += [txt(grids[seat] if year == 1 else changes[seat]), txt("9")]
         if year == 1:
-            before += [*winter, txt("")]
+            before += [txt(grids[seat]) for seat in range(count)]
+            before += [txt(""), txt("")]  # every province fed; the pad: go on
         else:
-            count_keys = [*winter, txt(" ".join(str(3 + k) for k in range(count))), txt("")]
+            count_keys = [txt(changes[seat]) for seat in range(count)]
+            # Cho has 4 rice for 6 provinces: one revolt, which takes a yellow province.
+            count_keys += [txt("c4"), txt("y"), txt("")]
     return Script(
         "shogun",
         count,
         ["play", "shogun"],
         before,
         count_keys,
-        (0, txt("b3101 y31")),
-        [txt("A2"), txt("3 1 0 2")],
+        (0, txt("bgt")),
+        [txt("A6"), txt("1 1 0 0")],
         ["Aki"],
     )
 

@@ -12,7 +12,8 @@ the year stays the flow's (a pad changed to another year is asked again). The
 first winter has no score before it and no tie-break, so its pad has no
 "Score before this winter" and no "War chests" rows; without a year in the
 context (the web page, which scores either winter) both rows are there, and
-asked for (``required``).
+asked for (``required``). The flow's final winter leaves the war chests out
+(``context["chests"]`` false) and asks them only of players with equal totals.
 """
 
 from __future__ import annotations
@@ -196,7 +197,7 @@ def pad(options: PadOptions) -> PadSpec:
             )
         )
     rows.extend(regions)
-    if year != YEARS[0]:
+    if year != YEARS[0] and options.context.get("chests", True):
         rows.append(
             number_row(GAME, "war_chests", "War chests", "tie-breaks", id="chests", required=True)
         )

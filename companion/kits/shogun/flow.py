@@ -1,14 +1,18 @@
 """Playing Shogun along: two years of seasons, bids and action order, winters and scoring.
 
 Each winter runs as the rulebook's steps do: everyone lowers their rice marker
-by the loss on the fourth event card, then each player gives their provinces
-and buildings by region (one answer, e.g. ``b3102 y21 g1``) and the rice left
-on the track; the companion works out the shortfall, the revolts and who draws
-them; the revolts are resolved; then the winter is scored on the score pad.
+by the loss on the fourth event card; each player's holding is given (the
+first winter: the whole holding by region, e.g. ``b3102 y21 g1``; the second:
+only what changed since the first, e.g. ``by-``); one question takes the rice
+of those short of it; the companion works out the shortfall, the revolts and
+who draws them; each revolt is resolved and typed as what it took (``r``, ``bc``),
+a revolt taking one province at most; then the winter is scored on the score
+pad. War chests are asked in the final winter only when totals are equal.
+Every question says whether it takes changes or a whole holding; the codes
+are in :mod:`companion.kits.shogun.winter`.
 
-The second winter starts from the first: each player's regions as the first
-winter left them are shown, and only the regions that changed are typed
-(``y31`` for yellow, ``r0`` for a region lost; Enter when nothing changed).
+Sessions saved before these questions (whole regions after the revolts, rice
+player by player, war chests always) replay with the questions they answered.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 
 from companion.kits import KITS, PadOptions
 from companion.kits.shogun import GAME
+from companion.kits.shogun import winter as codes
 from companion.kits.shogun.codes import (
     BID_RANKS,
     BIDS,
@@ -260,16 +265,106 @@ class Fed:
     """What the table worked out for one player in a winter's supply.
 
     Attributes:
-        rice: Rice on the supply track (after the loss).
-        held: Provinces held before the revolts.
+        rice: Rice on the supply track (after the loss); ``None`` when not typed
+            (the player was said to have rice for every province).
+        held: Provinces held before the revolts (as typed at the table).
         lost: Provinces lost in the revolts.
         revolts: Revolts resolved.
     """
 
-    rice: int
+    rice: int | None
     held: int
     lost: int
     revolts: int
+
+
+def provinces(grid: Grid) -> int:
+    """The provinces a holding has."""
+    return sum(c[0] for c in grid.values())
+
+
+def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
+    """A player's holding from the last winter's: only what changed is typed."""
+
+    def check(text: str) -> str | None:
+        return codes.apply_changes(known, text, name)[1]
+
+    def preview(text: str) -> str:
+        after, problem = codes.apply_changes(known, text, name)
+        if after is None:
+            return f"  {problem}"
+        said = codes.changes_said(known, after)
+        return f"  {said} | now {codes.grid_text(after)} ({provinces(after)} provinces)"
+
+    text = t.text(
+        key,
+        f"{name}: what changed since the first winter (was {codes.grid_text(known)})? "
+        f"Changes only, Enter if nothing ({codes.CHANGES_HELP})",
+        check=check,
+        preview=preview,
+    )
+    after, _ = codes.apply_changes(known, text, name)
+    assert after is not None
+    return after
+
+
+def ask_rice(t: Table, key: str, names: list[str], held: list[int]) -> dict[int, int]:
+    """One question: the rice of those short of it (or everyone's); seat → rice typed."""
+    shown = ", ".join(f"{n} {h}" for n, h in zip(names, held, strict=True))
+
+    def check(text: str) -> str | None:
+        return codes.read_rice(text, names)[1]
+
+    def preview(text: str) -> str:
+        rice, problem = codes.read_rice(text, names)
+        if rice is None:
+            return f"  {problem}"
+        if not rice:
+            return "  every player has rice for each province: no revolts"
+        said = []
+        for seat, left in sorted(rice.items()):
+            short = held[seat] - left
+            said.append(f"{names[seat]} {left} rice, " + (f"{short} short" if short > 0 else "fed"))
+        return "  " + "; ".join(said)
+
+    text = t.text(
+        key,
+        f"Rice after the loss: who is short of rice ({codes.RICE_HELP})? Enter if every "
+        f"player has a rice for each province. Provinces: {shown}",
+        check=check,
+        preview=preview,
+    )
+    rice, _ = codes.read_rice(text, names)
+    assert rice is not None
+    return rice
+
+
+def ask_taken(t: Table, key: str, name: str, held: Grid, revolts: int) -> tuple[Grid, int]:
+    """What a player's revolts took, typed as the provinces lost; the holding after them."""
+
+    def check(text: str) -> str | None:
+        return codes.apply_taken(held, text, revolts, name)[2]
+
+    def preview(text: str) -> str:
+        after, lost, problem = codes.apply_taken(held, text, revolts, name)
+        if after is None:
+            return f"  {problem}"
+        if not lost:
+            return "  no province lost: the revolts were put down"
+        said = codes.changes_said(held, after)
+        return f"  {plural(lost, 'province')} lost: {said} | now {codes.grid_text(after)}"
+
+    text = t.text(
+        key,
+        f"{name}: what did the {plural(revolts, 'revolt')} take? Changes only "
+        f"({codes.TAKEN_HELP}); Enter if put down",
+        check=check,
+        preview=preview,
+        topic="battles",
+    )
+    after, lost, _ = codes.apply_taken(held, text, revolts, name)
+    assert after is not None
+    return after, lost
 
 
 def winter(
@@ -283,7 +378,7 @@ def winter(
 
     Args:
         known: The regions of the last winter, when there was one: only the
-            changes are typed (a session saved before this asks them whole).
+            changes are typed.
         fed: Gets what was worked out for each player (to check it again once
             the pad's values are fixed: :func:`recheck_winter`).
     """
@@ -292,6 +387,59 @@ def winter(
     t.at("round", f"year {year}, winter", "winter")
     t.say(f"Year {year}, Winter")
     t.say("1. Everyone lowers their rice marker by the rice loss on the fourth event card.")
+    if t.next_saved() in (f"{key}.regions.0", f"{key}.changes.0"):
+        return saved_winter(t, year, names, known, fed)
+    grids: list[Grid] = []
+    t.at("round", f"year {year}, winter", "scoring-winter")
+    for seat, name in enumerate(names):
+        if known is None:
+            message = f"{name}: the whole holding now, every region"
+            grids.append(ask_grid(t, f"{key}.held.{seat}", message))
+        else:
+            grids.append(ask_holding_changes(t, f"{key}.changed.{seat}", name, known[seat]))
+    held = [provinces(grid) for grid in grids]
+    t.at("round", f"year {year}, winter", "winter")
+    rice = ask_rice(t, f"{key}.rice", names, held)
+    revolting: list[tuple[int, int]] = []
+    for seat, name in enumerate(names):
+        shortfall = max(0, held[seat] - rice.get(seat, held[seat]))
+        if shortfall:
+            revolts, farmers = supply(shortfall)
+            left = names[(seat + 1) % len(names)]
+            t.say(
+                f"{name} holds {held[seat]} provinces with {rice[seat]} rice: {shortfall} "
+                f"short, so {plural(revolts, 'revolt')}, {plural(farmers, 'extra farmer')} "
+                f"each. {left}, on {name}'s left, draws {revolts} of {name}'s province cards "
+                "at random."
+            )
+            revolting.append((seat, revolts))
+    after = list(grids)
+    lost = [0] * len(names)
+    if revolting:
+        t.at("round", f"year {year}, revolts", "battles")
+        t.say(
+            "2. Resolve the revolts now, each as a battle in the tower; "
+            "a revolt takes at most its one province."
+        )
+        for seat, revolts in revolting:
+            after[seat], lost[seat] = ask_taken(
+                t, f"{key}.taken.{seat}", names[seat], grids[seat], revolts
+            )
+    else:
+        t.say("Every province is fed. 2. No revolts this winter.")
+    if fed is not None:
+        counted = dict(revolting)
+        for seat in range(len(names)):
+            fed.append(Fed(rice.get(seat), held[seat], lost[seat], counted.get(seat, 0)))
+    t.say("3. Scoring.")
+    return after
+
+
+def saved_winter(
+    t: Table, year: int, names: list[str], known: list[Grid] | None, fed: list[Fed] | None
+) -> list[Grid]:
+    """A winter saved before its questions took changes: replayed with the questions it had."""
+    key = f"y{year}.winter"
     grids: list[Grid] = []
     rices: list[int] = []
     revolting: list[int] = []
@@ -311,33 +459,19 @@ def winter(
         )
         grids.append(grid)
         rices.append(rice)
-        shortfall = max(0, held - rice)
-        if shortfall:
-            revolts, farmers = supply(shortfall)
-            left = names[(seat + 1) % len(names)]
-            t.say(
-                f"{name} holds {held} provinces with {rice} rice: {shortfall} short, so "
-                f"{plural(revolts, 'revolt')}, {plural(farmers, 'extra farmer')} each. {left}, "
-                f"on {name}'s "
-                f"left, draws {revolts} of {name}'s province cards at random."
-            )
+        if max(0, held - rice):
             revolting.append(seat)
-        else:
-            t.say(f"{name} holds {held} provinces with {rice} rice: every province is fed.")
     first = list(grids)
     if revolting:
         t.at("round", f"year {year}, revolts", "battles")
-        t.say("2. Resolve the revolts now, each as a battle in the tower.")
         t.choose(f"{key}.revolts", "Resolve the revolts now.", ["Revolts resolved"])
         for seat in revolting:
             grids[seat] = ask_grid(
                 t,
                 f"{key}.after.{seat}",
-                f"{names[seat]}: provinces and buildings after the revolts (Enter if none lost)",
+                f"{names[seat]}: the whole holding after the revolts (Enter if none lost)",
                 default=grids[seat],
             )
-    else:
-        t.say("2. No revolts this winter.")
     if fed is not None:
         for seat, (grid, after) in enumerate(zip(first, grids, strict=True)):
             held = sum(c[0] for c in grid.values())
@@ -345,13 +479,47 @@ def winter(
             revolts = supply(shortfall)[0] if shortfall else 0
             lost = held - sum(c[0] for c in after.values())
             fed.append(Fed(rices[seat], held, lost, revolts))
-    t.say("3. Scoring.")
     return grids
 
 
 def _provinces(entry: dict[str, Any]) -> int:
     """The provinces a winter score file's player holds."""
     return sum(int(r.get("provinces", 0)) for r in entry.get("regions", {}).values())
+
+
+FIX_PAD = "Correct the pad"
+KEEP_PAD = "Keep the pad as it is (the table has it right)"
+FORMERLY = {"Resolve them on the board, then correct the pad": FIX_PAD}
+"""The words an earlier version offered (a saved game replays)."""
+
+
+def supply_problems(names: list[str], fed: list[Fed], file: dict[str, Any]) -> list[str]:
+    """Where the pad's provinces cannot follow from this winter's supply, said as it is known.
+
+    Only what the table typed is stated: the provinces before the revolts, the
+    rice, the revolts resolved (each takes one province at most).
+    """
+    found = []
+    for seat, (entry, was) in enumerate(zip(file["players"], fed, strict=True)):
+        name, now = names[seat], _provinces(entry)
+        least = was.held - was.revolts
+        if now > was.held:
+            rice = f" with {was.rice} rice" if was.rice is not None else ""
+            found.append(
+                f"{name}: the pad has {now} provinces, more than the {was.held} typed before "
+                f"the revolts; this winter's supply was worked out from those {was.held}{rice}."
+            )
+        elif now < least:
+            took = (
+                f"{plural(was.revolts, 'revolt')} take one province each at most"
+                if was.revolts
+                else f"{name} had no revolt"
+            )
+            found.append(
+                f"{name}: the pad has {now} provinces, but {was.held} were typed for {name} "
+                f"before the revolts, and {took}: {least} at least."
+            )
+    return found
 
 
 def recheck_winter(
@@ -362,39 +530,35 @@ def recheck_winter(
     fed: list[Fed],
     file: dict[str, Any],
 ) -> dict[str, Any]:
-    """Work the supply out again from the pad's provinces (once values were fixed there).
+    """Check the pad's provinces against this winter's supply (once values were fixed there).
 
-    When the revolts differ from those the table resolved, say so plainly and
-    what to do: resolve the others on the board and correct the pad, or keep it.
+    A pad that lost more provinces than the revolts could take, or holds more
+    than was typed before them, is said plainly (only what the table typed),
+    and the players correct the pad or keep it.
     """
     for step in range(1, 10):
-        differ = []
-        for seat, (entry, was) in enumerate(zip(file["players"], fed, strict=True)):
-            held = _provinces(entry) + was.lost
-            shortfall = max(0, held - was.rice)
-            revolts = supply(shortfall)[0] if shortfall else 0
-            if revolts != was.revolts:
-                differ.append(
-                    f"{names[seat]}: with the pad's values {names[seat]} held {held} "
-                    f"provinces with {was.rice} rice, so {plural(revolts, 'revolt')} "
-                    f"this winter, not the {was.revolts} resolved at the table."
-                )
-        if not differ:
+        found = supply_problems(names, fed, file)
+        if not found:
             return file
-        t.say("\n".join(["The corrected pad changes this winter's revolts:", *differ]))
-        again = "Resolve them on the board, then correct the pad"
+        t.say("\n".join(["The pad does not fit this winter's supply:", *found]))
         choice = t.choose(
             f"y{year}.winter.recheck{step}",
-            "Resolve the difference on the board and correct the pad, or keep the pad?",
-            [again, "Keep the pad as it is (the table has it right)"],
+            "Correct the pad, or keep it as it is?",
+            [FIX_PAD, KEEP_PAD],
             topic="winter",
+            formerly=FORMERLY,
         )
-        if choice != again:
+        if choice != FIX_PAD:
             return file
         grids = [_grid_of(entry) for entry in file["players"]]
         last = year == YEARS[-1]
-        chests = [int(p.get("war_chests", 0)) for p in file["players"]] if last else None
-        file = winter_pad(t, year, names, before, grids, chests=chests, final=year == YEARS[-1])
+        players = file["players"]
+        chests = (
+            [int(p["war_chests"]) for p in players]
+            if last and all("war_chests" in p for p in players)
+            else None
+        )
+        file = winter_pad(t, year, names, before, grids, chests=chests, final=last)
     return file
 
 
@@ -406,9 +570,13 @@ def _grid_of(entry: dict[str, Any]) -> Grid:
     }
 
 
-def winter_spec(names: list[str], year: int) -> Any:
-    """The kit's score pad for this winter (the year known, so its rows are the year's)."""
-    return KITS[GAME].pad(PadOptions(len(names), tuple(names), context={"year": year}))
+def winter_spec(names: list[str], year: int, *, chests: bool = True) -> Any:
+    """The kit's score pad for this winter (the year known, so its rows are the year's).
+
+    ``chests``: whether the final winter's pad has the war chests row.
+    """
+    context = {"year": year, "chests": chests}
+    return KITS[GAME].pad(PadOptions(len(names), tuple(names), context=context))
 
 
 def high_of(spec: Any, row_id: str) -> int:
@@ -416,6 +584,17 @@ def high_of(spec: Any, row_id: str) -> int:
     high = next(row.high for row in spec.rows if row.id == row_id)
     assert isinstance(high, int)
     return high
+
+
+def tied_seats(file: dict[str, Any]) -> list[list[int]]:
+    """The groups of seats with equal totals in a winter's score file (the tie-break's)."""
+    from scorers import SCORERS
+
+    totals = [p["total"] for p in SCORERS[GAME].score_json(file).to_json()["players"]]
+    groups: dict[int, list[int]] = {}
+    for seat, total in enumerate(totals):
+        groups.setdefault(total, []).append(seat)
+    return [seats for _, seats in sorted(groups.items(), reverse=True) if len(seats) > 1]
 
 
 def winter_pad(
@@ -428,36 +607,66 @@ def winter_pad(
     chests: list[int] | None,
     final: bool,
 ) -> dict[str, Any]:
-    """The winter's score pad: chests asked in the last year, then checked and saved (or kept)."""
+    """The winter's score pad, checked and saved (or kept).
+
+    In the last year the war chests are the tie-break: given (``chests``, a
+    session saved when they were always asked), or asked once the pad is
+    saved, and then only of the players with equal totals.
+    """
     t.at("scoring", f"year {year}, winter scoring", "scoring-winter")
-    spec = winter_spec(names, year)
+    last = year == YEARS[-1]
+    if last and chests is None and t.next_saved() == f"y{year}.winter.chests":
+        chests = t.numbers(
+            f"y{year}.winter.chests",
+            row_message("War chests (the tie-break)", names),
+            len(names),
+            high=high_of(winter_spec(names, year), "chests"),
+            topic="tie-breaks",
+        )
+    spec = winter_spec(names, year, chests=chests is not None)
     pad = Pad(GAME, names, spec)
     pad.put("year", None, year)
-    last = year == YEARS[-1]
     for seat in range(len(names)):
         for region in REGIONS:
             pad.put(region, seat, region_value(grids[seat].get(region, [])))
         if last:
             pad.put("before", seat, before[seat])
-    if last:
-        if chests is None:
-            chests = t.numbers(
-                f"y{year}.winter.chests",
-                row_message("War chests (the tie-break)", names),
-                len(names),
-                high=high_of(spec, "chests"),
-                topic="tie-breaks",
-            )
+    if last and chests is not None:
         for seat, value in enumerate(chests):
             pad.put("chests", seat, value)
     topic = "scoring-final-winter" if last else "scoring-winter"
     t.at("scoring", f"year {year}, winter scoring", topic)
-    return review(
+    file = review(
         t,
         pad,
         title=f"Shogun: year {year}, winter scoring (provinces castles temples theatres)",
         done="save the game" if final else f"go on to year {year + 1}",
     )
+    if last and chests is None:
+        file = ask_tie_break(t, year, names, file)
+    return file
+
+
+def ask_tie_break(t: Table, year: int, names: list[str], file: dict[str, Any]) -> dict[str, Any]:
+    """The war chests of the players with equal totals (nobody else's are asked)."""
+    groups = tied_seats(file)
+    if not groups:
+        return file
+    tied = [seat for group in groups for seat in group]
+    equal = "; ".join(" and ".join(names[s] for s in group) for group in groups)
+    t.at("scoring", f"year {year}, tie-break", "tie-breaks")
+    counts = t.numbers(
+        f"y{year}.winter.tied",
+        f"Equal totals ({equal}): war chests, the tie-break, of "
+        f"{' '.join(names[s] for s in tied)} in that order?",
+        len(tied),
+        high=high_of(winter_spec(names, year), "chests"),
+        topic="tie-breaks",
+    )
+    file = {**file, "players": [dict(p) for p in file["players"]]}
+    for seat, value in zip(tied, counts, strict=True):
+        file["players"][seat]["war_chests"] = value
+    return file
 
 
 def score_only(t: Table) -> Outcome:

@@ -1,0 +1,285 @@
+"""Shogun's winter entry codes: what changed since the last winter, the rice, what revolts took.
+
+Pure (no prompts), so the flow, its previews and the tests read them alike.
+Each code says plainly what it takes:
+
+- **changes** (the second winter's holdings): a region letter (``b y r p g``)
+  and what changed there: ``+`` a province gained, ``-`` one lost, ``c t n``
+  a castle, temple or Noh theatre (gained, or lost with a province after
+  ``-``). A letter alone is a province gained: ``by-`` is one brown province
+  more and one yellow fewer; ``b+c`` a brown province gained with its castle;
+  ``gc`` a castle built in green; ``r-t`` a red province lost with its temple.
+  A region's whole holding is typed after ``=`` (``b=3102``). Digits right
+  after a region letter (``b1``) are refused: "brown is now 1" and "one more
+  brown" would read alike.
+- **rice**: only the players short of rice, by name and rice left (``c6``,
+  ``cho 6``), or every player's rice in seat order (``6 5 7 4 5``); nothing
+  when every province is fed.
+- **taken** (a revolt's result): a region letter per province lost, with the
+  buildings that stood on it (``r``, ``bc``); nothing when the revolts were put
+  down. A revolt takes one province at most.
+
+Example:
+    >>> apply_changes({"brown": [3, 1, 0, 2]}, "b-y")
+    ({'brown': [2, 1, 0, 1], 'yellow': [1, 0, 0, 0]}, None)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from companion.kits.shogun.codes import COUNTS, region_problem
+from scorers.shogun import REGIONS
+
+Grid = dict[str, list[int]]
+"""Region → its four counts: provinces castles temples theatres."""
+BUILDING_CODES = {"c": 1, "t": 2, "n": 3}
+"""A building's letter → its place in a region's counts (castle, temple, Noh theatre)."""
+BUILDING_WORDS = {1: "castle", 2: "temple", 3: "theatre"}
+CHANGES_HELP = (
+    "changes only: region letter (b y r p g) and + a province gained, - one lost, "
+    "c t n a castle, temple or theatre (b+c gained with its castle, r-t lost with its temple); "
+    "a letter alone is a province gained; b=3102 sets a region whole"
+)
+TAKEN_HELP = (
+    "what the revolts took: a region letter for each province lost, with c t n for a castle, "
+    "temple or theatre that stood on it (e.g. r, bc)"
+)
+RICE_HELP = "only who is short: name and rice left (e.g. c6), or every player's rice in seat order"
+
+
+def _region(letter: str) -> str | None:
+    return next((r for r in REGIONS if r[0] == letter), None)
+
+
+def grid_text(grid: Grid) -> str:
+    """A grid as whole-region codes: ``b3102 y2100`` (``-`` for nothing held)."""
+    text = " ".join(f"{r[0]}{''.join(str(n) for n in grid[r])}" for r in REGIONS if r in grid)
+    return text or "-"
+
+
+def _settled(grid: Grid) -> Grid:
+    """In the regions' order, without the regions where nothing is held."""
+    return {r: list(grid[r]) for r in REGIONS if r in grid and any(grid[r])}
+
+
+def _check(grid: Grid, who: str) -> str | None:
+    for region, counts in grid.items():
+        if counts[0] < 0:
+            return f"{who} would hold {counts[0]} {region} provinces: fewer lost, or none"
+        for k in range(1, len(COUNTS)):
+            if counts[k] < 0:
+                return f"{who} had no {BUILDING_WORDS[k]} in {region} to lose"
+        problem = region_problem(region, counts)
+        if problem:
+            return f"{who}: {problem}"
+    return None
+
+
+def apply_changes(
+    known: Grid, text: str, who: str = "the player"
+) -> tuple[Grid | None, str | None]:
+    """The holding after the changes typed in ``text`` (see the module's words).
+
+    Returns:
+        The new holding (regions where nothing is held left out), or ``None`` and
+        what is wrong.
+    """
+    grid = {r: [*known.get(r, [0, 0, 0, 0])] for r in REGIONS}
+    compact = re.sub(r"[\s,;]+", "", text.lower())
+    k = 0
+    while k < len(compact):
+        letter = compact[k]
+        region = _region(letter)
+        if region is None:
+            if letter in BUILDING_CODES or letter in "+-":
+                return None, f"{letter!r}: start with the region letter (b y r p g), e.g. b{letter}"
+            return None, f"{letter!r} is not a region: b y r p g (brown yellow red purple green)"
+        k += 1
+        if k < len(compact) and compact[k] == "=":
+            digits = re.match(r"=(\d{1,4}|-)", compact[k:])
+            if digits is None:
+                return (
+                    None,
+                    f"{letter}=: {region} whole, e.g. {letter}=3102 ({letter}=0 for none)",
+                )
+            whole = [] if digits.group(1) == "-" else [int(c) for c in digits.group(1)]
+            problem = region_problem(region, whole) if any(whole) else None
+            if problem:
+                return None, problem
+            grid[region] = [*whole, *[0] * (len(COUNTS) - len(whole))]
+            k += len(digits.group(0))
+            continue
+        if k < len(compact) and compact[k].isdigit():
+            typed = letter + re.match(r"\d+", compact[k:]).group(0)  # type: ignore[union-attr]
+            return None, (
+                f"{typed}: this question takes changes, not the holding: {letter}={typed[1:]} for "
+                f"{region} now {typed[1:]}; {letter}+ for a province more, {letter}- for one fewer"
+            )
+        sign = 1
+        changed = False
+        while k < len(compact) and (compact[k] in "+-" or compact[k] in BUILDING_CODES):
+            mark = compact[k]
+            if mark in "+-":
+                sign = 1 if mark == "+" else -1
+                grid[region][0] += sign
+            else:
+                grid[region][BUILDING_CODES[mark]] += sign
+            changed = True
+            k += 1
+        if not changed:
+            grid[region][0] += 1
+    problem = _check(grid, who)
+    if problem:
+        return None, problem
+    return _settled(grid), None
+
+
+def changes_said(known: Grid, after: Grid) -> str:
+    """What changed, in words: ``brown 3→4 provinces, 1→2 castles; yellow lost``."""
+    words = ("provinces", "castles", "temples", "theatres")
+    parts = []
+    for region in REGIONS:
+        was = known.get(region, [0, 0, 0, 0])
+        now = after.get(region, [0, 0, 0, 0])
+        if was == now:
+            continue
+        moved = [
+            f"{w}→{n} {words[i]}" for i, (w, n) in enumerate(zip(was, now, strict=True)) if w != n
+        ]
+        parts.append(f"{region} " + ", ".join(moved))
+    return "; ".join(parts) if parts else "nothing changed"
+
+
+def read_rice(text: str, names: Sequence[str]) -> tuple[dict[int, int] | None, str | None]:
+    """Seat → rice left, for the players typed (see the module's words).
+
+    Returns:
+        The rice typed (every seat for a row of numbers, else only the seats
+        named), or ``None`` and what is wrong.
+    """
+    words = text.replace(",", " ").split()
+    if not words:
+        return {}, None
+    if all(w.isascii() and w.isdigit() for w in words):
+        if len(words) != len(names):
+            return None, (
+                f"{len(names)} numbers, one per player in seat order, or only who is short "
+                "by name and rice (e.g. c6)"
+            )
+        rice = [int(w) for w in words]
+        if max(rice) > 99:
+            return None, f"{max(rice)} rice: the supply track goes to 99 at most"
+        return dict(enumerate(rice)), None
+    keys = ["".join(ch for ch in n.casefold() if ch.isalpha()) for n in names]
+    found: dict[int, int] = {}
+    compact = re.sub(r"\s+", "", text.casefold().replace(",", " "))
+    for letters, digits in re.findall(r"([^\W\d_]*)(\d*)", compact):
+        if not letters and not digits:
+            continue
+        if not letters:
+            return None, f"{digits}: whose rice? the name first, e.g. {keys[0][:1]}{digits}"
+        seats = [s for s, k in enumerate(keys) if k.startswith(letters)]
+        exact = [s for s, k in enumerate(keys) if k == letters]
+        seats = exact or seats
+        if not seats:
+            return None, f"{letters!r} is no player's name: {', '.join(names)}"
+        if len(seats) > 1:
+            return None, f"{letters!r}: {' or '.join(names[s] for s in seats)}? type more letters"
+        if not digits:
+            return None, f"{names[seats[0]]}: how much rice is left? e.g. {letters}{4}"
+        if seats[0] in found:
+            return None, f"{names[seats[0]]} is given twice"
+        if int(digits) > 99:
+            return None, f"{names[seats[0]]}: {digits} rice, the supply track goes to 99 at most"
+        found[seats[0]] = int(digits)
+    return found, None
+
+
+def apply_taken(
+    held: Grid, text: str, revolts: int, who: str
+) -> tuple[Grid | None, int, str | None]:
+    """The holding after the revolts took what ``text`` says (see the module's words).
+
+    Returns:
+        The holding, the provinces lost, and ``None``; or ``None``, 0 and what is wrong.
+    """
+    grid = {r: [*held.get(r, [0, 0, 0, 0])] for r in REGIONS}
+    compact = re.sub(r"[\s,;]+", "", text.lower())
+    lost = 0
+    k = 0
+    while k < len(compact):
+        letter = compact[k]
+        region = _region(letter)
+        if region is None:
+            if letter in BUILDING_CODES:
+                return None, 0, f"{letter!r}: the region letter first, e.g. b{letter}"
+            if letter.isdigit() or letter in "+=":
+                return (
+                    None,
+                    0,
+                    (
+                        f"{text.strip()}: this question takes what the revolts took, not what is "
+                        f"left: a region letter per province lost (b for a brown province, "
+                        f"bc with its castle)"
+                    ),
+                )
+            return None, 0, f"{letter!r} is not a region: b y r p g (brown yellow red purple green)"
+        k += 1
+        if k < len(compact) and compact[k] == "-":
+            k += 1
+        on: set[str] = set()
+        while k < len(compact) and compact[k] in BUILDING_CODES:
+            mark = compact[k]
+            if mark in on:
+                return (
+                    None,
+                    0,
+                    f"{region}: a province holds one "
+                    f"{BUILDING_WORDS[BUILDING_CODES[mark]]} at most",
+                )
+            on.add(mark)
+            grid[region][BUILDING_CODES[mark]] -= 1
+            k += 1
+        if k < len(compact) and (compact[k].isdigit() or compact[k] in "+="):
+            return (
+                None,
+                0,
+                (
+                    f"{text.strip()}: this question takes what the revolts took, not what is "
+                    f"left: {letter} for a {region} province lost ({letter}c with its castle)"
+                ),
+            )
+        grid[region][0] -= 1
+        lost += 1
+    if lost > revolts:
+        return (
+            None,
+            0,
+            (
+                f"{who} had {revolts} revolt{'s' if revolts != 1 else ''}, and a revolt takes one "
+                f"province at most: {revolts} province{'s' if revolts != 1 else ''} lost at most"
+            ),
+        )
+    for region, counts in grid.items():
+        if counts[0] < 0:
+            had = held.get(region, [0])[0]
+            some = f"only {had}" if had else "no"
+            word = "provinces" if had > 1 else "province"
+            return None, 0, f"{who} held {some} {region} {word}: the revolts cannot take more"
+        for b in range(1, len(COUNTS)):
+            if counts[b] < 0:
+                return None, 0, f"{who} had no {BUILDING_WORDS[b]} in {region} to lose"
+            if counts[b] > counts[0]:
+                letter = next(c for c, i in BUILDING_CODES.items() if i == b)
+                return (
+                    None,
+                    0,
+                    (
+                        f"{region}: each {region} province {who} holds has a "
+                        f"{BUILDING_WORDS[b]}, so "
+                        f"the lost one had one too: add {letter} ({region[0]}{letter})"
+                    ),
+                )
+    return _settled(grid), lost, None
