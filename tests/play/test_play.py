@@ -188,20 +188,32 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     out = result.stdout
     assert "Cho claims a starting province first, then the others in turn." in out
     assert "Year 1, Winter" in out and "Year 2, Winter" in out
-    assert "Aki holds 5 provinces with 9 rice: every province is fed." in out
-    assert "After the first winter: Aki 16, Ben 7, Cho 6." in out
+    assert "Every province is fed. 2. No revolts this winter." in out
+    assert "After the first winter: Aki 17, Ben 16, Cho 10." in out
+    assert (
+        "Cho holds 6 provinces with 4 rice: 2 short, so 1 revolt, 2 extra farmers each. "
+        "Aki, on Cho's left, draws 1 of Cho's province cards at random."
+    ) in out
     [game] = saved(db_path)
+    players = game["score_file"]["players"]
     assert game["score_file"]["year"] == 2
-    assert [p["score_before"] for p in game["score_file"]["players"]] == [16, 7, 6]
-    assert [p["war_chests"] for p in game["score_file"]["players"]] == [3, 4, 5]
-    # The second winter carried the first: Aki typed only y31 (one more yellow province).
-    assert game["score_file"]["players"][0]["regions"]["yellow"] == {
-        "provinces": 3,
+    assert [p["score_before"] for p in players] == [17, 16, 10]
+    # No totals are equal: nobody's war chests were asked.
+    assert not any("war_chests" in p for p in players)
+    # The second winter carried the first: Aki typed only bgc (a brown province, a castle
+    # built in green), Cho g+cb- and then y for the province the revolt took.
+    assert players[0]["regions"]["brown"] == {
+        "provinces": 4,
         "castles": 1,
         "temples": 0,
-        "theaters": 0,
+        "theaters": 2,
     }
-    assert [p["total"] for p in game["result"]["players"]] == [33, 14, 12]
+    assert players[0]["regions"]["green"]["castles"] == 1
+    assert players[2]["regions"] == {
+        "green": {"provinces": 4, "castles": 2, "temples": 0, "theaters": 0},
+        "yellow": {"provinces": 1, "castles": 0, "temples": 0, "theaters": 0},
+    }
+    assert [p["total"] for p in game["result"]["players"]] == [36, 35, 20]
     assert game["start"] == 2
     assert game["status"] == "final"
 
@@ -213,7 +225,7 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
         (tokaido(5), ("players", 0, "journey"), 60),
         (shimoda(), ("players", 0, "street", 0, "card", "scoring", "points"), 3),
         (kamakura(2), ("tours", 0, "points"), 6),
-        (shogun(3), ("players", 0, "regions", "brown", "theaters"), 2),
+        (shogun(3), ("players", 0, "regions", "green", "castles"), 1),
     ],
     ids=["tokaido", "shimoda", "kamakura", "shogun"],
 )

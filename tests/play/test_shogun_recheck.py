@@ -1,24 +1,30 @@
-"""Shogun: a winter fixed on the pad has its supply worked out again, said plainly."""
+"""Shogun: a winter fixed on the pad is checked against the supply, said only as it was typed."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from companion.kits.shogun.flow import SUPPLY, Fed, recheck_winter, supply
+from companion.kits.shogun.flow import (
+    FIX_PAD,
+    KEEP_PAD,
+    Fed,
+    recheck_winter,
+    supply,
+    supply_problems,
+)
 from companion.play.table import Table
 
 NAMES = ["Aki", "Ben"]
-KEEP = "Keep the pad as it is (the table has it right)"
 
 
 class Answers:
     def __init__(self, answers: Sequence[str]) -> None:
         self.answers = list(answers)
-        self.asked: list[str] = []
+        self.asked: list[tuple[str, list[str]]] = []
 
     def select(self, message: str, choices: Sequence[str], *args: Any, **kwargs: Any) -> str:
-        self.asked.append(message)
+        self.asked.append((message, list(choices)))
         answer = self.answers.pop(0)
         assert answer in choices
         return answer
@@ -48,30 +54,52 @@ def table(answers: Sequence[str]) -> tuple[Table, list[str], Answers]:
     return t, said, prompter
 
 
-def test_a_fix_that_changes_the_revolts_is_said_plainly() -> None:
-    # Aki was fed (5 provinces, 5 rice); the pad now says 7 provinces: 2 short.
-    fed = [Fed(rice=5, held=5, lost=0, revolts=0), Fed(rice=3, held=3, lost=0, revolts=0)]
-    t, said, prompter = table([KEEP])
-    kept = recheck_winter(t, 1, NAMES, [0, 0], fed, file([7, 3]))
-    assert kept == file([7, 3])
-    revolts = supply(2)[0]
-    assert said[-1] == (
-        "The corrected pad changes this winter's revolts:\n"
-        f"Aki: with the pad's values Aki held 7 provinces with 5 rice, so {revolts} revolt"
-        f"{'' if revolts == 1 else 's'} this winter, not the 0 resolved at the table."
-    )
-    assert prompter.asked == [
-        "Resolve the difference on the board and correct the pad, or keep the pad?"
-    ]
-
-
-def test_the_same_revolts_say_nothing() -> None:
+def test_the_issue_s_fix_is_not_called_a_change_of_revolts() -> None:
+    # Cho's case of the issue: 8 provinces with 6 rice, 1 revolt that took one province.
+    # The pad now says 7: just what the revolt allowed, so nothing is said or offered.
     fed = [
-        Fed(rice=5, held=7, lost=1, revolts=supply(2)[0]),
-        Fed(rice=3, held=3, lost=0, revolts=0),
+        Fed(rice=6, held=8, lost=1, revolts=supply(2)[0]),
+        Fed(rice=None, held=3, lost=0, revolts=0),
     ]
     t, said, prompter = table([])
-    # Aki lost one province in the revolts: 6 on the pad, 7 before them, as resolved.
-    assert recheck_winter(t, 1, NAMES, [0, 0], fed, file([6, 3])) == file([6, 3])
+    assert recheck_winter(t, 2, NAMES, [0, 0], fed, file([7, 3])) == file([7, 3])
     assert said == [] and prompter.asked == []
-    assert len(SUPPLY) > 2
+    # A revolt that was put down after all (8 on the pad) fits the rules too.
+    assert supply_problems(NAMES, fed, file([8, 3])) == []
+
+
+def test_more_lost_than_the_revolts_can_take_is_said_with_what_was_typed() -> None:
+    fed = [Fed(rice=6, held=8, lost=1, revolts=1), Fed(rice=None, held=3, lost=0, revolts=0)]
+    t, said, prompter = table([KEEP_PAD])
+    assert recheck_winter(t, 2, NAMES, [0, 0], fed, file([5, 3])) == file([5, 3])
+    assert said == [
+        "The pad does not fit this winter's supply:\n"
+        "Aki: the pad has 5 provinces, but 8 were typed for Aki before the revolts, and "
+        "the 1 revolt takes one province at most: 7 at least."
+    ]
+    # Offered: correct the pad, or keep it; never to resolve revolts on the board.
+    assert prompter.asked == [("Correct the pad, or keep it as it is?", [FIX_PAD, KEEP_PAD])]
+    assert not any("board" in choice for _, choices in prompter.asked for choice in choices)
+
+
+def test_a_pad_above_the_holding_names_the_typed_supply_and_claims_no_revolts() -> None:
+    fed = [Fed(rice=5, held=5, lost=0, revolts=0), Fed(rice=None, held=3, lost=0, revolts=0)]
+    assert supply_problems(NAMES, fed, file([7, 4])) == [
+        "Aki: the pad has 7 provinces, more than the 5 typed before the revolts; this "
+        "winter's supply was worked out from those 5 with 5 rice.",
+        "Ben: the pad has 4 provinces, more than the 3 typed before the revolts; this "
+        "winter's supply was worked out from those 3.",
+    ]
+    assert supply_problems(NAMES, fed, file([4, 3])) == [
+        "Aki: the pad has 4 provinces, but 5 were typed for Aki before the revolts, and "
+        "Aki had no revolt: 5 at least."
+    ]
+    for line in supply_problems(NAMES, fed, file([7, 4])):
+        assert "revolts this winter" not in line and "resolved at the table" not in line
+
+
+def test_a_game_saved_with_the_older_choice_still_replays() -> None:
+    fed = [Fed(rice=6, held=8, lost=1, revolts=1), Fed(rice=None, held=3, lost=0, revolts=0)]
+    events = [("y1.winter.recheck1", "Keep the pad as it is (the table has it right)")]
+    t = Table("shogun", events, save=lambda *_: None, prompter=Answers([]), out=lambda _: None)  # type: ignore[arg-type]
+    assert recheck_winter(t, 1, NAMES, [0, 0], fed, file([5, 3])) == file([5, 3])

@@ -171,7 +171,7 @@ def test_tab_offers_nothing_for_a_part_not_begun() -> None:
 # --- Shogun winters -----------------------------------------------------------------------
 
 
-def test_the_second_winter_types_only_what_changed() -> None:
+def test_an_older_second_winter_typed_whole_regions() -> None:
     first = parse_grid("b3102 y21")[0]
     assert first is not None
     assert merge_grid(first, parse_grid("y31")[0] or {}) == {
@@ -234,23 +234,64 @@ def test_an_older_kamakura_session_still_replays(db_path: Path) -> None:
     assert used == len(old_kamakura(answers(db_path, 1)))
 
 
+def old_shogun(events: list[tuple[str, Any]], count: int) -> list[tuple[str, Any]]:
+    """A Shogun game's answers as an older version saved them.
+
+    Whole regions and rice player by player, revolts resolved then whole regions
+    after them, and the final winter's war chests always asked.
+    """
+    from companion.kits.shogun import winter as codes
+
+    names = [v for k, v in events if k.startswith("players.") and k != "players.count"]
+    held: dict[int, dict[str, list[int]]] = {}
+    old: list[tuple[str, Any]] = []
+    for key, value in events:
+        year = key[:2]
+        if key.startswith(("y1.winter.held.", "y2.winter.changed.")):
+            seat = int(key.rsplit(".", 1)[1])
+            if key.startswith("y1"):
+                grid = parse_grid(value)[0]
+            else:
+                grid = codes.apply_changes(held[seat], value)[0]
+            assert grid is not None
+            held[seat] = grid
+            if seat == count - 1:
+                for s in range(count):
+                    old.append((f"{year}.winter.regions.{s}", grid_text(held[s])))
+                    old.append((f"{year}.winter.rice.{s}", -1))  # filled in below
+        elif key.endswith(".winter.rice"):
+            rice = codes.read_rice(value, names)[0]
+            assert rice is not None
+            old = [
+                (k, rice.get(int(k.rsplit(".", 1)[1]), 9)) if v == -1 else (k, v) for k, v in old
+            ]
+            if any(k.startswith(f"{year}.winter.taken.") for k, _ in events):
+                old.append((f"{year}.winter.revolts", "Revolts resolved"))
+        elif ".winter.taken." in key:
+            seat = int(key.rsplit(".", 1)[1])
+            after = codes.apply_taken(held[seat], value, 1, "")[0]
+            assert after is not None
+            held[seat] = after
+            old.append((f"{year}.winter.after.{seat}", grid_text(after)))
+            old.append(("y2.winter.chests", [3, 4, 5][:count]))
+        else:
+            old.append((key, value))
+    return old
+
+
 @pytest.mark.slow
 def test_an_older_shogun_session_still_replays(db_path: Path, seeds: list[int]) -> None:
     script = shogun(3)
     result = run(script.args, script.keys())
     assert result.exit_code == 0, result.output
     [game] = saved(db_path)
-    events = answers(db_path, 1)
-    first = {k.rsplit(".", 1)[1]: v for k, v in events if k.startswith("y1.winter.regions.")}
-    old = []
-    for key, value in events:
-        if key.startswith("y2.winter.changes."):
-            seat = key.rsplit(".", 1)[1]
-            whole = merge_grid(parse_grid(first[seat])[0] or {}, parse_grid(value)[0] or {})
-            old.append((f"y2.winter.regions.{seat}", grid_text(whole)))
-        else:
-            old.append((key, value))
-    outcome, _ = replay("shogun", "play", old + seed_events(db_path))
+    old = old_shogun(answers(db_path, 1), 3)
+    assert ("y2.winter.regions.2", "y2000 g4200") in old and ("y2.winter.rice.2", 4) in old
+    assert ("y2.winter.after.2", "y1000 g4200") in old
+    outcome, used = replay("shogun", "play", old + seed_events(db_path))
+    assert used == len(old)
+    chests = [p.pop("war_chests") for p in outcome.score_file["players"]]
+    assert chests == [3, 4, 5]  # asked as they were then
     assert outcome.score_file == game["score_file"]
 
 

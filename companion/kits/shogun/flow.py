@@ -510,11 +510,11 @@ def supply_problems(names: list[str], fed: list[Fed], file: dict[str, Any]) -> l
                 f"the revolts; this winter's supply was worked out from those {was.held}{rice}."
             )
         elif now < least:
-            took = (
-                f"{plural(was.revolts, 'revolt')} take one province each at most"
-                if was.revolts
-                else f"{name} had no revolt"
-            )
+            took = f"{name} had no revolt"
+            if was.revolts == 1:
+                took = "the 1 revolt takes one province at most"
+            elif was.revolts:
+                took = f"{was.revolts} revolts take one province each at most"
             found.append(
                 f"{name}: the pad has {now} provinces, but {was.held} were typed for {name} "
                 f"before the revolts, and {took}: {least} at least."
