@@ -14,6 +14,7 @@ import pytest
         "companion.kits",
         "companion.kits.pad",
         "companion.kits.rounds",
+        "companion.kits.shogun.winter",
         "companion.widgets.notebook_files",
     ],
 )

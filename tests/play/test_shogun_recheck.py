@@ -103,3 +103,48 @@ def test_a_game_saved_with_the_older_choice_still_replays() -> None:
     events = [("y1.winter.recheck1", "Keep the pad as it is (the table has it right)")]
     t = Table("shogun", events, save=lambda *_: None, prompter=Answers([]), out=lambda _: None)  # type: ignore[arg-type]
     assert recheck_winter(t, 1, NAMES, [0, 0], fed, file([5, 3])) == file([5, 3])
+
+
+class Chests(Answers):
+    def text(self, message: str, *args: Any, **kwargs: Any) -> str:
+        self.asked.append((message, []))
+        return self.answers.pop(0)
+
+
+def final(provinces: list[int]) -> dict[str, Any]:
+    names = ["Aki", "Ben", "Cho"]
+    return {
+        "game": "shogun",
+        "year": 2,
+        "players": [
+            {
+                "name": n,
+                "score_before": 10,
+                "regions": {"red": {"provinces": p, "castles": 0, "temples": 0, "theaters": 0}},
+            }
+            for n, p in zip(names, provinces, strict=True)
+        ],
+    }
+
+
+def test_war_chests_are_asked_only_of_equal_totals() -> None:
+    from companion.kits.shogun.flow import ask_tie_break, tied_seats
+
+    names = ["Aki", "Ben", "Cho"]
+    assert tied_seats(final([3, 2, 1])) == []
+    prompter = Chests([])
+    t = Table("shogun", [], save=lambda *_: None, prompter=prompter, out=lambda _: None)  # type: ignore[arg-type]
+    assert ask_tie_break(t, 2, names, final([3, 2, 1])) == final([3, 2, 1])
+    assert prompter.asked == []
+    assert tied_seats(final([2, 3, 2])) == [[0, 2]]
+    prompter = Chests(["4 6"])
+    t = Table("shogun", [], save=lambda *_: None, prompter=prompter, out=lambda _: None)  # type: ignore[arg-type]
+    broken = ask_tie_break(t, 2, names, final([2, 3, 2]))
+    assert prompter.asked == [
+        ("Equal totals (Aki and Cho): war chests, the tie-break, of Aki Cho in that order?", [])
+    ]
+    assert [p.get("war_chests") for p in broken["players"]] == [4, None, 6]
+    from scorers import SCORERS
+
+    result = SCORERS["shogun"].score_json(broken).to_json()
+    assert [p["rank"] for p in result["players"]] == [3, 1, 2]

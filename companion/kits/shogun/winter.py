@@ -20,8 +20,10 @@ Each code says plainly what it takes:
   down. A revolt takes one province at most.
 
 Example:
-    >>> apply_changes({"brown": [3, 1, 0, 2]}, "b-y")
+    >>> apply_changes({"brown": [3, 1, 0, 2]}, "b-n y")
     ({'brown': [2, 1, 0, 1], 'yellow': [1, 0, 0, 0]}, None)
+    >>> apply_taken({"brown": [3, 1, 0, 2]}, "bc", 1, "Cho")
+    ({'brown': [2, 0, 0, 2]}, 1, None)
 """
 
 from __future__ import annotations
