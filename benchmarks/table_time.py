@@ -14,6 +14,12 @@ fixing one value <= 3 answers in every game. Keystrokes: Kamakura
 ``keys_per_turn`` <= 2.5, Shimoda ``keys_end_count`` <= 120, Shogun's second
 winter <= 6 keys per player.
 
+The Shogun game is an ordinary one (``tests/support/play_scripts.py``,
+``shogun``): in the second winter every player's holding changed in two or
+three regions since the first (provinces gained and lost, some with their
+buildings, buildings built), one player is short of rice and a revolt takes
+one of their provinces, and no totals are equal (no war chests asked).
+
 ``keys_end_count`` is the keystrokes of the end count (for Shogun the second
 winter); ``keys_per_turn``, for the games whose scripts log turns, is the
 keystrokes of the game before the end count (set-up and every turn) divided
@@ -23,7 +29,8 @@ count included.
 Usage: ``.venv/bin/python benchmarks/table_time.py [--json]``; ``--json``
 prints ``{"<game>": {"players": N, "answers_per_player": N, "fix_answers": N,
 "keys_end_count": N, "keys_per_turn": N or null, "keys_game": N}}`` for the
-largest player count of each game.
+largest player count of each game (Shogun also ``"keys_per_player"``: its
+second winter's keys per player).
 """
 
 from __future__ import annotations
@@ -130,6 +137,9 @@ def main() -> int:
             "keys_game",
         )
         document = {game: {f: row[f] for f in fields} for game, row in largest.items()}
+        if "shogun" in document:
+            row = largest["shogun"]
+            document["shogun"]["keys_per_player"] = round(row["keys_end_count"] / row["players"], 2)
         print(json.dumps(document, indent=2))
         return 1 if failed else 0
     print(
@@ -144,7 +154,15 @@ def main() -> int:
             f"{row['keys_per_turn'] if row['keys_per_turn'] is not None else '-':>11}"
             f"{row['keys_game']:>10}"
         )
-    print("Shogun: the end count is the second winter (regions, rice, war chests, save).")
+    shogun = largest.get("shogun")
+    if shogun is not None:
+        print(
+            "Shogun: the end count is the second winter (what changed, the rice, what the "
+            "revolt took, save;\n  war chests only for equal totals): "
+            f"{shogun['keys_end_count']} keys for {shogun['players']} players, "
+            f"{round(shogun['keys_end_count'] / shogun['players'], 2)} a player "
+            f"(goal <= {SHOGUN_KEYS_PER_PLAYER})."
+        )
     print("fix: answers to correct one wrong value on the score pad, the save included.")
     print("all targets met" if not failed else f"targets missed: {', '.join(failed)}")
     return 1 if failed else 0
