@@ -121,9 +121,9 @@ def test_shogun_bids_rice_and_revolts_follow_the_rulebook(db_path: Path) -> None
     keys = txt("3") + NAMES3 + txt("") + sel(0)
     keys += sel(5) + sel(4) + sel(4) + rules(1) + sel(0)  # province card, 0, 0; rules; done
     keys += (sel(1) + sel(2) + sel(3) + sel(0)) * 2
-    keys += txt("b5") + txt(":rules") + txt("3")  # Aki: 5 provinces, 3 rice after the loss
-    keys += txt("r2") + txt("2") + txt("g1") + txt("4")
-    keys += sel(0) + txt("b4")  # the revolts resolved: Aki lost one province
+    keys += txt("b5") + txt("r2") + txt("g1")  # each one's whole holding
+    keys += txt(":rules") + txt("a3")  # only Aki is short: 3 rice after the loss
+    keys += txt("b")  # the revolt resolved: it took one of Aki's brown provinces
     keys += txt(":pause")  # at the score pad
     result = run(["play", "shogun"], keys)
     assert result.exit_code == 0, result.output
@@ -141,8 +141,11 @@ def test_shogun_bids_rice_and_revolts_follow_the_rulebook(db_path: Path) -> None
         "Aki holds 5 provinces with 3 rice: 2 short, so 1 revolt, 2 extra farmers each. "
         "Ben, on Aki's left, draws 1 of Aki's province cards at random." in out
     )
-    assert "Ben holds 2 provinces with 2 rice: every province is fed." in out
-    assert "2. Resolve the revolts now, each as a battle in the tower." in out
+    assert "Ben holds" not in out and "Cho holds" not in out  # fed: nothing to say
+    assert (
+        "2. Resolve the revolts now, each as a battle in the tower; "
+        "a revolt takes at most its one province." in out
+    )
     assert re.search(r"\n1\s+Brown\s+4 0 0 0\s", out)  # what was left after the revolts
     assert not [k for k in keys_of(db_path) if "loss" in k or "chests" in k]
 
