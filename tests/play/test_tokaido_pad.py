@@ -86,3 +86,20 @@ def test_the_inn_and_the_count_both_ask_the_printed_meal_price() -> None:
     assert inn.startswith("Printed price of the meal")
     assert count.startswith("Total printed price of meal cards")
     assert "Kinko pays one less" in inn and "Kinko pays one less" in count
+
+
+def test_the_count_after_noted_stages_says_it_takes_the_whole_game() -> None:
+    # The stage's notes take what was gained on it; the count right after takes totals.
+    names = ["Aki", "Ben"]
+    rows = ["40 41", "3 1", "9 7", "2 2", "1 0", "2 1", "0 0", ""]
+    prompter = Answers(rows)
+    t = Table("tokaido", [], save=lambda *_: None, prompter=prompter, out=lambda _: None)  # type: ignore[arg-type]
+    count_up(t, names, ["Kinko", "Zen-emon"], {"souvenirs": [2, 2], "temple": [3, 1]})
+    assert prompter.asked[:4] == [
+        "Score track on arrival in Edo, in seat order (Aki Ben)?",
+        "Coins in the temple area in all, the whole game (the stages noted are added up), "
+        "in seat order (Aki Ben)?",
+        "Total printed price of meal cards (Kinko pays one less), in seat order (Aki Ben)?",
+        "Souvenir cards in all, the whole game (the stages noted are added up), "
+        "in seat order (Aki Ben)?",
+    ]

@@ -120,7 +120,7 @@ class RegionCodec:
     """
 
     region: str
-    hint: str = f"{COUNTS_WORDS}, e.g. 3 1 0 2; - for none"
+    hint: str = f"the whole region now: {COUNTS_WORDS}, e.g. 3 1 0 2; - for none"
 
     def read(self, text: str) -> tuple[Any, str | None]:
         """The region's value (``None``: nothing held), or ``(None, problem)``."""

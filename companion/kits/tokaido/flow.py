@@ -147,6 +147,8 @@ def count_up(
     for field, _, words, topic in COUNTS:
         high = rows[field].high
         assert high is not None
+        if field in gains:  # right after "gained on this stage": say it takes the whole game
+            words = f"{words} in all, the whole game (the stages noted are added up)"
         answers = t.numbers(
             f"score.{field}",
             row_message(words, names),
