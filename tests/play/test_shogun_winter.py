@@ -114,9 +114,8 @@ def test_the_revolts_question_says_it_takes_changes_and_refuses_b1(
     outcome = flow_for("shogun", "play")(t)
     t.done()
     assert typist.asked[0] == (
-        "Cho: what did the 1 revolt take? Changes only (what the revolts took: a region letter "
-        "for each province lost, with c t n for a castle, temple or theatre that stood on it "
-        "(e.g. r, bc)); Enter if put down"
+        "Cho: what did the 1 revolt take? Only the provinces lost, e.g. r, or bc with its "
+        "castle; Enter if put down"
     )
     assert typist.refused == [
         "b1: this question takes what the revolts took, not what is left: "

@@ -290,6 +290,8 @@ def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
         return codes.apply_changes(known, text, name)[1]
 
     def preview(text: str) -> str:
+        if not text.strip():
+            return f"  {codes.CHANGES_HELP}\n  Enter: nothing changed"
         after, problem = codes.apply_changes(known, text, name)
         if after is None:
             return f"  {problem}"
@@ -299,7 +301,7 @@ def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
     text = t.text(
         key,
         f"{name}: what changed since the first winter (was {codes.grid_text(known)})? "
-        f"Changes only, Enter if nothing ({codes.CHANGES_HELP})",
+        "Changes only, e.g. by- or b+c; Enter if nothing",
         check=check,
         preview=preview,
     )
@@ -316,6 +318,8 @@ def ask_rice(t: Table, key: str, names: list[str], held: list[int]) -> dict[int,
         return codes.read_rice(text, names)[1]
 
     def preview(text: str) -> str:
+        if not text.strip():
+            return f"  {codes.RICE_HELP}\n  Enter: every player has rice for each province"
         rice, problem = codes.read_rice(text, names)
         if rice is None:
             return f"  {problem}"
@@ -329,8 +333,8 @@ def ask_rice(t: Table, key: str, names: list[str], held: list[int]) -> dict[int,
 
     text = t.text(
         key,
-        f"Rice after the loss: who is short of rice ({codes.RICE_HELP})? Enter if every "
-        f"player has a rice for each province. Provinces: {shown}",
+        f"Rice after the loss: who is short, and how much rice is left (e.g. c4)? Enter if "
+        f"everyone has a rice per province. Provinces: {shown}",
         check=check,
         preview=preview,
     )
@@ -346,18 +350,18 @@ def ask_taken(t: Table, key: str, name: str, held: Grid, revolts: int) -> tuple[
         return codes.apply_taken(held, text, revolts, name)[2]
 
     def preview(text: str) -> str:
+        if not text.strip():
+            return f"  {codes.TAKEN_HELP}\n  Enter: no province lost, the revolts were put down"
         after, lost, problem = codes.apply_taken(held, text, revolts, name)
         if after is None:
             return f"  {problem}"
-        if not lost:
-            return "  no province lost: the revolts were put down"
         said = codes.changes_said(held, after)
         return f"  {plural(lost, 'province')} lost: {said} | now {codes.grid_text(after)}"
 
     text = t.text(
         key,
-        f"{name}: what did the {plural(revolts, 'revolt')} take? Changes only "
-        f"({codes.TAKEN_HELP}); Enter if put down",
+        f"{name}: what did the {plural(revolts, 'revolt')} take? Only the provinces lost, "
+        "e.g. r, or bc with its castle; Enter if put down",
         check=check,
         preview=preview,
         topic="battles",

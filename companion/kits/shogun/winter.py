@@ -40,15 +40,17 @@ BUILDING_CODES = {"c": 1, "t": 2, "n": 3}
 """A building's letter → its place in a region's counts (castle, temple, Noh theatre)."""
 BUILDING_WORDS = {1: "castle", 2: "temple", 3: "theatre"}
 CHANGES_HELP = (
-    "changes only: region letter (b y r p g) and + a province gained, - one lost, "
-    "c t n a castle, temple or theatre (b+c gained with its castle, r-t lost with its temple); "
-    "a letter alone is a province gained; b=3102 sets a region whole"
+    "b+ a province gained (or just b), b- one lost, bc a castle built (t temple, n theatre), "
+    "b+c gained with its castle, b-c lost with it, b=3102 a whole region"
 )
+"""The changes code, shown below the prompt before anything is typed."""
 TAKEN_HELP = (
-    "what the revolts took: a region letter for each province lost, with c t n for a castle, "
-    "temple or theatre that stood on it (e.g. r, bc)"
+    "a region letter per province lost, with c t n for a castle, temple or theatre "
+    "that stood on it: r, bc"
 )
-RICE_HELP = "only who is short: name and rice left (e.g. c6), or every player's rice in seat order"
+"""What the revolts took, shown below the prompt before anything is typed."""
+RICE_HELP = "name and rice of each player short of rice (c4, cho 4 e2), or everyone's in seat order"
+"""The rice code, shown below the prompt before anything is typed."""
 
 
 def _region(letter: str) -> str | None:
