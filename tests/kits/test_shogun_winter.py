@@ -35,8 +35,7 @@ def test_a_whole_region_is_set_only_after_an_equals_sign() -> None:
     # b1 could mean "brown is now 1" or "one more brown": refused, never read as either.
     assert apply_changes(KNOWN, "b1", "Aki") == (
         None,
-        "b1: this question takes changes, not the holding: b=1 for brown now 1; "
-        "b+ for a province more, b- for one fewer",
+        "b1 is a holding: b=1 for brown now 1, b+ or b- for one more or fewer",
     )
 
 
@@ -106,10 +105,7 @@ def test_revolts_are_typed_as_what_they_took() -> None:
 def test_b1_at_the_revolts_is_refused_and_drops_nothing() -> None:
     after, lost, problem = apply_taken(KNOWN, "b1", 1, "Cho")
     assert (after, lost) == (None, 0)
-    assert problem == (
-        "b1: this question takes what the revolts took, not what is left: "
-        "b for a brown province lost (bc with its castle)"
-    )
+    assert problem == "b1: type what the revolts took, not what is left: b (a brown province)"
     assert apply_taken(KNOWN, "b=1", 1, "Cho")[2] == problem.replace("b1:", "b=1:")
 
 

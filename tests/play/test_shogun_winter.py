@@ -118,12 +118,10 @@ def test_the_revolts_question_says_it_takes_changes_and_refuses_b1(
         "castle; Enter if put down"
     )
     assert typist.refused == [
-        "b1: this question takes what the revolts took, not what is left: "
-        "b for a brown province lost (bc with its castle)"
+        "b1: type what the revolts took, not what is left: b (a brown province)"
     ]
     assert typist.previews == [
-        "  b1: this question takes what the revolts took, not what is left: "
-        "b for a brown province lost (bc with its castle)",
+        "  b1: type what the revolts took, not what is left: b (a brown province)",
         "  1 province lost: yellow 2→1 provinces | now y1000 g4200",
     ]
     assert [p["regions"] for p in outcome.score_file["players"]][2] == {

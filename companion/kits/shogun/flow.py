@@ -38,7 +38,7 @@ from companion.kits.shogun.codes import (
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
 from companion.play.score_pad import Pad, review
 from companion.play.table import Table
-from companion.wording import plural
+from companion.wording import hanging, plural
 from scorers.shogun import REGIONS, YEARS
 
 ROUND_STEPS = (
@@ -283,6 +283,11 @@ def provinces(grid: Grid) -> int:
     return sum(c[0] for c in grid.values())
 
 
+def below(*lines: str) -> str:
+    """What is shown below a prompt: each line wrapped at whole words to the terminal."""
+    return "\n".join(hanging("  ", line) for line in lines)
+
+
 def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
     """A player's holding from the last winter's: only what changed is typed."""
 
@@ -291,12 +296,12 @@ def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
 
     def preview(text: str) -> str:
         if not text.strip():
-            return f"  {codes.CHANGES_HELP}\n  Enter: nothing changed"
+            return below(codes.CHANGES_HELP, "Enter: nothing changed")
         after, problem = codes.apply_changes(known, text, name)
         if after is None:
-            return f"  {problem}"
+            return below(str(problem))
         said = codes.changes_said(known, after)
-        return f"  {said} | now {codes.grid_text(after)} ({provinces(after)} provinces)"
+        return below(f"{said} | now {codes.grid_text(after)} ({provinces(after)} provinces)")
 
     text = t.text(
         key,
@@ -319,17 +324,15 @@ def ask_rice(t: Table, key: str, names: list[str], held: list[int]) -> dict[int,
 
     def preview(text: str) -> str:
         if not text.strip():
-            return f"  {codes.RICE_HELP}\n  Enter: every player has rice for each province"
+            return below(codes.RICE_HELP, "Enter: every player has rice for each province")
         rice, problem = codes.read_rice(text, names)
         if rice is None:
-            return f"  {problem}"
-        if not rice:
-            return "  every player has rice for each province: no revolts"
+            return below(str(problem))
         said = []
         for seat, left in sorted(rice.items()):
             short = held[seat] - left
             said.append(f"{names[seat]} {left} rice, " + (f"{short} short" if short > 0 else "fed"))
-        return "  " + "; ".join(said)
+        return below("; ".join(said))
 
     text = t.text(
         key,
@@ -351,12 +354,12 @@ def ask_taken(t: Table, key: str, name: str, held: Grid, revolts: int) -> tuple[
 
     def preview(text: str) -> str:
         if not text.strip():
-            return f"  {codes.TAKEN_HELP}\n  Enter: no province lost, the revolts were put down"
+            return below(codes.TAKEN_HELP, "Enter: no province lost, the revolts were put down")
         after, lost, problem = codes.apply_taken(held, text, revolts, name)
         if after is None:
-            return f"  {problem}"
+            return below(str(problem))
         said = codes.changes_said(held, after)
-        return f"  {plural(lost, 'province')} lost: {said} | now {codes.grid_text(after)}"
+        return below(f"{plural(lost, 'province')} lost: {said} | now {codes.grid_text(after)}")
 
     text = t.text(
         key,

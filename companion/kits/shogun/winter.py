@@ -118,8 +118,8 @@ def apply_changes(
         if k < len(compact) and compact[k].isdigit():
             typed = letter + re.match(r"\d+", compact[k:]).group(0)  # type: ignore[union-attr]
             return None, (
-                f"{typed}: this question takes changes, not the holding: {letter}={typed[1:]} for "
-                f"{region} now {typed[1:]}; {letter}+ for a province more, {letter}- for one fewer"
+                f"{typed} is a holding: {letter}={typed[1:]} for {region} now {typed[1:]}, "
+                f"{letter}+ or {letter}- for one more or fewer"
             )
         sign = 1
         changed = False
@@ -224,9 +224,8 @@ def apply_taken(
                     None,
                     0,
                     (
-                        f"{text.strip()}: this question takes what the revolts took, not what is "
-                        f"left: a region letter per province lost (b for a brown province, "
-                        f"bc with its castle)"
+                        f"{text.strip()}: type what the revolts took, not what is left: "
+                        "a region letter per province lost (e.g. b)"
                     ),
                 )
             return None, 0, f"{letter!r} is not a region: b y r p g (brown yellow red purple green)"
@@ -251,8 +250,8 @@ def apply_taken(
                 None,
                 0,
                 (
-                    f"{text.strip()}: this question takes what the revolts took, not what is "
-                    f"left: {letter} for a {region} province lost ({letter}c with its castle)"
+                    f"{text.strip()}: type what the revolts took, not what is left: "
+                    f"{letter} (a {region} province)"
                 ),
             )
         grid[region][0] -= 1
