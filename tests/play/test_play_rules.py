@@ -153,7 +153,7 @@ EXPECTED[("shogun", "score")] = {
     "players.N": "setup",
     "year": "game-end",
     "before": "scoring-previous",
-    "chests": "tie-breaks",
+    "y2.winter.tied": "tie-breaks",
     "regions.N": "scoring-winter",
     "reviewN": "scoring-winter|scoring-final-winter",
     "fixN.which": "scoring-winter|scoring-final-winter",

@@ -693,16 +693,17 @@ def score_only(t: Table) -> Outcome:
             len(names),
             high=high_of(spec, "before"),
         )
-        chests = t.numbers(
-            "chests",
-            row_message("War chests (the tie-break)", names),
-            len(names),
-            high=high_of(spec, "chests"),
-            topic="tie-breaks",
-        )
+        if t.next_saved() == "chests":  # saved when war chests were always asked
+            chests = t.numbers(
+                "chests",
+                row_message("War chests (the tie-break)", names),
+                len(names),
+                high=high_of(spec, "chests"),
+                topic="tie-breaks",
+            )
     t.at("scoring", "scoring", "scoring-winter")
     grids = [
-        ask_grid(t, f"regions.{seat}", f"{name}: provinces and buildings")
+        ask_grid(t, f"regions.{seat}", f"{name}: the whole holding now, every region")
         for seat, name in enumerate(names)
     ]
     file = winter_pad(t, year, names, before, grids, chests=chests, final=True)
