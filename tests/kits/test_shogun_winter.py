@@ -84,7 +84,13 @@ def test_rice_only_of_those_short_or_everyone_s() -> None:
     )
     assert read_rice("c", NAMES)[1] == "Cho: how much rice is left? e.g. c4"
     assert read_rice("z3", NAMES)[1] == "'z' is no player's name: Aki, Ben, Cho, Dai, Eve"
-    assert read_rice("a3", ["Aki", "Ann", "Ben"])[1] == "'a': Aki or Ann? type more letters"
+    assert read_rice("a3", ["Aki", "Ann", "Ben"])[1] == (
+        "'a': Aki or Ann? type more letters, or every player's rice in seat order"
+    )
+    assert read_rice("p2", ["P1", "P2", "P3"])[1] == (
+        "'p': P1 or P2 or P3? type more letters, or every player's rice in seat order"
+    )
+    assert read_rice("3 4 5", ["P1", "P2", "P3"]) == ({0: 3, 1: 4, 2: 5}, None)
     assert read_rice("c4 c5", NAMES)[1] == "Cho is given twice"
 
 

@@ -190,7 +190,10 @@ def read_rice(text: str, names: Sequence[str]) -> tuple[dict[int, int] | None, s
         if not seats:
             return None, f"{letters!r} is no player's name: {', '.join(names)}"
         if len(seats) > 1:
-            return None, f"{letters!r}: {' or '.join(names[s] for s in seats)}? type more letters"
+            return None, (
+                f"{letters!r}: {' or '.join(names[s] for s in seats)}? type more letters, "
+                "or every player's rice in seat order"
+            )
         if not digits:
             return None, f"{names[seats[0]]}: how much rice is left? e.g. {letters}{4}"
         if seats[0] in found:
