@@ -208,7 +208,7 @@ def ask_grid(t: Table, key: str, message: str, default: Grid | None = None) -> G
         f"{message} ({GRID_HELP})",
         check=check,
         default=grid_text(default) if default else "",
-        preview=preview_grid,
+        preview=lambda text: below(preview_grid(text).strip()),
     )
     grid, _ = parse_grid(text)
     assert grid is not None
