@@ -53,6 +53,9 @@ def test_changes_the_rules_do_not_allow_are_refused() -> None:
         "'x' is not a region: b y r p g (brown yellow red purple green)"
     )
     assert apply_changes(KNOWN, "c")[1] == "'c': start with the region letter (b y r p g), e.g. bc"
+    assert apply_changes(KNOWN, "b+1")[1] == (
+        "numbers only after = (b=3102: brown whole); b++ is two more"
+    )
 
 
 region_codes = st.lists(
@@ -96,6 +99,7 @@ def test_rice_only_of_those_short_or_everyone_s() -> None:
 
 def test_revolts_are_typed_as_what_they_took() -> None:
     assert apply_taken(KNOWN, "", 1, "Cho") == (KNOWN, 0, None)
+    assert apply_taken(KNOWN, "-", 1, "Cho") == (KNOWN, 0, None)
     assert apply_taken(KNOWN, "y", 1, "Cho") == (
         {"brown": [3, 1, 0, 2], "yellow": [1, 1, 0, 0]},
         1,

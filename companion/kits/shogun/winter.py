@@ -99,6 +99,8 @@ def apply_changes(
         if region is None:
             if letter in BUILDING_CODES or letter in "+-":
                 return None, f"{letter!r}: start with the region letter (b y r p g), e.g. b{letter}"
+            if letter.isdigit():
+                return None, "numbers only after = (b=3102: brown whole); b++ is two more"
             return None, f"{letter!r} is not a region: b y r p g (brown yellow red purple green)"
         k += 1
         if k < len(compact) and compact[k] == "=":
@@ -214,6 +216,8 @@ def apply_taken(
     """
     grid = {r: [*held.get(r, [0, 0, 0, 0])] for r in REGIONS}
     compact = re.sub(r"[\s,;]+", "", text.lower())
+    if compact == "-":  # "- for none", as other questions take it
+        compact = ""
     lost = 0
     k = 0
     while k < len(compact):
