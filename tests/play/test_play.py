@@ -188,7 +188,7 @@ def test_shogun_end_to_end(db_path: Path, seeds: list[int]) -> None:
     out = result.stdout
     assert "Cho claims a starting province first, then the others in turn." in out
     assert "Year 1, Winter" in out and "Year 2, Winter" in out
-    assert "Every province is fed. 2. No revolts this winter." in out
+    assert "2. No revolts this winter: every province is fed." in out
     assert "After the first winter: Aki 17, Ben 16, Cho 10." in out
     assert (
         "Cho holds 6 provinces with 4 rice: 2 short, so 1 revolt, 2 extra farmers each. "

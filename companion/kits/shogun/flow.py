@@ -433,7 +433,7 @@ def winter(
                 t, f"{key}.taken.{seat}", names[seat], grids[seat], revolts
             )
     else:
-        t.say("Every province is fed. 2. No revolts this winter.")
+        t.say("2. No revolts this winter: every province is fed.")
     if fed is not None:
         counted = dict(revolting)
         for seat in range(len(names)):
