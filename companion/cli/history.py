@@ -581,7 +581,7 @@ def history_import(
                     replayed,
                 )
         with open_history(db) as history:
-            added, skipped = history.add_logged(
+            done = history.add_logged(
                 _with_progress(parsed.logged(), parsed.count),
                 keep_ids=parsed.kind == "json",
                 added=counted.count,
@@ -589,7 +589,7 @@ def history_import(
             )
     finally:
         parsed.close()
-    typer.echo("\n".join(import_report(parsed, added, skipped, counted)))
+    typer.echo("\n".join(import_report(parsed, done, counted)))
 
 
 def _with_progress(plays: Iterator[Any], total: int) -> Iterable[Any]:

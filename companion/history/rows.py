@@ -215,19 +215,54 @@ def claim_number(db: sqlite3.Connection, number: int) -> None:
     )
 
 
-def _present_uuids(db: sqlite3.Connection, wanted: list[str]) -> set[str]:
-    """Which of ``wanted`` the history already has, folded (:func:`fold_uuid`)."""
-    found: set[str] = set()
+def _present_plays(db: sqlite3.Connection, wanted: list[str]) -> dict[str, Play]:
+    """The plays of ``wanted`` the history already has, by folded uuid (:func:`fold_uuid`)."""
+    found: dict[str, Play] = {}
     for chunk in range(0, len(wanted), 500):
         part = wanted[chunk : chunk + 500]
         marks = ",".join("?" * len(part))
-        found.update(
-            fold_uuid(row[0])
-            for row in db.execute(
-                f"SELECT uuid FROM plays WHERE uuid COLLATE NOCASE IN ({marks})", part
-            )
-        )
+        rows = db.execute(
+            f"SELECT {PLAY_COLUMNS} FROM plays WHERE uuid COLLATE NOCASE IN ({marks})", part
+        ).fetchall()
+        people: dict[int, list[Person]] = {}
+        ids = [row[0] for row in rows]
+        if ids:
+            for play_id, name, side, anonymous in db.execute(
+                "SELECT play_id, name, side, anonymous FROM play_people "
+                f"WHERE play_id IN ({','.join('?' * len(ids))}) ORDER BY play_id, position",
+                ids,
+            ):
+                people.setdefault(play_id, []).append(Person(name, side, bool(anonymous)))
+        for row in rows:
+            found[fold_uuid(row[1])] = _play(row, tuple(people.get(row[0], ())))
     return found
+
+
+def content_key(play: Play) -> str:
+    """What an import compares to tell a corrected play from the same one again:
+    everything another app says of a play (not its number, uuid or score file, nor
+    the rank of a side not scored)."""
+    sides = [
+        (side["name"], side["total"], (side["rank"] or None) if side["total"] is not None else None)
+        for side in play.result["players"]
+    ]
+    return json.dumps(
+        [
+            play.played_at,
+            play.game,
+            sides,
+            sorted(play.result["winners"]),
+            [(p.name, p.side, p.anonymous) for p in play.persons],
+            play.start_player,
+            play.location,
+            play.notes,
+            play.duration_min,
+            play.ignored,
+            play.status,
+            [(e.name, e.bgg_id) for e in play.expansions],
+        ],
+        ensure_ascii=False,
+    )
 
 
 class _Numbers:

@@ -11,6 +11,8 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
+from dataclasses import replace as replaced
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -30,10 +32,34 @@ from companion.history.rows import (
     _insert_log,
     _Numbers,
     _play,
-    _present_uuids,
+    _present_plays,
     _Rows,
+    content_key,
     insert,
 )
+
+CORRECTABLE = frozenset({"bgg", "bgstats"})
+"""The sources whose plays an import updates when the app corrected them (same id,
+changed content); a play of ours that comes back is only ever skipped."""
+
+
+@dataclass
+class Imported:
+    """What an import did, play by play.
+
+    Attributes:
+        added: Plays added.
+        skipped: Plays already in the history, unchanged (or ours, never overwritten).
+        updated: Plays already in the history that their source corrected
+            (same BoardGameGeek play id or BG Stats uuid, changed content): replaced.
+        repeated: Plays given twice in the file itself (the first one counts).
+    """
+
+    added: int = 0
+    skipped: int = 0
+    updated: int = 0
+    repeated: int = 0
+
 
 ENV_VAR = "COMPANION_DB"
 
@@ -129,12 +155,13 @@ class History(HistoryFile):
             ``(added, skipped)``.
         """
         logs = events or {}
-        return self.add_logged(
+        done = self.add_logged(
             ((play, logs.get(play.uuid)) for play in plays),
             keep_ids=keep_ids,
             added=added,
             player_uuids=player_uuids,
         )
+        return done.added, done.skipped + done.repeated
 
     def add_logged(
         self,
@@ -143,13 +170,19 @@ class History(HistoryFile):
         keep_ids: bool = True,
         added: Callable[[Play], object] | None = None,
         player_uuids: Mapping[str, str] | None = None,
-    ) -> tuple[int, int]:
-        """Add plays (from an import) in one transaction; skip uuids already present.
+    ) -> Imported:
+        """Add plays (from an import) in one transaction; a play already present is
+        skipped, or updated when its source corrected it.
 
-        Uuids are compared without regard to case (BG Stats writes them in
-        upper case). The plays are taken from ``plays`` as they come, and
-        written every :data:`WRITE_EVERY`, so that only a bounded batch is
-        ever in memory (still one transaction: all or nothing).
+        A play is known by its uuid. One already in the history is replaced
+        when it came from the same app as the play given (BoardGameGeek or BG
+        Stats, :data:`CORRECTABLE`) and differs from it (a score corrected
+        there); otherwise it is skipped. A uuid given twice in ``plays`` is
+        counted as repeated, the first one kept. Uuids are compared without
+        regard to case (BG Stats writes them in upper case). The plays are
+        taken from ``plays`` as they come, and written every
+        :data:`WRITE_EVERY`, so that only a bounded batch is ever in memory
+        (still one transaction: all or nothing).
 
         Args:
             plays: The plays to add, each with its event log (``None`` for
@@ -161,23 +194,36 @@ class History(HistoryFile):
                 a person who has one already keeps it.
 
         Returns:
-            ``(added, skipped)``.
+            How many were added, skipped, updated and repeated.
         """
-        count = skipped = 0
+        done = Imported()
+        in_file: set[str] = set()
         items = iter(plays)
         with self.guard("import the games"), self.transaction() as db:
             while batch := list(islice(items, WRITE_EVERY)):
-                # The plays written before this batch are in the history already (the
-                # same transaction): a uuid given twice in the file is found there.
-                present = _present_uuids(db, [play.uuid for play, _ in batch])
+                fresh = [p.uuid for p, _ in batch if fold_uuid(p.uuid) not in in_file]
+                present = _present_plays(db, fresh)
                 numbers = _Numbers(db)
                 rows = _Rows()
                 for play, log in batch:
                     folded = fold_uuid(play.uuid)
-                    if folded in present:
-                        skipped += 1
+                    if folded in in_file:
+                        done.repeated += 1
                         continue
-                    present.add(folded)
+                    in_file.add(folded)
+                    if folded in present:
+                        old = present[folded]
+                        if (
+                            play.source in CORRECTABLE
+                            and old.source == play.source
+                            and content_key(old) != content_key(play)
+                        ):
+                            rows.write(db)
+                            replace_rows(db, replaced(play, id=old.id, uuid=old.uuid))
+                            done.updated += 1
+                            continue
+                        done.skipped += 1
+                        continue
                     play_id = numbers.take(play.id if keep_ids and play.id > 0 else None)
                     rows.add(play, play_id)
                     if log:
@@ -186,7 +232,7 @@ class History(HistoryFile):
                         numbers.claim()
                         _insert_log(db, play_id, play.game, log)
                         numbers = _Numbers(db)
-                    count += 1
+                    done.added += 1
                     if added is not None:
                         added(play)
                 rows.write(db)
@@ -196,7 +242,7 @@ class History(HistoryFile):
                     "INSERT OR IGNORE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
                     sorted(player_uuids.items()),
                 )
-        return count, skipped
+        return done
 
     def player_uuids(self) -> dict[str, str]:
         """The uuids another app (BG Stats) knows people by, by :func:`name_key`."""

@@ -195,7 +195,7 @@ def test_adding_holds_a_bounded_batch(tmp_path: Path, monkeypatch: pytest.Monkey
             yield play, None
 
     with History(tmp_path / "h.sqlite3") as history:
-        assert history.add_logged(one_by_one(), keep_ids=False) == (60, 0)
+        assert history.add_logged(one_by_one(), keep_ids=False).added == 60
         assert len(history.plays()) == 60
     # The batch written last, the one being taken, and the play at hand: never all 60.
     assert most <= 2 * 5 + 1

@@ -15,7 +15,12 @@ BG Stats (blank is *not scored*, sums added up, decimals rounded with a
 note), winners as marked, ``length`` as the duration, ``incomplete="1"`` as
 an interim scoring (one that did not end its game), ``nowinstats="1"`` on a
 complete play as ignored in the statistics, ``quantity`` N as N plays.
-Players who share a ``color`` in one play are a team (our export writes a
+A play is known again however often its file is read: by the uuid our
+export writes at the end of its comments (``[companion play 5a1c...]``,
+taken out of the notes), else by BoardGameGeek's play ``id`` (a play
+corrected on BGG keeps its id, so it is the same play, updated), else (a file
+of ours from before, whose ``<plays>`` has ``userid="0"``) by its id, date,
+game and scores. Players who share a ``color`` in one play are a team (our export writes a
 team's name there). BGG dates have no time: a play is put at midnight, this
 computer's local time, as our export wrote its date.
 
@@ -101,9 +106,13 @@ class _Element:
     text: list[str] = field(default_factory=list)
 
 
-def _elements(data: Iterable[bytes], on_play: Callable[[int, _Element], None]) -> str:
-    """The root's tag; each ``<play>`` element, with its subtree, goes to ``on_play``
-    as soon as it ends (and is not kept, so memory stays small).
+def _elements(
+    data: Iterable[bytes],
+    on_play: Callable[[int, _Element], None],
+    on_root: Callable[[dict[str, str]], None] | None = None,
+) -> str:
+    """The root's tag (its attributes go to ``on_root``); each ``<play>`` element, with
+    its subtree, goes to ``on_play`` as soon as it ends (and is not kept, so memory stays small).
 
     Raises:
         ScoreFileError: Not well-formed XML, or it declares a document type
@@ -124,6 +133,8 @@ def _elements(data: Iterable[bytes], on_play: Callable[[int, _Element], None]) -
     def start(tag: str, attrs: dict[str, str]) -> None:
         if not root:
             root.append(tag)
+            if on_root is not None:
+                on_root(attrs)
             if tag != "plays":
                 raise ScoreFileError(
                     [
@@ -209,7 +220,7 @@ def read_bgg_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
             raise ScoreFileError(reader.problems)
 
     try:
-        root = _elements(data, on_play)
+        root = _elements(data, on_play, reader.root)
         if root != "plays":
             raise ScoreFileError(
                 [
@@ -229,6 +240,13 @@ def read_bgg_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
 class _Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.bgg_ids = True
+        """Whether the plays' ``id`` are BoardGameGeek's (not in a file of ours, whose
+        ``<plays>`` has ``userid="0"``: its ids are our game numbers)."""
+
+    def root(self, attrs: dict[str, str]) -> None:
+        """Note what the ``<plays>`` element says of the file."""
+        self.bgg_ids = attrs.get("userid", "").strip() != "0"
 
     def error(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
@@ -253,7 +271,8 @@ class _Reader:
         duration = self._number(attrs.get("length", "0"), f"{path}.length", MAX_DURATION)
         quantity = self._number(attrs.get("quantity", "1"), f"{path}.quantity", MAX_QUANTITY)
         location = self._text(attrs.get("location", ""), f"{path}.location", MAX_LOCATION)
-        comments = "".join("".join(c.text) for c in element.children if c.tag == "comments").strip()
+        comments = "".join("".join(c.text) for c in element.children if c.tag == "comments")
+        ours, comments = companion_uuid(comments)
         notes = self._text(comments, f"{path}.comments", MAX_NOTES, lines=True)
         incomplete = attrs.get("incomplete", "0").strip() == "1"
         nowinstats = attrs.get("nowinstats", "0").strip() == "1"
@@ -282,16 +301,22 @@ class _Reader:
             "tiebreak": None,
         }
         starts = [j for j, seat in enumerate(seats) if seat.start]
-        ident = json.dumps(
-            [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
-        )
+        number = attrs.get("id", "").strip()
+        if self.bgg_ids and number.isascii() and number.isdigit() and 0 < len(number) < 19:
+            # BoardGameGeek's play id: the same play whatever its scores (corrected or not).
+            ident = f"bgg-play-id:{int(number)}"
+        else:
+            ident = "bgg-play:" + json.dumps(
+                [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
+            )
         if self.problems:  # (a file with a problem adds nothing: none are kept)
             return
         for copy in range(max(quantity or 1, 1)):
+            made = str(uuid.uuid5(NAMESPACE, f"{ident}:{copy}"))
             parsed.keep(
                 Play(
                     id=0,
-                    uuid=str(uuid.uuid5(NAMESPACE, f"bgg-play:{ident}:{copy}")),
+                    uuid=ours if ours and copy == 0 else made,
                     played_at=played_at,
                     game=game,
                     score_file=None,
@@ -466,6 +491,24 @@ def _sides(
     return sides, people, winners
 
 
+_OUR_UUID = re.compile(r"\s*\[companion play ([^\]\s]{1,100})\]\s*$")
+
+
+def companion_uuid(comments: str) -> tuple[str | None, str]:
+    """The uuid our export wrote at the end of a play's comments, and the comments
+    without it (``None`` and the comments stripped when there is none)."""
+    found = _OUR_UUID.search(comments)
+    if found is None:
+        return None, comments.strip()
+    return found.group(1), comments[: found.start()].strip()
+
+
+def companion_marker(play: Play) -> str:
+    """The line our export ends a play's comments with: its uuid, so that the play
+    is known again when the file is imported (``[companion play 5a1c...]``)."""
+    return f"[companion play {play.uuid}]"
+
+
 def xml_text(value: str) -> str:
     """``value`` without the characters XML 1.0 forbids (most control characters)."""
     return _not_xml().sub("", value)
@@ -530,8 +573,9 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
         if play.expansions:
             listed = ", ".join(e.name for e in play.expansions)
             comments = f"{comments}\nExpansions: {listed}" if comments else f"Expansions: {listed}"
-        if comments:
-            ElementTree.SubElement(element, "comments").text = xml_text(comments)
+        marker = companion_marker(play)
+        comments = f"{comments}\n{marker}" if comments else marker
+        ElementTree.SubElement(element, "comments").text = xml_text(comments)
         players = ElementTree.SubElement(element, "players")
         teams = play.uses_teams
         positions = _start_positions(play)
