@@ -51,7 +51,7 @@ from typing import Any
 from xml.parsers import expat
 
 from companion.analysis.played_game import FINAL
-from companion.history.formats.bgstats import score_value
+from companion.history.formats.bgstats import score_value, seat_without_score
 from companion.history.formats.bounded import (
     ACCEPTED,
     CHUNK,
@@ -357,8 +357,9 @@ class _Reader:
             try:
                 total, note = score_value(attrs.get("score"))
             except ValueError as error:
-                self.error(f"{spath}.score", str(error))
-                continue
+                # A free text ("Decisive"): this seat has no score, the play comes in.
+                total, note = None, None
+                parsed.note(seat_without_score(what, j, name, error))
             if note:
                 parsed.note(f"{what}: {name}: {note}")
             team = self._text(attrs.get("color", ""), f"{spath}.color", 40) or ""

@@ -71,8 +71,13 @@ METADATA_STATUS, METADATA_IGNORED = "companionStatus", "companionIgnored"
 :func:`interim_marker`)."""
 
 
-_SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?(\s*[+-]\s*[0-9]+(\.[0-9]+)?)*")
-_TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]+)?)")
+_SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]*)?(\s*[+-]\s*[0-9]+(\.[0-9]*)?)*")
+_TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]*)?)")
+_DASHES = re.compile(r"[-\u2012-\u2015]+")
+"""A score of dashes alone: the app's "no score"."""
+_DECIMAL_COMMA = re.compile(r"([0-9]),([0-9])")
+_UNFINISHED = re.compile(r"(?<=[0-9.])(\s*[+-])+\s*$")
+"""Signs typed last, after the last number (``86+84+``): nothing to add."""
 
 
 _PADDED_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2})?)?")
@@ -330,8 +335,12 @@ def _local_date(r: Reader, value: object, path: str) -> str | None:
 def score_value(value: object) -> tuple[int | None, str | None]:
     """A BG Stats score → ``(points, note)``; ``(None, None)`` when blank.
 
-    Sums and differences of numbers (``"58+10+4"``) are added up; a decimal is
-    rounded half up, and the note says so.
+    Read as the app reads the texts it writes itself: sums and differences of
+    numbers (``"58+10+4"``) are added up, and an unfinished one (``"86+84+"``, a
+    sign typed last on its calculator) adds up the terms it has; a number may end
+    with its decimal point (``"6."``) or use a decimal comma (``"21,7"``); a
+    decimal is rounded half up; dashes alone (``"--"``) are no score. The note
+    says what was read when it is not the text itself.
 
     Raises:
         ValueError: Not a score (the message says why).
@@ -346,6 +355,7 @@ def score_value(value: object) -> tuple[int | None, str | None]:
         digits = value.strip()
         if digits.isascii() and digits.isdigit() and len(digits) < 10:
             return int(digits), None  # the usual case: a whole number as text
+    read = False  # the text was read in one of the app's own ways
     if type(value) is int:
         exact = Decimal(value)
     elif isinstance(value, float):
@@ -354,10 +364,19 @@ def score_value(value: object) -> tuple[int | None, str | None]:
         exact = Decimal(repr(value))
     elif isinstance(value, str):
         text = value.strip()
-        if len(text) > 200 or not _SCORE_EXPRESSION.fullmatch(text):
+        if len(text) <= 200 and _DASHES.fullmatch(text):
+            return None, f"score {text!r} read as no score"
+        if len(text) > 200:
             raise ValueError(f"must be a score such as 58 or 58+10+4, got {text[:40]!r}")
+        plain = text
+        if "." not in plain and _DECIMAL_COMMA.search(plain):
+            plain = _DECIMAL_COMMA.sub(r"\1.\2", plain)
+        plain = _UNFINISHED.sub("", plain)
+        if not _SCORE_EXPRESSION.fullmatch(plain):
+            raise ValueError(f"must be a score such as 58 or 58+10+4, got {text[:40]!r}")
+        read = plain != text
         exact = sum(
-            (Decimal(number) * (-1 if sign == "-" else 1) for sign, number in _TERM.findall(text)),
+            (Decimal(number) * (-1 if sign == "-" else 1) for sign, number in _TERM.findall(plain)),
             Decimal(0),
         )
     else:
@@ -365,8 +384,14 @@ def score_value(value: object) -> tuple[int | None, str | None]:
     points = int(exact.to_integral_value(rounding=ROUND_HALF_UP))
     if abs(points) > MAX_SCORE:
         raise ValueError(f"must be at most {MAX_SCORE} in size")
-    note = None if exact == points else f"score {value} rounded to {points}"
-    return points, note
+    if exact != points:
+        return points, f"score {value} rounded to {points}"
+    return points, f"score {value} read as {points}" if read else None
+
+
+def seat_without_score(what: str, seat: int, name: str, error: ValueError) -> str:
+    """The note of a seat whose score text cannot be read: it is kept without a score."""
+    return f"{what}: seat {seat + 1} ({name}): {error}; kept without a score"
 
 
 def _flag(r: Reader, raw: dict[str, Any], key: str, path: str) -> bool:
@@ -429,11 +454,16 @@ def _bgstats_play(
                 )
                 continue
             seen[key] = f"playerScores[{k}]"
+        score = entry.get("score")
         try:
-            total, note = score_value(entry.get("score"))
+            total, note = score_value(score)
         except ValueError as error:
-            r.error(f"{spath}.score", str(error))
-            continue
+            if not isinstance(score, str):
+                r.error(f"{spath}.score", str(error))
+                continue
+            # A text the app wrote that no reading makes a score: this seat has none.
+            total, note = None, None
+            parsed.note(seat_without_score(_what(game, raw), k, name, error))
         if note:
             play_notes.append(f"{name}: {note}")
         rank = entry.get("rank", 0)
