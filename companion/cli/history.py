@@ -484,7 +484,10 @@ def history_export(
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
         uuids = history.player_uuids() if fmt in ("json", "bgstats") else {}
-    data = encoded(export(plays, fmt, events=logs, excel=excel, player_uuids=uuids), excel=excel)
+        kept = history.kept("bgstats") if fmt == "bgstats" else None
+    data = encoded(
+        export(plays, fmt, events=logs, excel=excel, player_uuids=uuids, kept=kept), excel=excel
+    )
     if fmt in ("bgstats", "bgg-xml"):
         missing = missing_bgg_ids(plays)
         if missing:
@@ -586,6 +589,7 @@ def history_import(
                 keep_ids=parsed.kind == "json",
                 added=counted.count,
                 player_uuids=parsed.player_uuids,
+                records=parsed.records,
             )
     finally:
         parsed.close()

@@ -80,6 +80,7 @@ class _Rows:
         self.players: list[tuple[Any, ...]] = []
         self.people: list[tuple[Any, ...]] = []
         self.pairs: list[tuple[Any, ...]] = []
+        self.extras: list[tuple[Any, ...]] = []
 
     def add(self, play: Play, play_id: int) -> None:
         """Add the rows of ``play``, stored under ``play_id``."""
@@ -122,6 +123,9 @@ class _Rows:
                 margin,
             )
         )
+        if play.extras is not None:
+            app = json.loads(play.extras).get("app", "")
+            self.extras.append((play_id, app, content_key(play), play.extras))
         start = play.start_player
         starter = people[start].side if start is not None and 0 <= start < len(people) else None
         self.players.extend(
@@ -174,7 +178,13 @@ class _Rows:
             db.executemany(_PLAYERS_INSERT, self.players)
             db.executemany(_PEOPLE_INSERT, self.people)
             db.executemany(_PAIRS_INSERT, self.pairs)
+            db.executemany(
+                "INSERT OR REPLACE INTO play_extras (play_id, app, content, record) "
+                "VALUES (?, ?, ?, ?)",
+                self.extras,
+            )
         self.plays, self.players, self.people, self.pairs = [], [], [], []
+        self.extras = []
 
 
 def number_taken(db: sqlite3.Connection, number: int) -> bool:

@@ -11,7 +11,7 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from dataclasses import replace as replaced
 from itertools import islice
 from pathlib import Path
@@ -41,6 +41,22 @@ from companion.history.rows import (
 CORRECTABLE = frozenset({"bgg", "bgstats"})
 """The sources whose plays an import updates when the app corrected them (same id,
 changed content); a play of ours that comes back is only ever skipped."""
+
+
+@dataclass
+class Kept:
+    """What another app wrote that we do not use, read back for an export to it.
+
+    Attributes:
+        plays: By play id: what the play said when it came in (see
+            :func:`~companion.history.rows.content_key`) and the app's record of it
+            (``{"app", "play", "seats"}``).
+        records: By kind (``player``, ``game``, ``location``), then by our key for
+            it (a name key, a game id, a place's name): the app's record.
+    """
+
+    plays: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    records: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -170,6 +186,7 @@ class History(HistoryFile):
         keep_ids: bool = True,
         added: Callable[[Play], object] | None = None,
         player_uuids: Mapping[str, str] | None = None,
+        records: Mapping[tuple[str, str, str], str] | None = None,
     ) -> Imported:
         """Add plays (from an import) in one transaction; a play already present is
         skipped, or updated when its source corrected it.
@@ -192,6 +209,9 @@ class History(HistoryFile):
             player_uuids: The uuids another app knows people by, by
                 :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player);
                 a person who has one already keeps it.
+            records: Another app's records of its players, games and places
+                (JSON), by ``(app, kind, key)``: kept (the newest file's) for
+                an export to that app (:meth:`app_records`).
 
         Returns:
             How many were added, skipped, updated and repeated.
@@ -242,7 +262,28 @@ class History(HistoryFile):
                     "INSERT OR IGNORE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
                     sorted(player_uuids.items()),
                 )
+            if records:
+                db.executemany(
+                    "INSERT OR REPLACE INTO app_records (app, kind, key, record) "
+                    "VALUES (?, ?, ?, ?)",
+                    [(*where, record) for where, record in sorted(records.items())],
+                )
         return done
+
+    def kept(self, app: str) -> Kept:
+        """What the app ``app`` wrote that we do not use: of each play (by id) that came
+        from it, and of its players, games and places (by our key for them)."""
+        kept = Kept()
+        with self.guard("read the history"):
+            for play_id, content, record in self._db.execute(
+                "SELECT play_id, content, record FROM play_extras WHERE app = ?", (app,)
+            ):
+                kept.plays[play_id] = (content, json.loads(record))
+            for kind, key, record in self._db.execute(
+                "SELECT kind, key, record FROM app_records WHERE app = ?", (app,)
+            ):
+                kept.records.setdefault(kind, {})[key] = json.loads(record)
+        return kept
 
     def player_uuids(self) -> dict[str, str]:
         """The uuids another app (BG Stats) knows people by, by :func:`name_key`."""
@@ -377,6 +418,7 @@ class History(HistoryFile):
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM play_people WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM play_pairs WHERE play_id = ?", (play_id,))
+            db.execute("DELETE FROM play_extras WHERE play_id = ?", (play_id,))
             if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play_id} in the history")
 

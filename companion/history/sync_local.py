@@ -357,6 +357,7 @@ def _take_plays(
                 db.execute(f"DELETE FROM {table} WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
             if play is None:
+                db.execute("DELETE FROM play_extras WHERE play_id = ?", (play_id,))
                 done.deleted += 1
             else:
                 rows.add(replace(play, id=play_id), play_id)

@@ -36,7 +36,7 @@ def test_blank_scores_never_mix_rank_0_with_ranks(db_path: Path, name: str) -> N
         history.add(parse((FILES / name).read_text()).plays)
     plays = bgstats(db_path)["plays"]
     assert isinstance(plays, list)
-    ranks = {p["uuid"]: [s["rank"] for s in p["playerScores"]] for p in plays}
+    ranks = {p["uuid"].upper(): [s["rank"] for s in p["playerScores"]] for p in plays}
     for seats in ranks.values():
         assert 0 not in seats or set(seats) == {0}
     if name == "bgstats-wrapped-sample.json":

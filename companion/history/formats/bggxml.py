@@ -64,7 +64,14 @@ from companion.history.formats.bounded import (
     MAX_SEATS,
     Parsed,
 )
-from companion.history.formats.shared import BGG_IDS, BY_BGG_ID, NAMESPACE, local_date, people_rows
+from companion.history.formats.shared import (
+    ANONYMOUS,
+    BGG_IDS,
+    BY_BGG_ID,
+    NAMESPACE,
+    local_date,
+    people_rows,
+)
 from companion.history.import_spool import Spool
 from companion.history.model import Person, Play
 from scorers import Problem, ScoreFileError, UnknownGameError, find_game, title
@@ -337,6 +344,7 @@ class _Reader:
     ) -> list[_Seat] | None:
         seats: list[_Seat] = []
         seen: dict[str, int] = {}
+        anonymous_count = 0
         for j, player in enumerate(players):
             spath = f"{path}.player[{j}]"
             attrs = player.attrs
@@ -344,13 +352,21 @@ class _Reader:
             if not raw:
                 self.error(f"{spath}.name", "a player without a name or username")
                 continue
+            anonymous = (
+                _ANONYMOUS.fullmatch(raw) is not None and not attrs.get("username", "").strip()
+            )
+            if anonymous:
+                # BGG's (and BG Stats') anonymous player: never a person in the stats.
+                anonymous_count += 1
+                name = ANONYMOUS if anonymous_count == 1 else f"{ANONYMOUS} {anonymous_count}"
+                seen[f"\0{anonymous_count}"] = j
             try:
-                name = clean_name(raw)
+                name = name if anonymous else clean_name(raw)
             except InvalidName as error:
                 self.error(f"{spath}.name", str(error))
                 continue
-            key = name_key(name)
-            if key in seen:
+            key = f"\0{anonymous_count}" if anonymous else name_key(name)
+            if not anonymous and key in seen:
                 self.error(f"{spath}.name", f"{name} is twice in {what} (also player[{seen[key]}])")
                 continue
             seen[key] = j
@@ -370,6 +386,7 @@ class _Reader:
                     attrs.get("win", "0").strip() == "1",
                     attrs.get("startposition", "").strip() == "1",
                     team,
+                    anonymous,
                 )
             )
         return seats if len(seats) == len(players) else None
@@ -414,6 +431,11 @@ class _Seat:
     winner: bool
     start: bool
     team: str
+    anonymous: bool = False
+
+
+_ANONYMOUS = re.compile(r"\s*anonymous player(\s+[0-9]{1,3})?\s*", re.IGNORECASE)
+"""How BGG and our export name the anonymous player (``Anonymous player 2``: a second)."""
 
 
 def _our_game(attrs: dict[str, str]) -> str | None:
@@ -488,7 +510,7 @@ def _sides(
                 and other["total"] > side["total"]
             )
             side["rank"] = 1 + len(winners) + above
-    people = tuple(Person(s.name, side_of[s.name]) for s in seats)
+    people = tuple(Person(s.name, side_of[s.name], s.anonymous) for s in seats)
     return sides, people, winners
 
 

@@ -24,6 +24,7 @@ a temporary file of its own (:func:`stdin_copy`), and XML read piece by piece
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import stat
 import sys
@@ -101,6 +102,9 @@ class Parsed:
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     player_uuids: dict[str, str] = field(default_factory=dict)
+    records: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """Another app's records of its players, games and places (JSON), by ``(app,
+    kind, key)``, kept for an export back to it (see ``History.kept``)."""
     more_notes: int = 0
     spool: Spool | None = None
 
@@ -278,8 +282,14 @@ _USED_KEYS = {
 (BG Stats' and our export's)."""
 
 
+MAX_KEPT_RECORD = 8192
+"""An entry of a list of players, games or places at most this long (as JSON) is kept
+whole, for an export back to the app; a longer one keeps only what is read."""
+
+
 def _trimmed(item: object, used: frozenset[str]) -> object:
-    """An entry of a list of players, games or places with only what an import reads of it.
+    """An entry of a list of players, games or places with only what an import reads of
+    it, unless it is small (:data:`MAX_KEPT_RECORD`): then all of it.
 
     The values of the other keys (a BG Stats backup has plenty: images, designers, its
     own metadata) are dropped and their keys kept (our export allows none: each is a
@@ -289,6 +299,9 @@ def _trimmed(item: object, used: frozenset[str]) -> object:
     """
     if not isinstance(item, dict):
         return [] if isinstance(item, list) else item
+    if len(json.dumps(item, ensure_ascii=False, default=str)) <= MAX_KEPT_RECORD:
+        # Small enough to keep whole: an export back to the app writes it again.
+        return {key: (_hollow(value) if key in used else value) for key, value in item.items()}
     return {key: (_hollow(value) if key in used else None) for key, value in item.items()}
 
 

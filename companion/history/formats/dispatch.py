@@ -41,6 +41,7 @@ from scorers import Problem, Reader, ScoreFileError, title
 
 if TYPE_CHECKING:
     from companion.bounded_json import JsonDocument
+    from companion.history.store import Kept
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
 
@@ -263,6 +264,7 @@ def export(
     events: Mapping[int, list[dict[str, Any]]] | None = None,
     excel: bool = False,
     player_uuids: Mapping[str, str] | None = None,
+    kept: Kept | None = None,
 ) -> str:
     """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`).
 
@@ -275,13 +277,15 @@ def export(
         player_uuids: The uuids BG Stats knows people by, by :func:`name_key`
             (:meth:`History.player_uuids`); the json and bgstats formats
             carry them.
+        kept: What BG Stats wrote that we do not use (:meth:`History.kept`):
+            the bgstats format writes it back.
     """
     if fmt == "json":
         return to_json(plays, events=events, player_uuids=player_uuids)
     if fmt == "csv":
         return to_csv(plays, excel=excel)
     if fmt == "bgstats":
-        return to_bgstats(plays, player_uuids=player_uuids)
+        return to_bgstats(plays, player_uuids=player_uuids, kept=kept)
     return to_bgg_xml(plays)
 
 
