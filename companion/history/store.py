@@ -409,7 +409,7 @@ class History(HistoryFile):
             replace_rows(db, play)
 
     def delete(self, play_id: int) -> None:
-        """Delete a recorded game.
+        """Delete a recorded game (a played-along game's answers are kept, set aside).
 
         Raises:
             PlayNotFound: No game has that id.
@@ -419,6 +419,12 @@ class History(HistoryFile):
             db.execute("DELETE FROM play_people WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM play_pairs WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM play_extras WHERE play_id = ?", (play_id,))
+            # A played-along game's answers are kept, set aside with it (not a finished
+            # game that lost its record: history check stays clean).
+            db.execute(
+                "UPDATE sessions SET status = 'deleted', play_id = NULL WHERE play_id = ?",
+                (play_id,),
+            )
             if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play_id} in the history")
 
