@@ -344,13 +344,15 @@ def history_note(
     from dataclasses import replace
 
     from companion.history.errors import HistoryError
+    from companion.history.places import clean_text
 
-    if not text.strip():
+    if not clean_text(text, lines=True).strip():
         fail("the note is empty", 2)
     with open_history(db) as history:
         try:
             play = history.get(play_id)
-            notes = f"{play.notes}\n{text.strip()}" if play.notes else text.strip()
+            added = clean_text(text, lines=True).strip()
+            notes = f"{play.notes}\n{added}" if play.notes else added
             history.replace(replace(play, notes=notes))
         except HistoryError as error:
             fail(str(error))

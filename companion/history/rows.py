@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from typing import Any
 
 from companion.history.model import Expansion, Person, Play, fold_uuid
+from companion.history.places import clean_text
 from scorers.names import name_key
 
 PLAY_COLUMNS = (
@@ -83,7 +85,11 @@ class _Rows:
         self.extras: list[tuple[Any, ...]] = []
 
     def add(self, play: Play, play_id: int) -> None:
-        """Add the rows of ``play``, stored under ``play_id``."""
+        """Add the rows of ``play``, stored under ``play_id`` (its notes and place
+        cleaned by :func:`~companion.history.places.clean_text`)."""
+        notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
+        if notes != play.notes or location != play.location:
+            play = replace(play, notes=notes, location=location)
         people = play.persons
         sides = play.result["players"]
         winners = set(play.result["winners"])
@@ -264,8 +270,8 @@ def content_key(play: Play) -> str:
             sorted(play.result["winners"]),
             [(p.name, p.side, p.anonymous) for p in play.persons],
             play.start_player,
-            play.location,
-            play.notes,
+            clean_text(play.location, lines=False),
+            clean_text(play.notes, lines=True),
             play.duration_min,
             play.ignored,
             play.status,

@@ -69,8 +69,10 @@ def test_csv_quotes_every_field_with_a_line_break(db_path: Path, excel: bool, no
         )
         text = export(history.plays(), "csv", excel=excel)
     rows = list(csv.DictReader(io.StringIO(text, newline="")))
-    assert [r["notes"].removeprefix("'") for r in rows] == [note, note]
+    stored = note.replace("\r\n", "\n").replace("\r", "\n")  # (line breaks are stored as LF)
+    assert [r["notes"].removeprefix("'") for r in rows] == [stored, stored]
     ending = "\r\n" if excel else "\n"
     body = text.replace(f'"{rows[0]["notes"]}"', "")
+    assert "\r" not in rows[0]["notes"]
     assert body.count(ending) == 3
     assert "\r" not in body.replace("\r\n", "") if excel else "\r" not in body

@@ -408,16 +408,10 @@ class _Reader:
         return int(text)
 
     def _text(self, value: str, path: str, limit: int, *, lines: bool = False) -> str | None:
-        text = unicodedata.normalize("NFC", value.strip())
-        allowed = "\n\t" if lines else ""
-        hidden = next(
-            (c for c in text if unicodedata.category(c) in _HIDDEN and c not in allowed), None
-        )
-        if hidden is not None:
-            self.error(path, f"holds a hidden character (U+{ord(hidden):04X})")
-            return None
-        if not lines:
-            text = " ".join(text.split())
+        from companion.history.places import clean_text
+
+        # Control and invisible characters are left out, as on every way in.
+        text = clean_text(unicodedata.normalize("NFC", value.strip()), lines=lines).strip()
         if len(text) > limit:
             self.error(path, f"is {len(text)} characters long (at most {limit})")
             return None

@@ -408,14 +408,13 @@ def bounded_text(
 
 
 def plain_text(r: Reader, value: object, path: str, *, limit: int) -> str | None:
-    """A one-line text (a location, an expansion): no control characters."""
+    """A one-line text (a location, an expansion): control characters left out."""
     text = bounded_text(r, value, path, limit=limit)
     if text is None:
         return None
-    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
-        r.error(path, "must not contain control characters")
-        return None
-    return " ".join(text.split())
+    from companion.history.places import clean_text
+
+    return clean_text(text, lines=False)  # (a control character is left out)
 
 
 def checked_name(r: Reader, value: object, path: str, *, what: str = "name") -> str | None:

@@ -280,6 +280,7 @@ def export(
         kept: What BG Stats wrote that we do not use (:meth:`History.kept`):
             the bgstats format writes it back.
     """
+    plays = [_cleaned(play) for play in plays]
     if fmt == "json":
         return to_json(plays, events=events, player_uuids=player_uuids)
     if fmt == "csv":
@@ -287,6 +288,19 @@ def export(
     if fmt == "bgstats":
         return to_bgstats(plays, player_uuids=player_uuids, kept=kept)
     return to_bgg_xml(plays)
+
+
+def _cleaned(play: Play) -> Play:
+    """``play`` with its notes and place cleaned as they are on the way in (a history
+    written before that rule may hold an escape sequence): no export writes one."""
+    from dataclasses import replace
+
+    from companion.history.places import clean_text
+
+    notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
+    if notes == play.notes and location == play.location:
+        return play
+    return replace(play, notes=notes, location=location)
 
 
 def encoded(text: str, *, excel: bool = False) -> bytes:
