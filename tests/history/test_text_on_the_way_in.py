@@ -8,6 +8,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from typer.testing import CliRunner
 
 from companion.cli.app import app
@@ -102,3 +104,38 @@ def test_imported_notes_and_places_are_cleaned_not_refused(tmp_path: Path, db_pa
     assert first.location == "Bar[2J club back room"
     assert bgg.notes == "bell31mred xy"
     assert bgg.location == "Bar2J club"
+
+
+@pytest.mark.parametrize("where", ["attribute", "text"])
+def test_a_huge_xml_attribute_is_refused_as_soon_as_huge_text(where: str) -> None:
+    """60 MB in one attribute (or one text) is refused after 1 MB is read: little time
+    (the rest is never read) and little memory, however long the value."""
+    import tracemalloc
+
+    from companion.history.formats.bggxml import MAX_RUN, read_bgg_xml
+    from companion.history.formats.bounded import CHUNK
+    from scorers import ScoreFileError
+
+    head = b'<plays><play id="1" date="2026-01-01"><item name="Tokaido" objectid="123540"/>'
+    opening = head + (b'<players><player name="' if where == "attribute" else b"<comments>")
+    given = 0
+
+    def pieces() -> object:
+        nonlocal given
+        yield opening
+        for _ in range(60 * 2**20 // CHUNK):
+            given += 1
+            yield b"x" * CHUNK
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(ScoreFileError) as caught:
+            read_bgg_xml(pieces())  # type: ignore[arg-type]
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert [str(p) for p in caught.value.problems] == [
+        "$: more than 1 MB of one tag or text (after line 1): a value this long is refused"
+    ]
+    assert given <= MAX_RUN // CHUNK + 1  # read no further
+    assert peak < 4 * MAX_RUN

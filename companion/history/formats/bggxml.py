@@ -80,6 +80,11 @@ from scorers.names import InvalidName, clean_name, name_key
 KIND = "bgg-xml"
 
 
+MAX_RUN = 1 << 20
+"""The most bytes between two tags' starts: a longer attribute or text (a comment of
+20,000 characters takes at most a few hundred kilobytes) is refused as it comes."""
+
+
 MAX_QUANTITY = 100
 """A play logged as played more than this many times is refused (BGG allows any number)."""
 
@@ -184,8 +189,23 @@ def _elements(
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = text
+    run = 0  # bytes since the last "<"
     try:
         for chunk in data:
+            # Expat holds a tag whole until it ends (and reads it again at each piece):
+            # so a huge attribute is refused here, before it is given, as fast as text.
+            last = chunk.rfind(b"<")
+            run = len(chunk) - last - 1 if last >= 0 else run + len(chunk)
+            if run > MAX_RUN:
+                raise ScoreFileError(
+                    [
+                        Problem(
+                            "$",
+                            f"more than {MAX_RUN // 2**20} MB of one tag or text (after line "
+                            f"{parser.CurrentLineNumber}): a value this long is refused",
+                        )
+                    ]
+                )
             parser.Parse(chunk, False)
         parser.Parse(b"", True)
     except _Refused:
