@@ -9,7 +9,6 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-
 from typer.testing import CliRunner
 
 from companion.cli.app import app
