@@ -592,6 +592,7 @@ def history_import(
                 added=counted.count,
                 player_uuids=parsed.player_uuids,
                 records=parsed.records,
+                corrected_by={"bgstats": "bgstats", "bgg-xml": "bgg"}.get(parsed.kind),
             )
     finally:
         parsed.close()

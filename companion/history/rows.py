@@ -231,14 +231,18 @@ def claim_number(db: sqlite3.Connection, number: int) -> None:
     )
 
 
-def _present_plays(db: sqlite3.Connection, wanted: list[str]) -> dict[str, Play]:
-    """The plays of ``wanted`` the history already has, by folded uuid (:func:`fold_uuid`)."""
-    found: dict[str, Play] = {}
+def _present_plays(db: sqlite3.Connection, wanted: list[str]) -> dict[str, tuple[Play, str | None]]:
+    """The plays of ``wanted`` the history already has, by folded uuid (:func:`fold_uuid`),
+    each with what it said when it came from another app (its :func:`content_key` then,
+    ``None`` when it did not)."""
+    found: dict[str, tuple[Play, str | None]] = {}
     for chunk in range(0, len(wanted), 500):
         part = wanted[chunk : chunk + 500]
         marks = ",".join("?" * len(part))
         rows = db.execute(
-            f"SELECT {PLAY_COLUMNS} FROM plays WHERE uuid COLLATE NOCASE IN ({marks})", part
+            f"SELECT {PLAY_COLUMNS}, (SELECT content FROM play_extras WHERE play_id = plays.id) "
+            f"FROM plays WHERE uuid COLLATE NOCASE IN ({marks})",
+            part,
         ).fetchall()
         people: dict[int, list[Person]] = {}
         ids = [row[0] for row in rows]
@@ -250,7 +254,8 @@ def _present_plays(db: sqlite3.Connection, wanted: list[str]) -> dict[str, Play]
             ):
                 people.setdefault(play_id, []).append(Person(name, side, bool(anonymous)))
         for row in rows:
-            found[fold_uuid(row[1])] = _play(row, tuple(people.get(row[0], ())))
+            play = _play(row[:-1], tuple(people.get(row[0], ())))
+            found[fold_uuid(row[1])] = (play, row[-1])
     return found
 
 

@@ -187,14 +187,17 @@ class History(HistoryFile):
         added: Callable[[Play], object] | None = None,
         player_uuids: Mapping[str, str] | None = None,
         records: Mapping[tuple[str, str, str], str] | None = None,
+        corrected_by: str | None = None,
     ) -> Imported:
         """Add plays (from an import) in one transaction; a play already present is
         skipped, or updated when its source corrected it.
 
         A play is known by its uuid. One already in the history is replaced
-        when it came from the same app as the play given (BoardGameGeek or BG
-        Stats, :data:`CORRECTABLE`) and differs from it (a score corrected
-        there); otherwise it is skipped. A uuid given twice in ``plays`` is
+        when the file is its own app's (``corrected_by``: BoardGameGeek or BG
+        Stats, :data:`CORRECTABLE`), the play came from that app, and the app
+        now says something else than it said when the play came in (a score
+        corrected there); otherwise it is skipped (a change made here, since,
+        is kept). A uuid given twice in ``plays`` is
         counted as repeated, the first one kept. Uuids are compared without
         regard to case (BG Stats writes them in upper case). The plays are
         taken from ``plays`` as they come, and written every
@@ -209,6 +212,8 @@ class History(HistoryFile):
             player_uuids: The uuids another app knows people by, by
                 :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player);
                 a person who has one already keeps it.
+            corrected_by: The app (a play's ``source``) whose own file this is,
+                whose plays may have been corrected there; ``None``: none.
             records: Another app's records of its players, games and places
                 (JSON), by ``(app, kind, key)``: kept (the newest file's) for
                 an export to that app (:meth:`app_records`).
@@ -232,11 +237,14 @@ class History(HistoryFile):
                         continue
                     in_file.add(folded)
                     if folded in present:
-                        old = present[folded]
+                        old, at_import = present[folded]
+                        new = content_key(play)
                         if (
-                            play.source in CORRECTABLE
-                            and old.source == play.source
-                            and content_key(old) != content_key(play)
+                            corrected_by in CORRECTABLE
+                            and play.source == old.source == corrected_by
+                            and new != content_key(old)
+                            # (what the app said then, still: the difference was made here)
+                            and new != at_import
                         ):
                             rows.write(db)
                             replace_rows(db, replaced(play, id=old.id, uuid=old.uuid))

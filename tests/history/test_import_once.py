@@ -139,3 +139,41 @@ def test_check_lists_games_that_look_recorded_twice(tmp_path: Path, db_path: Pat
         assert runner.invoke(app, ["history", "delete", str(number), "--yes"]).exit_code == 0
     again = runner.invoke(app, ["history", "check"])
     assert "looks recorded twice" not in again.stdout
+
+
+def test_a_play_corrected_in_bg_stats_is_updated_an_edit_here_is_kept(
+    tmp_path: Path, db_path: Path
+) -> None:
+    from tests.support.import_files import BACKUP
+
+    data = json.loads(BACKUP.read_text())
+    source = tmp_path / "backup.bgsplay"
+    source.write_text(json.dumps(data))
+    assert runner.invoke(app, ["history", "import", str(source)]).exit_code == 0
+    # Edited here: the same backup read again keeps the edit.
+    with History(db_path) as history:
+        play = next(p for p in history.plays() if p.notes == "Crossroads for the first time")
+        history.replace(play.__class__(**{**play.__dict__, "notes": "edited here"}))
+    again = runner.invoke(app, ["history", "import", str(source)])
+    assert again.stdout.startswith("Imported 0 games; 5 were already in the history.\n")
+    # Corrected in the app: the play is updated (the edit gives way to the app's word).
+    data["plays"][0]["playerScores"][0]["score"] = "81"
+    source.write_text(json.dumps(data))
+    fixed = runner.invoke(app, ["history", "import", str(source)])
+    assert fixed.stdout.startswith(
+        "Imported 0 games; 4 were already in the history.\n"
+        "Updated 1 game already in the history: corrected where it came from "
+        "(same play, changed).\n"
+    )
+    with History(db_path) as history:
+        play = history.get(play.id)
+    assert play.result["players"][0]["total"] == 81
+    assert play.notes == "Crossroads for the first time"
+    # And the JSON export of ours, older than the history, never overwrites it.
+    out = tmp_path / "ours.json"
+    runner.invoke(app, ["history", "export", "--format", "json", "--out", str(out)])
+    ours = json.loads(out.read_text())
+    ours["plays"][0]["notes"] = "from an older json export"
+    out.write_text(json.dumps(ours))
+    back = runner.invoke(app, ["history", "import", str(out)])
+    assert back.stdout.startswith("Imported 0 games; 5 were already in the history.\n")

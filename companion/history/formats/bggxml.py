@@ -356,6 +356,8 @@ class _Reader:
                     people=people,
                     ignored=nowinstats and not incomplete,
                     status="interim" if incomplete else "final",
+                    # (kept: what BGG said of it then tells a correction there from an edit here)
+                    extras=_BGG_EXTRAS,
                 )
             )
 
@@ -446,6 +448,10 @@ class _Seat:
     start: bool
     team: str
     anonymous: bool = False
+
+
+_BGG_EXTRAS = json.dumps({"app": "bgg"})
+"""What a BGG play keeps of its app: nothing but that it came from there."""
 
 
 _ANONYMOUS = re.compile(r"\s*anonymous player(\s+[0-9]{1,3})?\s*", re.IGNORECASE)
