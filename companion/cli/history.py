@@ -344,7 +344,7 @@ def history_note(
     from dataclasses import replace
 
     from companion.history.errors import HistoryError
-    from companion.history.places import clean_text
+    from companion.history.user_text import clean_text
 
     if not clean_text(text, lines=True).strip():
         fail("the note is empty", 2)

@@ -7,8 +7,8 @@ from dataclasses import replace
 from typing import Any
 
 from companion.history.model import Person, Play, derive_people, seat_order
-from companion.history.places import clean_text
 from companion.history.rescoring import rescore
+from companion.history.user_text import clean_text
 from scorers.names import InvalidName, clean_name, name_key
 
 

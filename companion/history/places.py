@@ -11,8 +11,12 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING
 
+from companion.history.user_text import clean_text
+
 if TYPE_CHECKING:
     from companion.history.store import History
+
+__all__ = ["NONE", "InvalidPlace", "clean_place", "clean_text", "known_places", "place_problem"]
 
 MAX_PLACE = 100
 """The most characters a typed place may have."""
@@ -48,36 +52,6 @@ def clean_place(text: str) -> str:
 
 # As in the name rule: control, format, surrogate, line and paragraph separators.
 _FORBIDDEN = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
-
-
-_JOINER = "\u200d"
-"""The zero-width joiner: it holds emoji sequences together, and moves no cursor."""
-
-
-def clean_text(text: str, *, lines: bool) -> str:
-    """Stored text (notes: ``lines``; a place) by the rule names use, never refused:
-    control and invisible format characters (escape, bidi overrides, zero-width
-    spaces) are left out, line breaks kept in notes (``\r\n`` and ``\r`` as
-    ``\n``, a line or paragraph separator too) and a tab is a space; a place is one
-    line with single spaces. So no export writes an escape sequence.
-    """
-    if text.isprintable():
-        return text if lines else " ".join(text.split())
-    if lines:
-        text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\t", " ")
-    kept = []
-    for char in text:
-        category = unicodedata.category(char)
-        if category in ("Zl", "Zp"):
-            kept.append("\n" if lines else " ")
-        elif char == "\n" and lines:
-            kept.append(char)
-        elif category in _FORBIDDEN and char != _JOINER:
-            kept.append(" " if char in "\t\n\r\x0b\x0c" else "")
-        else:
-            kept.append(char)
-    cleaned = "".join(kept)
-    return cleaned if lines else " ".join(cleaned.split())
 
 
 def place_problem(text: str) -> str | None:

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from companion.history.model import Expansion, Person, Play, fold_uuid
-from companion.history.places import clean_text
+from companion.history.user_text import clean_text
 from scorers.names import name_key
 
 PLAY_COLUMNS = (

@@ -430,7 +430,7 @@ class _Reader:
         return int(text)
 
     def _text(self, value: str, path: str, limit: int, *, lines: bool = False) -> str | None:
-        from companion.history.places import clean_text
+        from companion.history.user_text import clean_text
 
         # Control and invisible characters are left out, as on every way in.
         text = clean_text(unicodedata.normalize("NFC", value.strip()), lines=lines).strip()

@@ -412,7 +412,7 @@ def plain_text(r: Reader, value: object, path: str, *, limit: int) -> str | None
     text = bounded_text(r, value, path, limit=limit)
     if text is None:
         return None
-    from companion.history.places import clean_text
+    from companion.history.user_text import clean_text
 
     return clean_text(text, lines=False)  # (a control character is left out)
 

@@ -295,7 +295,7 @@ def _cleaned(play: Play) -> Play:
     written before that rule may hold an escape sequence): no export writes one."""
     from dataclasses import replace
 
-    from companion.history.places import clean_text
+    from companion.history.user_text import clean_text
 
     notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
     if notes == play.notes and location == play.location:
