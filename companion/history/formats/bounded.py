@@ -264,11 +264,12 @@ def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
     """
     found: list[object] = []
     used = _USED_KEYS.get(key)
+    room = [MAX_KEPT_RECORDS]  # what may still be kept whole of this list
     for item in doc.items(path, 1):
         if used is not None and len(found) == MAX_LISTED:
             r.error(path, f"must have at most {MAX_LISTED} entries, got more")
             raise Stop(r)
-        found.append(item if used is None else _trimmed(item, used))
+        found.append(item if used is None else _trimmed(item, used, room))
         del item  # (not held while the next one is read)
     return found
 
@@ -285,9 +286,12 @@ _USED_KEYS = {
 MAX_KEPT_RECORD = 8192
 """An entry of a list of players, games or places at most this long (as JSON) is kept
 whole, for an export back to the app; a longer one keeps only what is read."""
+MAX_KEPT_RECORDS = 4 << 20
+"""At most this much (as JSON) of one list of players, games or places is kept whole
+(a real backup's games take a megabyte or two): so memory stays small."""
 
 
-def _trimmed(item: object, used: frozenset[str]) -> object:
+def _trimmed(item: object, used: frozenset[str], room: list[int] | None = None) -> object:
     """An entry of a list of players, games or places with only what an import reads of
     it, unless it is small (:data:`MAX_KEPT_RECORD`): then all of it.
 
@@ -299,8 +303,10 @@ def _trimmed(item: object, used: frozenset[str]) -> object:
     """
     if not isinstance(item, dict):
         return [] if isinstance(item, list) else item
-    if len(json.dumps(item, ensure_ascii=False, default=str)) <= MAX_KEPT_RECORD:
+    size = len(json.dumps(item, ensure_ascii=False, default=str))
+    if size <= MAX_KEPT_RECORD and room is not None and size <= room[0]:
         # Small enough to keep whole: an export back to the app writes it again.
+        room[0] -= size
         return {key: (_hollow(value) if key in used else value) for key, value in item.items()}
     return {key: (_hollow(value) if key in used else None) for key, value in item.items()}
 
