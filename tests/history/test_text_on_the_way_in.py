@@ -9,6 +9,8 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from companion.cli.app import app
@@ -138,3 +140,15 @@ def test_a_huge_xml_attribute_is_refused_as_soon_as_huge_text(where: str) -> Non
     ]
     assert given <= MAX_RUN // CHUNK + 1  # read no further
     assert peak < 4 * MAX_RUN
+
+
+@given(st.text(max_size=200), st.booleans())
+def test_the_rule_leaves_nothing_that_moves_a_cursor_and_is_stable(text: str, lines: bool) -> None:
+    import unicodedata
+
+    cleaned = clean_text(text, lines=lines)
+    assert clean_text(cleaned, lines=lines) == cleaned
+    for char in cleaned:
+        category = unicodedata.category(char)
+        assert category not in ("Cc", "Cf", "Cs", "Zl", "Zp") or char in ("\n", "\u200d"), char
+        assert char != "\n" or lines
