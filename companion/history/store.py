@@ -227,6 +227,7 @@ class History(HistoryFile):
         with self.guard("import the games"), self.transaction() as db:
             while batch := list(islice(items, WRITE_EVERY)):
                 fresh = [p.uuid for p, _ in batch if fold_uuid(p.uuid) not in in_file]
+                fresh += [a for p, _ in batch for a in _aliases(p)]
                 present = _present_plays(db, fresh)
                 numbers = _Numbers(db)
                 rows = _Rows()
@@ -236,9 +237,27 @@ class History(HistoryFile):
                         done.repeated += 1
                         continue
                     in_file.add(folded)
+                    if folded not in present:
+                        # Known under the uuid an earlier companion gave it?
+                        known = [fold_uuid(a) for a in _aliases(play)]
+                        folded = next((a for a in known if a in present), folded)
                     if folded in present:
                         old, at_import = present[folded]
                         new = content_key(play)
+                        # Known by an earlier uuid: it takes the one its app's id gives now.
+                        adopted = folded != fold_uuid(play.uuid)
+                        if adopted:
+                            rows.write(db)
+                            db.execute(
+                                "UPDATE plays SET uuid = ? WHERE id = ?", (play.uuid, old.id)
+                            )
+                            if at_import is None and play.extras is not None:
+                                at_import = content_key(old)
+                                db.execute(
+                                    "INSERT OR REPLACE INTO play_extras "
+                                    "(play_id, app, content, record) VALUES (?, ?, ?, ?)",
+                                    (old.id, old.source, at_import, play.extras),
+                                )
                         if (
                             corrected_by in CORRECTABLE
                             and play.source == old.source == corrected_by
@@ -247,7 +266,8 @@ class History(HistoryFile):
                             and new != at_import
                         ):
                             rows.write(db)
-                            replace_rows(db, replaced(play, id=old.id, uuid=old.uuid))
+                            uuid = play.uuid if adopted else old.uuid
+                            replace_rows(db, replaced(play, id=old.id, uuid=uuid))
                             done.updated += 1
                             continue
                         done.skipped += 1
@@ -435,6 +455,14 @@ class History(HistoryFile):
             )
             if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play_id} in the history")
+
+
+def _aliases(play: Play) -> list[str]:
+    """Other uuids ``play`` was known by (a BGG play, before its id named it)."""
+    if play.extras is None or '"aliases"' not in play.extras:
+        return []
+    found = json.loads(play.extras).get("aliases", [])
+    return [a for a in found if isinstance(a, str)]
 
 
 @contextmanager

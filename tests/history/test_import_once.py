@@ -177,3 +177,30 @@ def test_a_play_corrected_in_bg_stats_is_updated_an_edit_here_is_kept(
     out.write_text(json.dumps(ours))
     back = runner.invoke(app, ["history", "import", str(out)])
     assert back.stdout.startswith("Imported 0 games; 5 were already in the history.\n")
+
+
+def test_a_bgg_play_imported_by_an_earlier_companion_is_known_again(
+    tmp_path: Path, db_path: Path
+) -> None:
+    import sqlite3
+    import uuid
+
+    from companion.history.formats.shared import NAMESPACE
+
+    source = tmp_path / "a.xml"
+    source.write_text(_bgg("45"))
+    runner.invoke(app, ["history", "import", str(source)])
+    ident = json.dumps(["9001", "2026-03-01", "tokaido", [["Aki", 45], ["Ben", 40]]])
+    earlier = str(uuid.uuid5(NAMESPACE, f"bgg-play:{ident}:0"))
+    with sqlite3.connect(db_path) as db:  # as a companion before issue 35 stored it
+        db.execute("UPDATE plays SET uuid = ?", (earlier,))
+        db.execute("DELETE FROM play_extras")
+    db.close()
+    again = runner.invoke(app, ["history", "import", str(source)])
+    assert again.stdout == "Imported 0 games; 1 was already in the history.\n"
+    source.write_text(_bgg("47"))
+    fixed = runner.invoke(app, ["history", "import", str(source)])
+    assert "Updated 1 game" in fixed.stdout
+    (play,) = _plays(db_path)
+    assert play["uuid"] == str(uuid.uuid5(NAMESPACE, "bgg-play-id:9001:0"))  # BGG's id now
+    assert play["result"]["players"][0]["total"] == 47

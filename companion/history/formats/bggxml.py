@@ -329,17 +329,21 @@ class _Reader:
         }
         starts = [j for j, seat in enumerate(seats) if seat.start]
         number = attrs.get("id", "").strip()
+        # How a companion before issue 35 knew the play: by its id, date and scores.
+        legacy = "bgg-play:" + json.dumps(
+            [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
+        )
         if self.bgg_ids and number.isascii() and number.isdigit() and 0 < len(number) < 19:
             # BoardGameGeek's play id: the same play whatever its scores (corrected or not).
             ident = f"bgg-play-id:{int(number)}"
         else:
-            ident = "bgg-play:" + json.dumps(
-                [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
-            )
+            ident = legacy
         if self.problems:  # (a file with a problem adds nothing: none are kept)
             return
         for copy in range(max(quantity or 1, 1)):
             made = str(uuid.uuid5(NAMESPACE, f"{ident}:{copy}"))
+            earlier = str(uuid.uuid5(NAMESPACE, f"{legacy}:{copy}"))
+            extras = _BGG_EXTRAS if earlier == made else _bgg_extras(earlier)
             parsed.keep(
                 Play(
                     id=0,
@@ -357,7 +361,7 @@ class _Reader:
                     ignored=nowinstats and not incomplete,
                     status="interim" if incomplete else "final",
                     # (kept: what BGG said of it then tells a correction there from an edit here)
-                    extras=_BGG_EXTRAS,
+                    extras=extras,
                 )
             )
 
@@ -452,6 +456,12 @@ class _Seat:
 
 _BGG_EXTRAS = json.dumps({"app": "bgg"})
 """What a BGG play keeps of its app: nothing but that it came from there."""
+
+
+def _bgg_extras(before: str) -> str:
+    """A BGG play's extras naming the uuid an earlier companion gave it (``aliases``):
+    an import finds the play under it, so a file read before is not added twice."""
+    return json.dumps({"app": "bgg", "aliases": [before]})
 
 
 _ANONYMOUS = re.compile(r"\s*anonymous player(\s+[0-9]{1,3})?\s*", re.IGNORECASE)
