@@ -73,15 +73,26 @@ def replacing(target: Path, temporary: Path | None = None, *, sync: bool = True)
 
 STALE_AFTER = 24 * 3600
 """A temporary file that names no process is stale after this many seconds."""
-_OURS = re.compile(r"(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]+\.part|partial-(?P<partial>\d+)")
+_OURS = re.compile(
+    r"(?:(?P<pid>\d+)\.)?[A-Za-z0-9_]+\.part|partial-(?P<partial>\d+)(?:-journal|-wal|-shm)?"
+)
+_ANY_OURS = re.compile(
+    r"\..+\.(?:(?P<pid>\d+)\.[A-Za-z0-9_]{8}\.part"
+    r"|partial-(?P<partial>\d+)(?:-journal|-wal|-shm)?)"
+)
+"""A temporary file of ours for another target in the same folder (a backup under
+another, dated, name): removed only when it names a process that no longer runs."""
 
 
 def remove_stale(target: Path) -> list[Path]:
     """Remove the temporary files an earlier write of ``target`` left when it was killed.
 
-    Ours are ``.NAME.PID.XXXXXXXX.part`` (and ``.NAME.partial-PID`` of a backup): one
-    whose process no longer runs is removed; one of an older companion, naming no
-    process, once it is a day old. A file of a write still going on is left alone.
+    Ours are ``.NAME.PID.XXXXXXXX.part`` (and ``.NAME.partial-PID`` of a backup, with
+    the ``-journal`` SQLite keeps beside it while it writes): one whose process no
+    longer runs is removed, whatever target it was for (a backup killed while written
+    under yesterday's dated name is removed by today's); one of an older companion,
+    naming no process, once it is a day old (for this target only). A file of a write
+    still going on is left alone.
 
     Returns:
         The files removed.
@@ -93,15 +104,19 @@ def remove_stale(target: Path) -> list[Path]:
     except OSError:
         return removed
     for entry in entries:
-        if not entry.name.startswith(prefix):
-            continue
-        found = _OURS.fullmatch(entry.name[len(prefix) :])
+        if entry.name.startswith(prefix):
+            found = _OURS.fullmatch(entry.name[len(prefix) :])
+        else:
+            found = _ANY_OURS.fullmatch(entry.name)
+            if found is not None and not (found.group("pid") or found.group("partial")):
+                continue
         if found is None or not entry.is_file(follow_symlinks=False):
             continue
         pid = found.group("pid") or found.group("partial")
         try:
             if pid is not None:
-                stale = int(pid) != os.getpid() and not _running(int(pid))
+                written = entry.stat(follow_symlinks=False).st_mtime
+                stale = int(pid) != os.getpid() and not _running(int(pid), written)
             else:
                 stale = time.time() - entry.stat(follow_symlinks=False).st_mtime > STALE_AFTER
             if stale:
@@ -112,15 +127,43 @@ def remove_stale(target: Path) -> list[Path]:
     return removed
 
 
-def _running(pid: int) -> bool:
-    """Whether a process ``pid`` runs on this machine (one we may not signal runs too)."""
+def _running(pid: int, since: float | None = None) -> bool:
+    """Whether a process ``pid`` runs on this machine (one we may not signal runs too)
+    and may have written a file last changed at ``since``: a process killed and not
+    yet reaped (a zombie), or one that started after it (the number given again),
+    did not."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except (PermissionError, OverflowError, OSError):
         return True
-    return True
+    started = _started(pid)
+    if started is None:
+        return True
+    state, at = started
+    if state in ("Z", "X"):
+        return False
+    return since is None or at is None or at <= since + 2
+
+
+def _started(pid: int) -> tuple[str, float | None] | None:
+    """A process's state letter and when it started (seconds since the epoch), where
+    the system says (Linux's ``/proc``); ``None`` elsewhere."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+        with open("/proc/stat", encoding="ascii", errors="replace") as handle:
+            boot = next(
+                (float(line.split()[1]) for line in handle if line.startswith("btime ")), None
+            )
+    except (OSError, IndexError, ValueError):
+        return None
+    if len(fields) < 20:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    at = None if boot is None else boot + int(fields[19]) / ticks
+    return fields[0], at
 
 
 def write_bytes(target: Path, data: bytes) -> None:

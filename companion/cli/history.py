@@ -344,13 +344,15 @@ def history_note(
     from dataclasses import replace
 
     from companion.history.errors import HistoryError
+    from companion.history.user_text import clean_text
 
-    if not text.strip():
+    if not clean_text(text, lines=True).strip():
         fail("the note is empty", 2)
     with open_history(db) as history:
         try:
             play = history.get(play_id)
-            notes = f"{play.notes}\n{text.strip()}" if play.notes else text.strip()
+            added = clean_text(text, lines=True).strip()
+            notes = f"{play.notes}\n{added}" if play.notes else added
             history.replace(replace(play, notes=notes))
         except HistoryError as error:
             fail(str(error))
@@ -484,7 +486,10 @@ def history_export(
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
         uuids = history.player_uuids() if fmt in ("json", "bgstats") else {}
-    data = encoded(export(plays, fmt, events=logs, excel=excel, player_uuids=uuids), excel=excel)
+        kept = history.kept("bgstats") if fmt == "bgstats" else None
+    data = encoded(
+        export(plays, fmt, events=logs, excel=excel, player_uuids=uuids, kept=kept), excel=excel
+    )
     if fmt in ("bgstats", "bgg-xml"):
         missing = missing_bgg_ids(plays)
         if missing:
@@ -581,15 +586,17 @@ def history_import(
                     replayed,
                 )
         with open_history(db) as history:
-            added, skipped = history.add_logged(
+            done = history.add_logged(
                 _with_progress(parsed.logged(), parsed.count),
                 keep_ids=parsed.kind == "json",
                 added=counted.count,
                 player_uuids=parsed.player_uuids,
+                records=parsed.records,
+                corrected_by={"bgstats": "bgstats", "bgg-xml": "bgg"}.get(parsed.kind),
             )
     finally:
         parsed.close()
-    typer.echo("\n".join(import_report(parsed, added, skipped, counted)))
+    typer.echo("\n".join(import_report(parsed, done, counted)))
 
 
 def _with_progress(plays: Iterator[Any], total: int) -> Iterable[Any]:

@@ -99,7 +99,42 @@ def check_records(history: History) -> Report:
             report.games += 1
             report.rescored += play["score_file"] is not None
             report.problems.extend(check_play(play))
+        report.notes.extend(recorded_twice(history._db))
     return report
+
+
+def recorded_twice(db: sqlite3.Connection) -> list[Finding]:
+    """Games that look recorded twice: the same game on the same day (this computer's
+    local date), with the same people and the same scores; one note per later copy,
+    saying how to delete it (two real games can match: so a note, not a problem)."""
+    from companion.history.formats.shared import local_date
+    from scorers import title
+
+    people: dict[int, list[tuple[str, int, int | None]]] = {}
+    for play_id, key, side, total, anonymous in db.execute(
+        "SELECT play_id, name_key, side, total, anonymous FROM play_people "
+        "ORDER BY play_id, position"
+    ):
+        people.setdefault(play_id, []).append((f"\0{side}" if anonymous else key, side, total))
+    first: dict[tuple[Any, ...], int] = {}
+    found: list[Finding] = []
+    for play_id, game, played_at in db.execute("SELECT id, game, played_at FROM plays ORDER BY id"):
+        seats = people.get(play_id)
+        if not seats:
+            continue
+        day = local_date(played_at)[:10]
+        key = (game, day, tuple(sorted((name, total) for name, _, total in seats)))
+        if key not in first:
+            first[key] = play_id
+            continue
+        found.append(
+            Finding(
+                f"game #{play_id}",
+                f"looks recorded twice: {title(game)} on {day} with the same people and scores "
+                f"as game #{first[key]}; `companion history delete {play_id}` deletes this one",
+            )
+        )
+    return found
 
 
 def integrity(db: sqlite3.Connection) -> list[str]:

@@ -8,6 +8,7 @@ from typing import Any
 
 from companion.history.model import Person, Play, derive_people, seat_order
 from companion.history.rescoring import rescore
+from companion.history.user_text import clean_text
 from scorers.names import InvalidName, clean_name, name_key
 
 
@@ -79,7 +80,7 @@ def edit_play(
         people=people,
         played_at=played_at or play.played_at,
         location=play.location if location is None else location,
-        notes=play.notes if notes is None else notes,
+        notes=play.notes if notes is None else clean_text(notes, lines=True),
         duration_min=play.duration_min if duration_min is None else duration_min,
     )
     if start is not None:

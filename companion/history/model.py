@@ -81,6 +81,10 @@ class Play:
         expansions: Expansions played with it.
         status: ``final``, or ``interim`` for a scoring that does not end the
             game (Shogun's first winter): shown, but out of wins and stats.
+        extras: What the app it came from wrote of it that we do not use (JSON:
+            ``{"app", "play", "seats"}``), set on the way in and kept in its own
+            table (``play_extras``) so that an export to that app writes it back;
+            ``None`` for a play read from the history.
     """
 
     id: int
@@ -98,6 +102,7 @@ class Play:
     ignored: bool = False
     expansions: tuple[Expansion, ...] = ()
     status: str = FINAL
+    extras: str | None = None
 
     @property
     def players(self) -> list[str]:

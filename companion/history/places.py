@@ -11,8 +11,12 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING
 
+from companion.history.user_text import clean_text
+
 if TYPE_CHECKING:
     from companion.history.store import History
+
+__all__ = ["NONE", "InvalidPlace", "clean_place", "clean_text", "known_places", "place_problem"]
 
 MAX_PLACE = 100
 """The most characters a typed place may have."""

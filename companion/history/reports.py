@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from companion.analysis.clock import Timing
     from companion.history.formats.bounded import Parsed
     from companion.history.model import Filter, Play
-    from companion.history.store import History
+    from companion.history.store import History, Imported
 
 
 def stamp(played_at: str) -> str:
@@ -170,19 +170,30 @@ class Added:
         self.ignored += play.ignored
 
 
-def import_report(parsed: Parsed, added: int, skipped: int, counted: Added) -> list[str]:
+def import_report(parsed: Parsed, done: Imported, counted: Added) -> list[str]:
     """What ``history import`` says it did, line by line.
 
     Args:
         parsed: What was read from the file.
-        added: How many games were added.
-        skipped: How many were already in the history.
+        done: How many games were added, skipped (already in the history),
+            updated (corrected at their source) and repeated in the file.
         counted: What the games added hold.
     """
+    skipped = done.skipped
     said = [
-        f"Imported {plural(added, 'game')}; "
+        f"Imported {plural(done.added, 'game')}; "
         f"{skipped} {'was' if skipped == 1 else 'were'} already in the history."
     ]
+    if done.updated:
+        said.append(
+            f"Updated {plural(done.updated, 'game')} already in the history: "
+            "corrected where it came from (same play, changed)."
+        )
+    if done.repeated:
+        said.append(
+            f"{plural(done.repeated, 'game')} {'was' if done.repeated == 1 else 'were'} "
+            "twice in the file itself: kept once."
+        )
     if parsed.skipped_games:
         others = ", ".join(f"{name} ({n})" for name, n in sorted(parsed.skipped_games.items()))
         total = sum(parsed.skipped_games.values())

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from typing import Any
 
 from companion.history.model import Expansion, Person, Play, fold_uuid
+from companion.history.user_text import clean_text
 from scorers.names import name_key
 
 PLAY_COLUMNS = (
@@ -80,9 +82,14 @@ class _Rows:
         self.players: list[tuple[Any, ...]] = []
         self.people: list[tuple[Any, ...]] = []
         self.pairs: list[tuple[Any, ...]] = []
+        self.extras: list[tuple[Any, ...]] = []
 
     def add(self, play: Play, play_id: int) -> None:
-        """Add the rows of ``play``, stored under ``play_id``."""
+        """Add the rows of ``play``, stored under ``play_id`` (its notes and place
+        cleaned by :func:`~companion.history.places.clean_text`)."""
+        notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
+        if notes != play.notes or location != play.location:
+            play = replace(play, notes=notes, location=location)
         people = play.persons
         sides = play.result["players"]
         winners = set(play.result["winners"])
@@ -122,6 +129,9 @@ class _Rows:
                 margin,
             )
         )
+        if play.extras is not None:
+            app = json.loads(play.extras).get("app", "")
+            self.extras.append((play_id, app, content_key(play), play.extras))
         start = play.start_player
         starter = people[start].side if start is not None and 0 <= start < len(people) else None
         self.players.extend(
@@ -174,7 +184,13 @@ class _Rows:
             db.executemany(_PLAYERS_INSERT, self.players)
             db.executemany(_PEOPLE_INSERT, self.people)
             db.executemany(_PAIRS_INSERT, self.pairs)
+            db.executemany(
+                "INSERT OR REPLACE INTO play_extras (play_id, app, content, record) "
+                "VALUES (?, ?, ?, ?)",
+                self.extras,
+            )
         self.plays, self.players, self.people, self.pairs = [], [], [], []
+        self.extras = []
 
 
 def number_taken(db: sqlite3.Connection, number: int) -> bool:
@@ -215,19 +231,59 @@ def claim_number(db: sqlite3.Connection, number: int) -> None:
     )
 
 
-def _present_uuids(db: sqlite3.Connection, wanted: list[str]) -> set[str]:
-    """Which of ``wanted`` the history already has, folded (:func:`fold_uuid`)."""
-    found: set[str] = set()
+def _present_plays(db: sqlite3.Connection, wanted: list[str]) -> dict[str, tuple[Play, str | None]]:
+    """The plays of ``wanted`` the history already has, by folded uuid (:func:`fold_uuid`),
+    each with what it said when it came from another app (its :func:`content_key` then,
+    ``None`` when it did not)."""
+    found: dict[str, tuple[Play, str | None]] = {}
     for chunk in range(0, len(wanted), 500):
         part = wanted[chunk : chunk + 500]
         marks = ",".join("?" * len(part))
-        found.update(
-            fold_uuid(row[0])
-            for row in db.execute(
-                f"SELECT uuid FROM plays WHERE uuid COLLATE NOCASE IN ({marks})", part
-            )
-        )
+        rows = db.execute(
+            f"SELECT {PLAY_COLUMNS}, (SELECT content FROM play_extras WHERE play_id = plays.id) "
+            f"FROM plays WHERE uuid COLLATE NOCASE IN ({marks})",
+            part,
+        ).fetchall()
+        people: dict[int, list[Person]] = {}
+        ids = [row[0] for row in rows]
+        if ids:
+            for play_id, name, side, anonymous in db.execute(
+                "SELECT play_id, name, side, anonymous FROM play_people "
+                f"WHERE play_id IN ({','.join('?' * len(ids))}) ORDER BY play_id, position",
+                ids,
+            ):
+                people.setdefault(play_id, []).append(Person(name, side, bool(anonymous)))
+        for row in rows:
+            play = _play(row[:-1], tuple(people.get(row[0], ())))
+            found[fold_uuid(row[1])] = (play, row[-1])
     return found
+
+
+def content_key(play: Play) -> str:
+    """What an import compares to tell a corrected play from the same one again:
+    everything another app says of a play (not its number, uuid or score file, nor
+    the rank of a side not scored)."""
+    sides = [
+        (side["name"], side["total"], (side["rank"] or None) if side["total"] is not None else None)
+        for side in play.result["players"]
+    ]
+    return json.dumps(
+        [
+            play.played_at,
+            play.game,
+            sides,
+            sorted(play.result["winners"]),
+            [(p.name, p.side, p.anonymous) for p in play.persons],
+            play.start_player,
+            clean_text(play.location, lines=False),
+            clean_text(play.notes, lines=True),
+            play.duration_min,
+            play.ignored,
+            play.status,
+            [(e.name, e.bgg_id) for e in play.expansions],
+        ],
+        ensure_ascii=False,
+    )
 
 
 class _Numbers:

@@ -479,4 +479,30 @@ MIGRATIONS += (
         ),
     ),
 )
+# Migration 11: what other apps wrote that we do not use, kept so that a round trip
+# gives it back. ``play_extras``: a play's own record in the app's file (its seats'
+# too, one per person in seat order) and what the play said when it came in (its
+# ``content``: an export writes the app's values back while the play is unchanged).
+# ``app_records``: the app's record of a player, game or place, by our key for it.
+MIGRATIONS += (
+    (
+        11,
+        "what other apps wrote that we do not use, kept for the round trip",
+        (
+            """CREATE TABLE IF NOT EXISTS play_extras (
+                play_id INTEGER PRIMARY KEY,
+                app TEXT NOT NULL,
+                content TEXT NOT NULL,
+                record TEXT NOT NULL
+            )""",
+            """CREATE TABLE IF NOT EXISTS app_records (
+                app TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                key TEXT NOT NULL,
+                record TEXT NOT NULL,
+                PRIMARY KEY (app, kind, key)
+            )""",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -49,6 +49,9 @@ TERMINAL_KINDS = ("play", "score")
 # A holder on another machine that has not saved an answer for this long is
 # taken to be gone (on this machine the process itself is checked).
 STALE_AFTER_S = 30 * 60
+DELETED = "deleted"
+"""The status of a played-along game whose recorded game was deleted: its answers are
+kept, it is neither resumed nor replayed by ``history check``."""
 
 
 @dataclass(frozen=True)
@@ -194,7 +197,8 @@ def _alive(info: dict[str, Any], beat: str | None) -> bool:
             last = datetime.strptime(beat, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
         except ValueError:
             return False
-        return (datetime.now(UTC) - last).total_seconds() < STALE_AFTER_S
+        # A beat from the future (another device's clock ahead) proves nothing either.
+        return abs((datetime.now(UTC) - last).total_seconds()) < STALE_AFTER_S
     if not isinstance(pid, int) or pid <= 0:
         return False
     try:
@@ -478,9 +482,9 @@ class SessionStore:
             if row is None:
                 raise HistoryError(f"no game #{session_id}")
             status, done = row
+            if status == DELETED or (status == "finished" and done is None):
+                raise HistoryError(f"game #{session_id} was saved, then deleted")
             if status == "finished":
-                if done is None:
-                    raise HistoryError(f"game #{session_id} was saved, then deleted")
                 return int(done)
             if status != "active":
                 raise HistoryError(f"game #{session_id} was set aside")

@@ -11,6 +11,8 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass, field
+from dataclasses import replace as replaced
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -30,10 +32,50 @@ from companion.history.rows import (
     _insert_log,
     _Numbers,
     _play,
-    _present_uuids,
+    _present_plays,
     _Rows,
+    content_key,
     insert,
 )
+
+CORRECTABLE = frozenset({"bgg", "bgstats"})
+"""The sources whose plays an import updates when the app corrected them (same id,
+changed content); a play of ours that comes back is only ever skipped."""
+
+
+@dataclass
+class Kept:
+    """What another app wrote that we do not use, read back for an export to it.
+
+    Attributes:
+        plays: By play id: what the play said when it came in (see
+            :func:`~companion.history.rows.content_key`) and the app's record of it
+            (``{"app", "play", "seats"}``).
+        records: By kind (``player``, ``game``, ``location``), then by our key for
+            it (a name key, a game id, a place's name): the app's record.
+    """
+
+    plays: dict[int, tuple[str, dict[str, Any]]] = field(default_factory=dict)
+    records: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+
+
+@dataclass
+class Imported:
+    """What an import did, play by play.
+
+    Attributes:
+        added: Plays added.
+        skipped: Plays already in the history, unchanged (or ours, never overwritten).
+        updated: Plays already in the history that their source corrected
+            (same BoardGameGeek play id or BG Stats uuid, changed content): replaced.
+        repeated: Plays given twice in the file itself (the first one counts).
+    """
+
+    added: int = 0
+    skipped: int = 0
+    updated: int = 0
+    repeated: int = 0
+
 
 ENV_VAR = "COMPANION_DB"
 
@@ -129,12 +171,13 @@ class History(HistoryFile):
             ``(added, skipped)``.
         """
         logs = events or {}
-        return self.add_logged(
+        done = self.add_logged(
             ((play, logs.get(play.uuid)) for play in plays),
             keep_ids=keep_ids,
             added=added,
             player_uuids=player_uuids,
         )
+        return done.added, done.skipped + done.repeated
 
     def add_logged(
         self,
@@ -143,13 +186,23 @@ class History(HistoryFile):
         keep_ids: bool = True,
         added: Callable[[Play], object] | None = None,
         player_uuids: Mapping[str, str] | None = None,
-    ) -> tuple[int, int]:
-        """Add plays (from an import) in one transaction; skip uuids already present.
+        records: Mapping[tuple[str, str, str], str] | None = None,
+        corrected_by: str | None = None,
+    ) -> Imported:
+        """Add plays (from an import) in one transaction; a play already present is
+        skipped, or updated when its source corrected it.
 
-        Uuids are compared without regard to case (BG Stats writes them in
-        upper case). The plays are taken from ``plays`` as they come, and
-        written every :data:`WRITE_EVERY`, so that only a bounded batch is
-        ever in memory (still one transaction: all or nothing).
+        A play is known by its uuid. One already in the history is replaced
+        when the file is its own app's (``corrected_by``: BoardGameGeek or BG
+        Stats, :data:`CORRECTABLE`), the play came from that app, and the app
+        now says something else than it said when the play came in (a score
+        corrected there); otherwise it is skipped (a change made here, since,
+        is kept). A uuid given twice in ``plays`` is
+        counted as repeated, the first one kept. Uuids are compared without
+        regard to case (BG Stats writes them in upper case). The plays are
+        taken from ``plays`` as they come, and written every
+        :data:`WRITE_EVERY`, so that only a bounded batch is ever in memory
+        (still one transaction: all or nothing).
 
         Args:
             plays: The plays to add, each with its event log (``None`` for
@@ -159,25 +212,66 @@ class History(HistoryFile):
             player_uuids: The uuids another app knows people by, by
                 :func:`name_key` (``ANONYMOUS_KEY`` for its anonymous player);
                 a person who has one already keeps it.
+            corrected_by: The app (a play's ``source``) whose own file this is,
+                whose plays may have been corrected there; ``None``: none.
+            records: Another app's records of its players, games and places
+                (JSON), by ``(app, kind, key)``: kept (the newest file's) for
+                an export to that app (:meth:`app_records`).
 
         Returns:
-            ``(added, skipped)``.
+            How many were added, skipped, updated and repeated.
         """
-        count = skipped = 0
+        done = Imported()
+        in_file: set[str] = set()
         items = iter(plays)
         with self.guard("import the games"), self.transaction() as db:
             while batch := list(islice(items, WRITE_EVERY)):
-                # The plays written before this batch are in the history already (the
-                # same transaction): a uuid given twice in the file is found there.
-                present = _present_uuids(db, [play.uuid for play, _ in batch])
+                fresh = [p.uuid for p, _ in batch if fold_uuid(p.uuid) not in in_file]
+                fresh += [a for p, _ in batch for a in _aliases(p)]
+                present = _present_plays(db, fresh)
                 numbers = _Numbers(db)
                 rows = _Rows()
                 for play, log in batch:
                     folded = fold_uuid(play.uuid)
-                    if folded in present:
-                        skipped += 1
+                    if folded in in_file:
+                        done.repeated += 1
                         continue
-                    present.add(folded)
+                    in_file.add(folded)
+                    if folded not in present:
+                        # Known under the uuid an earlier companion gave it?
+                        known = [fold_uuid(a) for a in _aliases(play)]
+                        folded = next((a for a in known if a in present), folded)
+                    if folded in present:
+                        old, at_import = present[folded]
+                        new = content_key(play)
+                        # Known by an earlier uuid: it takes the one its app's id gives now.
+                        adopted = folded != fold_uuid(play.uuid)
+                        if adopted:
+                            rows.write(db)
+                            db.execute(
+                                "UPDATE plays SET uuid = ? WHERE id = ?", (play.uuid, old.id)
+                            )
+                            if at_import is None and play.extras is not None:
+                                at_import = content_key(old)
+                                db.execute(
+                                    "INSERT OR REPLACE INTO play_extras "
+                                    "(play_id, app, content, record) VALUES (?, ?, ?, ?)",
+                                    (old.id, old.source, at_import, play.extras),
+                                )
+                        if (
+                            corrected_by in CORRECTABLE
+                            and play.source == old.source == corrected_by
+                            and new != content_key(old)
+                            # (what the app said then, still: the difference was made here)
+                            and new != at_import
+                        ):
+                            rows.write(db)
+                            uuid = play.uuid if adopted else old.uuid
+                            replace_rows(db, replaced(play, id=old.id, uuid=uuid))
+                            done.updated += 1
+                            continue
+                        done.skipped += 1
+                        continue
                     play_id = numbers.take(play.id if keep_ids and play.id > 0 else None)
                     rows.add(play, play_id)
                     if log:
@@ -186,7 +280,7 @@ class History(HistoryFile):
                         numbers.claim()
                         _insert_log(db, play_id, play.game, log)
                         numbers = _Numbers(db)
-                    count += 1
+                    done.added += 1
                     if added is not None:
                         added(play)
                 rows.write(db)
@@ -196,7 +290,28 @@ class History(HistoryFile):
                     "INSERT OR IGNORE INTO player_uuids (name_key, uuid) VALUES (?, ?)",
                     sorted(player_uuids.items()),
                 )
-        return count, skipped
+            if records:
+                db.executemany(
+                    "INSERT OR REPLACE INTO app_records (app, kind, key, record) "
+                    "VALUES (?, ?, ?, ?)",
+                    [(*where, record) for where, record in sorted(records.items())],
+                )
+        return done
+
+    def kept(self, app: str) -> Kept:
+        """What the app ``app`` wrote that we do not use: of each play (by id) that came
+        from it, and of its players, games and places (by our key for them)."""
+        kept = Kept()
+        with self.guard("read the history"):
+            for play_id, content, record in self._db.execute(
+                "SELECT play_id, content, record FROM play_extras WHERE app = ?", (app,)
+            ):
+                kept.plays[play_id] = (content, json.loads(record))
+            for kind, key, record in self._db.execute(
+                "SELECT kind, key, record FROM app_records WHERE app = ?", (app,)
+            ):
+                kept.records.setdefault(kind, {})[key] = json.loads(record)
+        return kept
 
     def player_uuids(self) -> dict[str, str]:
         """The uuids another app (BG Stats) knows people by, by :func:`name_key`."""
@@ -322,7 +437,7 @@ class History(HistoryFile):
             replace_rows(db, play)
 
     def delete(self, play_id: int) -> None:
-        """Delete a recorded game.
+        """Delete a recorded game (a played-along game's answers are kept, set aside).
 
         Raises:
             PlayNotFound: No game has that id.
@@ -331,8 +446,23 @@ class History(HistoryFile):
             db.execute("DELETE FROM play_players WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM play_people WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM play_pairs WHERE play_id = ?", (play_id,))
+            db.execute("DELETE FROM play_extras WHERE play_id = ?", (play_id,))
+            # A played-along game's answers are kept, set aside with it (not a finished
+            # game that lost its record: history check stays clean).
+            db.execute(
+                "UPDATE sessions SET status = 'deleted', play_id = NULL WHERE play_id = ?",
+                (play_id,),
+            )
             if db.execute("DELETE FROM plays WHERE id = ?", (play_id,)).rowcount == 0:
                 raise PlayNotFound(f"no game #{play_id} in the history")
+
+
+def _aliases(play: Play) -> list[str]:
+    """Other uuids ``play`` was known by (a BGG play, before its id named it)."""
+    if play.extras is None or '"aliases"' not in play.extras:
+        return []
+    found = json.loads(play.extras).get("aliases", [])
+    return [a for a in found if isinstance(a, str)]
 
 
 @contextmanager

@@ -349,14 +349,20 @@ def _take_plays(
         found = ids.get(item.uuid)
         if found is not None:
             play_id = found
-            relink += [
-                (play_id, int(s))
-                for (s,) in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play_id,))
-            ]
+            if play is not None:
+                relink += [
+                    (play_id, int(s))
+                    for (s,) in db.execute("SELECT id FROM sessions WHERE play_id = ?", (play_id,))
+                ]
             for table in ("play_players", "play_people", "play_pairs"):
                 db.execute(f"DELETE FROM {table} WHERE play_id = ?", (play_id,))
             db.execute("DELETE FROM plays WHERE id = ?", (play_id,))
             if play is None:
+                db.execute("DELETE FROM play_extras WHERE play_id = ?", (play_id,))
+                db.execute(
+                    "UPDATE sessions SET status = 'deleted', play_id = NULL WHERE play_id = ?",
+                    (play_id,),
+                )
                 done.deleted += 1
             else:
                 rows.add(replace(play, id=play_id), play_id)

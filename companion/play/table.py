@@ -215,7 +215,12 @@ class Table:
             if isinstance(value, Unreadable):
                 reason = f"the saved answer cannot be read ({value})"
                 raise ReplayError(self.position, message, reason)
-            wrong = problem(value)
+            try:
+                wrong = problem(value)
+            except (TypeError, ValueError, KeyError, AttributeError, IndexError):
+                # A check that cannot even look at it (a list where a word belongs):
+                # not an answer to this question, said in one line like any other.
+                wrong = "is not an answer this question takes"
             if wrong:
                 raise ReplayError(self.position, message, f"the saved answer {value!r} {wrong}")
             self.position += 1
@@ -252,6 +257,8 @@ class Table:
         renamed = formerly or {}
 
         def problem(value: Any) -> str | None:
+            if not isinstance(value, str):
+                return "is not one of the choices"
             ok = value in choices or renamed.get(value) in choices
             return None if ok else "is not one of the choices"
 

@@ -271,7 +271,8 @@ def test_bgg_xml_drops_characters_xml_forbids(db_path: Path) -> None:
     play = ElementTree.fromstring(text).find("play")
     assert play is not None
     assert play.attrib["location"] == "Bar[31m"
-    assert play.findtext("comments") == "bell <b>&amp;</b>"
+    uuid = play_uuid(db_path)
+    assert play.findtext("comments") == f"bell <b>&amp;</b>\n[companion play {uuid}]"
     assert xml_text("a\x00b\ufffec\U0001f600") == "abc\U0001f600"
 
 
@@ -347,9 +348,10 @@ def test_csv_neutralises_and_quotes_user_text(db_path: Path) -> None:
         ("'=cmd", "'+city"),
         ("'@Ben", "'+city"),
     ]
-    assert rows[0]["notes"] == "line one\r\nline two\rthree"
-    # The header, then two rows that each hold one quoted line break.
-    assert len(text.split("\n")) == 6
+    # (line breaks are stored as LF: a lone CR could write over a terminal's line)
+    assert rows[0]["notes"] == "line one\nline two\nthree"
+    # The header, then two rows that each hold two quoted line breaks.
+    assert len(text.split("\n")) == 8
 
 
 def test_an_interim_scoring_in_every_export(filled: Path, tmp_path: Path) -> None:
@@ -391,3 +393,9 @@ def test_an_interim_scoring_in_every_export(filled: Path, tmp_path: Path) -> Non
         history.add(parse(exported(filled, "json")).plays)
     document = json.loads(exported(filled, "json"))
     assert document["plays"][-1]["status"] == "interim"
+
+
+def play_uuid(db_path: Path) -> str:
+    with History(db_path) as history:
+        (play,) = history.plays()
+    return play.uuid

@@ -15,7 +15,12 @@ BG Stats (blank is *not scored*, sums added up, decimals rounded with a
 note), winners as marked, ``length`` as the duration, ``incomplete="1"`` as
 an interim scoring (one that did not end its game), ``nowinstats="1"`` on a
 complete play as ignored in the statistics, ``quantity`` N as N plays.
-Players who share a ``color`` in one play are a team (our export writes a
+A play is known again however often its file is read: by the uuid our
+export writes at the end of its comments (``[companion play 5a1c...]``,
+taken out of the notes), else by BoardGameGeek's play ``id`` (a play
+corrected on BGG keeps its id, so it is the same play, updated), else (a file
+of ours from before, whose ``<plays>`` has ``userid="0"``) by its id, date,
+game and scores. Players who share a ``color`` in one play are a team (our export writes a
 team's name there). BGG dates have no time: a play is put at midnight, this
 computer's local time, as our export wrote its date.
 
@@ -46,7 +51,7 @@ from typing import Any
 from xml.parsers import expat
 
 from companion.analysis.played_game import FINAL
-from companion.history.formats.bgstats import score_value
+from companion.history.formats.bgstats import score_value, seat_without_score
 from companion.history.formats.bounded import (
     ACCEPTED,
     CHUNK,
@@ -59,13 +64,25 @@ from companion.history.formats.bounded import (
     MAX_SEATS,
     Parsed,
 )
-from companion.history.formats.shared import BGG_IDS, BY_BGG_ID, NAMESPACE, local_date, people_rows
+from companion.history.formats.shared import (
+    ANONYMOUS,
+    BGG_IDS,
+    BY_BGG_ID,
+    NAMESPACE,
+    local_date,
+    people_rows,
+)
 from companion.history.import_spool import Spool
 from companion.history.model import Person, Play
 from scorers import Problem, ScoreFileError, UnknownGameError, find_game, title
 from scorers.names import InvalidName, clean_name, name_key
 
 KIND = "bgg-xml"
+
+
+MAX_RUN = 1 << 20
+"""The most bytes between two tags' starts: a longer attribute or text (a comment of
+20,000 characters takes at most a few hundred kilobytes) is refused as it comes."""
 
 
 MAX_QUANTITY = 100
@@ -101,9 +118,13 @@ class _Element:
     text: list[str] = field(default_factory=list)
 
 
-def _elements(data: Iterable[bytes], on_play: Callable[[int, _Element], None]) -> str:
-    """The root's tag; each ``<play>`` element, with its subtree, goes to ``on_play``
-    as soon as it ends (and is not kept, so memory stays small).
+def _elements(
+    data: Iterable[bytes],
+    on_play: Callable[[int, _Element], None],
+    on_root: Callable[[dict[str, str]], None] | None = None,
+) -> str:
+    """The root's tag (its attributes go to ``on_root``); each ``<play>`` element, with
+    its subtree, goes to ``on_play`` as soon as it ends (and is not kept, so memory stays small).
 
     Raises:
         ScoreFileError: Not well-formed XML, or it declares a document type
@@ -124,6 +145,8 @@ def _elements(data: Iterable[bytes], on_play: Callable[[int, _Element], None]) -
     def start(tag: str, attrs: dict[str, str]) -> None:
         if not root:
             root.append(tag)
+            if on_root is not None:
+                on_root(attrs)
             if tag != "plays":
                 raise ScoreFileError(
                     [
@@ -166,8 +189,23 @@ def _elements(data: Iterable[bytes], on_play: Callable[[int, _Element], None]) -
     parser.StartElementHandler = start
     parser.EndElementHandler = end
     parser.CharacterDataHandler = text
+    run = 0  # bytes since the last "<"
     try:
         for chunk in data:
+            # Expat holds a tag whole until it ends (and reads it again at each piece):
+            # so a huge attribute is refused here, before it is given, as fast as text.
+            last = chunk.rfind(b"<")
+            run = len(chunk) - last - 1 if last >= 0 else run + len(chunk)
+            if run > MAX_RUN:
+                raise ScoreFileError(
+                    [
+                        Problem(
+                            "$",
+                            f"more than {MAX_RUN // 2**20} MB of one tag or text (after line "
+                            f"{parser.CurrentLineNumber}): a value this long is refused",
+                        )
+                    ]
+                )
             parser.Parse(chunk, False)
         parser.Parse(b"", True)
     except _Refused:
@@ -209,7 +247,7 @@ def read_bgg_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
             raise ScoreFileError(reader.problems)
 
     try:
-        root = _elements(data, on_play)
+        root = _elements(data, on_play, reader.root)
         if root != "plays":
             raise ScoreFileError(
                 [
@@ -229,6 +267,13 @@ def read_bgg_xml(data: Iterable[bytes], *, spooled: bool = False) -> Parsed:
 class _Reader:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.bgg_ids = True
+        """Whether the plays' ``id`` are BoardGameGeek's (not in a file of ours, whose
+        ``<plays>`` has ``userid="0"``: its ids are our game numbers)."""
+
+    def root(self, attrs: dict[str, str]) -> None:
+        """Note what the ``<plays>`` element says of the file."""
+        self.bgg_ids = attrs.get("userid", "").strip() != "0"
 
     def error(self, path: str, message: str) -> None:
         self.problems.append(Problem(path, message))
@@ -253,7 +298,8 @@ class _Reader:
         duration = self._number(attrs.get("length", "0"), f"{path}.length", MAX_DURATION)
         quantity = self._number(attrs.get("quantity", "1"), f"{path}.quantity", MAX_QUANTITY)
         location = self._text(attrs.get("location", ""), f"{path}.location", MAX_LOCATION)
-        comments = "".join("".join(c.text) for c in element.children if c.tag == "comments").strip()
+        comments = "".join("".join(c.text) for c in element.children if c.tag == "comments")
+        ours, comments = companion_uuid(comments)
         notes = self._text(comments, f"{path}.comments", MAX_NOTES, lines=True)
         incomplete = attrs.get("incomplete", "0").strip() == "1"
         nowinstats = attrs.get("nowinstats", "0").strip() == "1"
@@ -282,16 +328,26 @@ class _Reader:
             "tiebreak": None,
         }
         starts = [j for j, seat in enumerate(seats) if seat.start]
-        ident = json.dumps(
+        number = attrs.get("id", "").strip()
+        # How a companion before issue 35 knew the play: by its id, date and scores.
+        legacy = "bgg-play:" + json.dumps(
             [attrs.get("id"), attrs.get("date"), game, [(s.name, s.total) for s in seats]]
         )
+        if self.bgg_ids and number.isascii() and number.isdigit() and 0 < len(number) < 19:
+            # BoardGameGeek's play id: the same play whatever its scores (corrected or not).
+            ident = f"bgg-play-id:{int(number)}"
+        else:
+            ident = legacy
         if self.problems:  # (a file with a problem adds nothing: none are kept)
             return
         for copy in range(max(quantity or 1, 1)):
+            made = str(uuid.uuid5(NAMESPACE, f"{ident}:{copy}"))
+            earlier = str(uuid.uuid5(NAMESPACE, f"{legacy}:{copy}"))
+            extras = _BGG_EXTRAS if earlier == made else _bgg_extras(earlier)
             parsed.keep(
                 Play(
                     id=0,
-                    uuid=str(uuid.uuid5(NAMESPACE, f"bgg-play:{ident}:{copy}")),
+                    uuid=ours if ours and copy == 0 else made,
                     played_at=played_at,
                     game=game,
                     score_file=None,
@@ -304,6 +360,8 @@ class _Reader:
                     people=people,
                     ignored=nowinstats and not incomplete,
                     status="interim" if incomplete else "final",
+                    # (kept: what BGG said of it then tells a correction there from an edit here)
+                    extras=extras,
                 )
             )
 
@@ -312,6 +370,7 @@ class _Reader:
     ) -> list[_Seat] | None:
         seats: list[_Seat] = []
         seen: dict[str, int] = {}
+        anonymous_count = 0
         for j, player in enumerate(players):
             spath = f"{path}.player[{j}]"
             attrs = player.attrs
@@ -319,21 +378,30 @@ class _Reader:
             if not raw:
                 self.error(f"{spath}.name", "a player without a name or username")
                 continue
+            anonymous = (
+                _ANONYMOUS.fullmatch(raw) is not None and not attrs.get("username", "").strip()
+            )
+            if anonymous:
+                # BGG's (and BG Stats') anonymous player: never a person in the stats.
+                anonymous_count += 1
+                name = ANONYMOUS if anonymous_count == 1 else f"{ANONYMOUS} {anonymous_count}"
+                seen[f"\0{anonymous_count}"] = j
             try:
-                name = clean_name(raw)
+                name = name if anonymous else clean_name(raw)
             except InvalidName as error:
                 self.error(f"{spath}.name", str(error))
                 continue
-            key = name_key(name)
-            if key in seen:
+            key = f"\0{anonymous_count}" if anonymous else name_key(name)
+            if not anonymous and key in seen:
                 self.error(f"{spath}.name", f"{name} is twice in {what} (also player[{seen[key]}])")
                 continue
             seen[key] = j
             try:
                 total, note = score_value(attrs.get("score"))
             except ValueError as error:
-                self.error(f"{spath}.score", str(error))
-                continue
+                # A free text ("Decisive"): this seat has no score, the play comes in.
+                total, note = None, None
+                parsed.note(seat_without_score(what, j, name, error))
             if note:
                 parsed.note(f"{what}: {name}: {note}")
             team = self._text(attrs.get("color", ""), f"{spath}.color", 40) or ""
@@ -344,6 +412,7 @@ class _Reader:
                     attrs.get("win", "0").strip() == "1",
                     attrs.get("startposition", "").strip() == "1",
                     team,
+                    anonymous,
                 )
             )
         return seats if len(seats) == len(players) else None
@@ -365,16 +434,10 @@ class _Reader:
         return int(text)
 
     def _text(self, value: str, path: str, limit: int, *, lines: bool = False) -> str | None:
-        text = unicodedata.normalize("NFC", value.strip())
-        allowed = "\n\t" if lines else ""
-        hidden = next(
-            (c for c in text if unicodedata.category(c) in _HIDDEN and c not in allowed), None
-        )
-        if hidden is not None:
-            self.error(path, f"holds a hidden character (U+{ord(hidden):04X})")
-            return None
-        if not lines:
-            text = " ".join(text.split())
+        from companion.history.user_text import clean_text
+
+        # Control and invisible characters are left out, as on every way in.
+        text = clean_text(unicodedata.normalize("NFC", value.strip()), lines=lines).strip()
         if len(text) > limit:
             self.error(path, f"is {len(text)} characters long (at most {limit})")
             return None
@@ -388,6 +451,21 @@ class _Seat:
     winner: bool
     start: bool
     team: str
+    anonymous: bool = False
+
+
+_BGG_EXTRAS = json.dumps({"app": "bgg"})
+"""What a BGG play keeps of its app: nothing but that it came from there."""
+
+
+def _bgg_extras(before: str) -> str:
+    """A BGG play's extras naming the uuid an earlier companion gave it (``aliases``):
+    an import finds the play under it, so a file read before is not added twice."""
+    return json.dumps({"app": "bgg", "aliases": [before]})
+
+
+_ANONYMOUS = re.compile(r"\s*anonymous player(\s+[0-9]{1,3})?\s*", re.IGNORECASE)
+"""How BGG and our export name the anonymous player (``Anonymous player 2``: a second)."""
 
 
 def _our_game(attrs: dict[str, str]) -> str | None:
@@ -462,8 +540,26 @@ def _sides(
                 and other["total"] > side["total"]
             )
             side["rank"] = 1 + len(winners) + above
-    people = tuple(Person(s.name, side_of[s.name]) for s in seats)
+    people = tuple(Person(s.name, side_of[s.name], s.anonymous) for s in seats)
     return sides, people, winners
+
+
+_OUR_UUID = re.compile(r"\s*\[companion play ([^\]\s]{1,100})\]\s*$")
+
+
+def companion_uuid(comments: str) -> tuple[str | None, str]:
+    """The uuid our export wrote at the end of a play's comments, and the comments
+    without it (``None`` and the comments stripped when there is none)."""
+    found = _OUR_UUID.search(comments)
+    if found is None:
+        return None, comments.strip()
+    return found.group(1), comments[: found.start()].strip()
+
+
+def companion_marker(play: Play) -> str:
+    """The line our export ends a play's comments with: its uuid, so that the play
+    is known again when the file is imported (``[companion play 5a1c...]``)."""
+    return f"[companion play {play.uuid}]"
 
 
 def xml_text(value: str) -> str:
@@ -530,8 +626,9 @@ def to_bgg_xml(plays: Sequence[Play]) -> str:
         if play.expansions:
             listed = ", ".join(e.name for e in play.expansions)
             comments = f"{comments}\nExpansions: {listed}" if comments else f"Expansions: {listed}"
-        if comments:
-            ElementTree.SubElement(element, "comments").text = xml_text(comments)
+        marker = companion_marker(play)
+        comments = f"{comments}\n{marker}" if comments else marker
+        ElementTree.SubElement(element, "comments").text = xml_text(comments)
         players = ElementTree.SubElement(element, "players")
         teams = play.uses_teams
         positions = _start_positions(play)

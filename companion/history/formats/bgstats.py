@@ -33,7 +33,7 @@ from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import FINAL
 from companion.history.formats.bounded import (
@@ -63,6 +63,9 @@ from companion.history.formats.shared import (
     people_rows,
 )
 from companion.history.model import ANONYMOUS_KEY, Expansion, Person, Play
+
+if TYPE_CHECKING:
+    from companion.history.store import Kept
 from scorers import SCORERS, Reader, ScoreFileError, UnknownGameError, find_game, title
 from scorers.names import InvalidName, clean_name, name_key
 
@@ -71,8 +74,13 @@ METADATA_STATUS, METADATA_IGNORED = "companionStatus", "companionIgnored"
 :func:`interim_marker`)."""
 
 
-_SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]+)?(\s*[+-]\s*[0-9]+(\.[0-9]+)?)*")
-_TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]+)?)")
+_SCORE_EXPRESSION = re.compile(r"[+-]?[0-9]+(\.[0-9]*)?(\s*[+-]\s*[0-9]+(\.[0-9]*)?)*")
+_TERM = re.compile(r"([+-]?)\s*([0-9]+(?:\.[0-9]*)?)")
+_DASHES = re.compile(r"[-\u2012-\u2015]+")
+"""A score of dashes alone: the app's "no score"."""
+_DECIMAL_COMMA = re.compile(r"([0-9]),([0-9])")
+_UNFINISHED = re.compile(r"(?<=[0-9.])(\s*[+-])+\s*$")
+"""Signs typed last, after the last number (``86+84+``): nothing to add."""
 
 
 _PADDED_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9]{2}:[0-9]{2}(:[0-9]{2})?)?")
@@ -88,6 +96,8 @@ class _Player:
     """The name through the name rule and its key, once it has passed."""
     refused: bool = False
     """The name broke the rule: its problem was reported (once, however many plays)."""
+    record: dict[str, Any] = field(default_factory=dict)
+    """The app's record of the player (kept for an export back to it)."""
 
     def person(self, r: Reader) -> tuple[str, str] | None:
         """``(name, key)`` by the name rule; a problem at the player's name (once)."""
@@ -116,6 +126,10 @@ class _Seat:
     order: int
     team: str
     uuid: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+    """The app's record of the seat."""
+    record: dict[str, Any] = field(default_factory=dict)
+    """The app's record of the seat's player."""
 
 
 @dataclass
@@ -183,11 +197,13 @@ class BgStats:
             for ref in self.place_refs:
                 if ref in book.locations:
                     parsed.spool.places[ref] = book.location(r, ref) or ""
+                    _keep_record(parsed, "location", parsed.spool.places[ref], book.locations[ref])
             return parsed
         plays = parsed.plays
         for index, ref in self.places:
             if ref in book.locations:
                 plays[index] = replace(plays[index], location=book.location(r, ref) or "")
+                _keep_record(parsed, "location", plays[index].location, book.locations[ref])
         return parsed
 
     def play(self, k: int, item: object) -> None:
@@ -217,6 +233,7 @@ class BgStats:
         play = _bgstats_play(r, raw, path, game, book, parsed, parsed.player_uuids)
         if play is None or r.problems:  # (a file with a problem adds nothing: none are kept)
             return
+        _keep_record(parsed, "game", game, entry)
         place = None
         if self.places_later and is_scalar(raw.get("locationRefId")):
             place = raw["locationRefId"]
@@ -224,6 +241,20 @@ class BgStats:
             if parsed.spool is None:
                 self.places.append((len(parsed.plays), place))
         parsed.keep(play, place=place)
+
+
+APP = "bgstats"
+"""How the history names BG Stats where it keeps what the app wrote."""
+_REFS = frozenset({"id", "_path"})
+"""The keys of a record that are the file's own numbering (or ours): never kept."""
+
+
+def _keep_record(parsed: Parsed, kind: str, key: str, entry: Mapping[str, Any]) -> None:
+    """Keep the app's record of a player, game or place (not its number), by our key."""
+    if key and (APP, kind, key) not in parsed.records:
+        parsed.records[APP, kind, key] = json.dumps(
+            {k: v for k, v in entry.items() if k not in _REFS}, ensure_ascii=False
+        )
 
 
 def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
@@ -244,7 +275,9 @@ def _bg_players(r: Reader, value: object) -> dict[object, _Player]:
             r.error(f"{path}.id", f"{ident!r} is already the id of {found[ident].path}")
             continue
         anonymous = entry.get("isAnonymous") is True
-        found[ident] = _Player(entry.get("name"), anonymous, path, uuid_of(entry.get("uuid")))
+        found[ident] = _Player(
+            entry.get("name"), anonymous, path, uuid_of(entry.get("uuid")), record=entry
+        )
     return found
 
 
@@ -330,8 +363,12 @@ def _local_date(r: Reader, value: object, path: str) -> str | None:
 def score_value(value: object) -> tuple[int | None, str | None]:
     """A BG Stats score → ``(points, note)``; ``(None, None)`` when blank.
 
-    Sums and differences of numbers (``"58+10+4"``) are added up; a decimal is
-    rounded half up, and the note says so.
+    Read as the app reads the texts it writes itself: sums and differences of
+    numbers (``"58+10+4"``) are added up, and an unfinished one (``"86+84+"``, a
+    sign typed last on its calculator) adds up the terms it has; a number may end
+    with its decimal point (``"6."``) or use a decimal comma (``"21,7"``); a
+    decimal is rounded half up; dashes alone (``"--"``) are no score. The note
+    says what was read when it is not the text itself.
 
     Raises:
         ValueError: Not a score (the message says why).
@@ -346,6 +383,7 @@ def score_value(value: object) -> tuple[int | None, str | None]:
         digits = value.strip()
         if digits.isascii() and digits.isdigit() and len(digits) < 10:
             return int(digits), None  # the usual case: a whole number as text
+    read = False  # the text was read in one of the app's own ways
     if type(value) is int:
         exact = Decimal(value)
     elif isinstance(value, float):
@@ -354,10 +392,19 @@ def score_value(value: object) -> tuple[int | None, str | None]:
         exact = Decimal(repr(value))
     elif isinstance(value, str):
         text = value.strip()
-        if len(text) > 200 or not _SCORE_EXPRESSION.fullmatch(text):
+        if len(text) <= 200 and _DASHES.fullmatch(text):
+            return None, f"score {text!r} read as no score"
+        if len(text) > 200:
             raise ValueError(f"must be a score such as 58 or 58+10+4, got {text[:40]!r}")
+        plain = text
+        if "." not in plain and _DECIMAL_COMMA.search(plain):
+            plain = _DECIMAL_COMMA.sub(r"\1.\2", plain)
+        plain = _UNFINISHED.sub("", plain)
+        if not _SCORE_EXPRESSION.fullmatch(plain):
+            raise ValueError(f"must be a score such as 58 or 58+10+4, got {text[:40]!r}")
+        read = plain != text
         exact = sum(
-            (Decimal(number) * (-1 if sign == "-" else 1) for sign, number in _TERM.findall(text)),
+            (Decimal(number) * (-1 if sign == "-" else 1) for sign, number in _TERM.findall(plain)),
             Decimal(0),
         )
     else:
@@ -365,8 +412,14 @@ def score_value(value: object) -> tuple[int | None, str | None]:
     points = int(exact.to_integral_value(rounding=ROUND_HALF_UP))
     if abs(points) > MAX_SCORE:
         raise ValueError(f"must be at most {MAX_SCORE} in size")
-    note = None if exact == points else f"score {value} rounded to {points}"
-    return points, note
+    if exact != points:
+        return points, f"score {value} rounded to {points}"
+    return points, f"score {value} read as {points}" if read else None
+
+
+def seat_without_score(what: str, seat: int, name: str, error: ValueError) -> str:
+    """The note of a seat whose score text cannot be read: it is kept without a score."""
+    return f"{what}: seat {seat + 1} ({name}): {error}; kept without a score"
 
 
 def _flag(r: Reader, raw: dict[str, Any], key: str, path: str) -> bool:
@@ -429,11 +482,16 @@ def _bgstats_play(
                 )
                 continue
             seen[key] = f"playerScores[{k}]"
+        score = entry.get("score")
         try:
-            total, note = score_value(entry.get("score"))
+            total, note = score_value(score)
         except ValueError as error:
-            r.error(f"{spath}.score", str(error))
-            continue
+            if not isinstance(score, str):
+                r.error(f"{spath}.score", str(error))
+                continue
+            # A text the app wrote that no reading makes a score: this seat has none.
+            total, note = None, None
+            parsed.note(seat_without_score(_what(game, raw), k, name, error))
         if note:
             play_notes.append(f"{name}: {note}")
         rank = entry.get("rank", 0)
@@ -467,6 +525,8 @@ def _bgstats_play(
                 order or 0,
                 (team or "").strip(),
                 player.uuid,
+                entry,
+                player.record,
             )
         )
     ignored = _flag(r, raw, "ignored", path)
@@ -479,11 +539,14 @@ def _bgstats_play(
     # BG Stats writes "team": "0" on the seats of ordinary plays: a team is a team only
     # when the play, or its game, says it is played in teams.
     uses_teams = _flag(r, raw, "usesTeams", path) or _game_uses_teams(book, raw.get("gameRefId"))
-    expansions = _bg_expansions(r, raw.get("expansionPlays"), f"{path}.expansionPlays", games)
+    expansions = _bg_expansions(
+        r, raw.get("expansionPlays"), f"{path}.expansionPlays", games, parsed
+    )
     location = ""
     where = raw.get("locationRefId")
     if is_scalar(where) and where in locations:
         location = book.location(r, where) or ""
+        _keep_record(parsed, "location", location, locations[where])
     comments = raw.get("comments")
     if comments is not None and not isinstance(comments, str):
         comments = None
@@ -514,6 +577,16 @@ def _bgstats_play(
     for seat in seats:
         if seat.uuid is not None:
             uuids.setdefault(ANONYMOUS_KEY if seat.anonymous else seat.key, seat.uuid)
+        key = ANONYMOUS_KEY if seat.anonymous else seat.key
+        _keep_record(parsed, "player", key, seat.record)
+    extras = json.dumps(
+        {
+            "app": APP,
+            "play": {k: v for k, v in raw.items() if k != "playerScores"},
+            "seats": [seat.raw for seat in seats],
+        },
+        ensure_ascii=False,
+    )
     starts = [k for k, s in enumerate(seats) if s.start]
     ident = raw.get("uuid")
     if not isinstance(ident, str) or not ident.strip() or len(ident) > MAX_UUID:
@@ -534,6 +607,7 @@ def _bgstats_play(
         ignored=ignored,
         expansions=expansions,
         status=status,
+        extras=extras,
     )
 
 
@@ -669,7 +743,11 @@ def _derive_ranks(sides: list[dict[str, Any]], wins: list[bool]) -> None:
 
 
 def _bg_expansions(
-    r: Reader, value: object, path: str, games: dict[object, dict[str, Any]]
+    r: Reader,
+    value: object,
+    path: str,
+    games: dict[object, dict[str, Any]],
+    parsed: Parsed | None = None,
 ) -> tuple[Expansion, ...]:
     if value is None:
         return ()
@@ -695,6 +773,8 @@ def _bg_expansions(
         shown = plain_text(r, name, where, limit=MAX_LOCATION)
         if shown:
             found.append(Expansion(shown, number))
+            if parsed is not None and game is not None:
+                _keep_record(parsed, "game", f"expansion:{shown}:{number}", game)
     return tuple(found)
 
 
@@ -792,19 +872,69 @@ def _bgstats_ranks(play: Play) -> list[int]:
     return [side["rank"] or (1 if side["name"] in winners else after) for side in sides]
 
 
-def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None = None) -> str:
+_PLAY_READ = frozenset(
+    {
+        "uuid",
+        "modificationDate",
+        "entryDate",
+        "playDate",
+        "usesTeams",
+        "durationMin",
+        "ignored",
+        "manualWinner",
+        "comments",
+        "metaData",
+    }
+)
+"""A play's keys that say what we read of it: written back as the app wrote them while
+the play is unchanged, from the history once it was changed."""
+_PLAY_REFS = frozenset({"gameRefId", "locationRefId", "expansionPlays", "playerScores"})
+"""A play's keys that point into the file: always ours (their records are kept apart)."""
+_SEAT_READ = frozenset({"score", "winner", "startPlayer", "rank", "seatOrder", "team"})
+
+
+def _with_kept(
+    ours: dict[str, Any],
+    record: Mapping[str, Any],
+    unchanged: bool,
+    read: frozenset[str],
+    refs: frozenset[str],
+) -> dict[str, Any]:
+    """``ours`` with what the app wrote: all of it but its references while unchanged,
+    else only what we do not read (so that a change shows)."""
+    kept = {k: v for k, v in record.items() if k not in refs and (unchanged or k not in read)}
+    return {**ours, **kept}
+
+
+def to_bgstats(
+    plays: Sequence[Play],
+    *,
+    player_uuids: Mapping[str, str] | None = None,
+    kept: Kept | None = None,
+) -> str:
     """A BG Stats backup (``.bgsplay``) holding ``plays``.
 
     A person keeps the uuid BG Stats knows them by (``player_uuids``, by
     :func:`name_key`), so that the app sees the same player again; anyone else
-    gets one made from their name, the same in every export.
+    gets one made from their name, the same in every export. What the app wrote
+    that we do not use (``kept``: its own fields of plays, seats, players, games
+    and places) is written back: a play unchanged since it came from the app is
+    written as the app wrote it (its uuid, dates, score texts, empty ranks...);
+    a changed one keeps the app's fields we do not read. Nothing claims a change
+    nobody made: a player's ``modificationDate`` is the app's, or the date of
+    their last play.
     """
+    from companion.history.rows import content_key
+
     uuids = player_uuids or {}
+    records = kept.records if kept is not None else {}
     refs = _Refs()
     game_refs: dict[str, int] = {}
     teams_games: set[str] = set()
     counts: Counter[int] = Counter()
+    last_played: dict[int, str] = {}
     documents = []
+    now = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
     for play in plays:
         game_refs.setdefault(play.game, refs.game("base", play.game, BGG_IDS.get(play.game, 0)))
         if play.uses_teams:
@@ -812,68 +942,100 @@ def to_bgstats(plays: Sequence[Play], *, player_uuids: Mapping[str, str] | None 
         scores = _bgstats_scores(play, refs)
         counts.update(s["playerRefId"] for s in scores)
         date = local_date(play.played_at)
+        for entry in scores:
+            last_played[entry["playerRefId"]] = max(
+                date, last_played.get(entry["playerRefId"], date)
+            )
         interim = play.status != FINAL
-        documents.append(
-            {
-                "uuid": play.uuid.upper(),
-                "modificationDate": date,
-                "entryDate": date,
-                "playDate": date,
-                "usesTeams": play.uses_teams,
-                "durationMin": play.duration_min or 0,
-                # BG Stats has no interim plays: it keeps them out of its statistics.
-                "ignored": play.ignored or interim,
-                "manualWinner": _manual_winner(play),
-                "rounds": 0,
-                "bggId": 0,
-                "importPlayId": 0,
-                # (no location, no locationRefId: a reader counts 0 as a location)
-                **({"locationRefId": refs.location(play.location)} if play.location else {}),
-                "gameRefId": game_refs[play.game],
-                "board": "",
-                "rating": 0,
-                "nemestatsId": 0,
-                "scoringSetting": 0,
-                "playImages": "[]",
-                "comments": play.notes,
-                "expansionPlays": [
-                    {"gameRefId": refs.game("expansion", e.name, e.bgg_id), "bggId": e.bgg_id}
-                    for e in play.expansions
-                ],
-                "playerScores": scores,
-                **({"metaData": interim_marker(play)} if interim else {}),
-            }
-        )
-    now = datetime.now().strftime("%Y-%m-%d %H:%M:%S")
+        own = kept.plays.get(play.id) if kept is not None else None
+        unchanged = own is not None and own[0] == content_key(play)
+        document: dict[str, Any] = {
+            "uuid": play.uuid if play.source == APP else play.uuid.upper(),
+            "modificationDate": date if own is None or unchanged else now,
+            "entryDate": date,
+            "playDate": date,
+            "usesTeams": play.uses_teams,
+            "durationMin": play.duration_min or 0,
+            # BG Stats has no interim plays: it keeps them out of its statistics.
+            "ignored": play.ignored or interim,
+            "manualWinner": _manual_winner(play),
+            "rounds": 0,
+            "bggId": 0,
+            "importPlayId": 0,
+            # (no location, no locationRefId: a reader counts 0 as a location)
+            **({"locationRefId": refs.location(play.location)} if play.location else {}),
+            "gameRefId": game_refs[play.game],
+            "board": "",
+            "rating": 0,
+            "nemestatsId": 0,
+            "scoringSetting": 0,
+            "playImages": "[]",
+            "comments": play.notes,
+            "expansionPlays": [
+                {"gameRefId": refs.game("expansion", e.name, e.bgg_id), "bggId": e.bgg_id}
+                for e in play.expansions
+            ],
+            "playerScores": scores,
+            **({"metaData": interim_marker(play)} if interim else {}),
+        }
+        if own is not None:
+            record = own[1]
+            raw_play = record.get("play", {})
+            document = _with_kept(document, raw_play, unchanged, _PLAY_READ, _PLAY_REFS)
+            if unchanged and "modificationDate" not in raw_play:
+                document["modificationDate"] = date
+            raw_expansions = raw_play.get("expansionPlays")
+            if isinstance(raw_expansions, list) and len(raw_expansions) == len(
+                document["expansionPlays"]
+            ):
+                document["expansionPlays"] = [
+                    {**entry, **ours} if isinstance(entry, dict) else ours
+                    for entry, ours in zip(raw_expansions, document["expansionPlays"], strict=True)
+                ]
+            seats = record.get("seats", [])
+            document["playerScores"] = [
+                _with_kept(entry, seats[k], unchanged, _SEAT_READ, frozenset({"playerRefId"}))
+                if k < len(seats) and isinstance(seats[k], dict)
+                else entry
+                for k, entry in enumerate(scores)
+            ]
+        documents.append(document)
     # BG Stats' "me": the person in most of the plays.
     me = max(
         (pid for pid, _, anonymous in refs.players.values() if not anonymous),
         key=lambda pid: (counts[pid], -pid),
         default=0,
     )
-    document: dict[str, Any] = {
+    players = []
+    for key, (pid, name, anonymous) in refs.players.items():
+        ours = {
+            "uuid": uuids.get(key)
+            or (_uuid("player", ANONYMOUS_KEY) if anonymous else player_uuid(name)),
+            "id": pid,
+            "name": name,
+            "isAnonymous": anonymous,
+            "modificationDate": last_played.get(pid, now),
+            "bggUsername": "",
+        }
+        found = records.get("player", {}).get(key)
+        players.append(ours if found is None else {**ours, **found, "id": pid})
+    locations = []
+    for name, lid in refs.locations.items():
+        ours = {"uuid": _uuid("location", name), "id": lid, "name": name, "modificationDate": now}
+        found = records.get("location", {}).get(name)
+        locations.append(ours if found is None else {**ours, **found, "id": lid})
+    games = []
+    for (kind, name, bgg_id), gid in refs.games.items():
+        ours = _bgstats_game(kind, name, bgg_id, gid, now, name in teams_games)
+        key = name if kind == "base" else f"expansion:{name}:{bgg_id}"
+        found = records.get("game", {}).get(key)
+        games.append(ours if found is None else {**ours, **found, "id": gid})
+    document = {
         "about": "Board game plays exported by companion, in the shape of a BG Stats backup.",
         "userInfo": {"meRefId": me, "bggUsername": "", "exportDate": now},
-        "players": [
-            {
-                "uuid": uuids.get(key)
-                or (_uuid("player", ANONYMOUS_KEY) if anonymous else player_uuid(name)),
-                "id": pid,
-                "name": name,
-                "isAnonymous": anonymous,
-                "modificationDate": now,
-                "bggUsername": "",
-            }
-            for key, (pid, name, anonymous) in refs.players.items()
-        ],
-        "locations": [
-            {"uuid": _uuid("location", name), "id": lid, "name": name, "modificationDate": now}
-            for name, lid in refs.locations.items()
-        ],
-        "games": [
-            _bgstats_game(kind, name, bgg_id, gid, now, name in teams_games)
-            for (kind, name, bgg_id), gid in refs.games.items()
-        ],
+        "players": players,
+        "locations": locations,
+        "games": games,
         "plays": documents,
         "tags": [],
         "groups": [],

@@ -24,6 +24,7 @@ a temporary file of its own (:func:`stdin_copy`), and XML read piece by piece
 from __future__ import annotations
 
 import codecs
+import json
 import os
 import stat
 import sys
@@ -101,6 +102,9 @@ class Parsed:
     events: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     player_uuids: dict[str, str] = field(default_factory=dict)
+    records: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    """Another app's records of its players, games and places (JSON), by ``(app,
+    kind, key)``, kept for an export back to it (see ``History.kept``)."""
     more_notes: int = 0
     spool: Spool | None = None
 
@@ -260,11 +264,12 @@ def _items(doc: JsonDocument, r: Reader, key: str, path: str) -> list[object]:
     """
     found: list[object] = []
     used = _USED_KEYS.get(key)
+    room = [MAX_KEPT_RECORDS]  # what may still be kept whole of this list
     for item in doc.items(path, 1):
         if used is not None and len(found) == MAX_LISTED:
             r.error(path, f"must have at most {MAX_LISTED} entries, got more")
             raise Stop(r)
-        found.append(item if used is None else _trimmed(item, used))
+        found.append(item if used is None else _trimmed(item, used, room))
         del item  # (not held while the next one is read)
     return found
 
@@ -278,8 +283,17 @@ _USED_KEYS = {
 (BG Stats' and our export's)."""
 
 
-def _trimmed(item: object, used: frozenset[str]) -> object:
-    """An entry of a list of players, games or places with only what an import reads of it.
+MAX_KEPT_RECORD = 8192
+"""An entry of a list of players, games or places at most this long (as JSON) is kept
+whole, for an export back to the app; a longer one keeps only what is read."""
+MAX_KEPT_RECORDS = 4 << 20
+"""At most this much (as JSON) of one list of players, games or places is kept whole
+(a real backup's games take a megabyte or two): so memory stays small."""
+
+
+def _trimmed(item: object, used: frozenset[str], room: list[int] | None = None) -> object:
+    """An entry of a list of players, games or places with only what an import reads of
+    it, unless it is small (:data:`MAX_KEPT_RECORD`): then all of it.
 
     The values of the other keys (a BG Stats backup has plenty: images, designers, its
     own metadata) are dropped and their keys kept (our export allows none: each is a
@@ -289,6 +303,11 @@ def _trimmed(item: object, used: frozenset[str]) -> object:
     """
     if not isinstance(item, dict):
         return [] if isinstance(item, list) else item
+    size = len(json.dumps(item, ensure_ascii=False, default=str))
+    if size <= MAX_KEPT_RECORD and room is not None and size <= room[0]:
+        # Small enough to keep whole: an export back to the app writes it again.
+        room[0] -= size
+        return {key: (_hollow(value) if key in used else value) for key, value in item.items()}
     return {key: (_hollow(value) if key in used else None) for key, value in item.items()}
 
 
@@ -395,14 +414,13 @@ def bounded_text(
 
 
 def plain_text(r: Reader, value: object, path: str, *, limit: int) -> str | None:
-    """A one-line text (a location, an expansion): no control characters."""
+    """A one-line text (a location, an expansion): control characters left out."""
     text = bounded_text(r, value, path, limit=limit)
     if text is None:
         return None
-    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
-        r.error(path, "must not contain control characters")
-        return None
-    return " ".join(text.split())
+    from companion.history.user_text import clean_text
+
+    return clean_text(text, lines=False)  # (a control character is left out)
 
 
 def checked_name(r: Reader, value: object, path: str, *, what: str = "name") -> str | None:

@@ -41,6 +41,7 @@ from scorers import Problem, Reader, ScoreFileError, title
 
 if TYPE_CHECKING:
     from companion.bounded_json import JsonDocument
+    from companion.history.store import Kept
 
 FORMATS = ("csv", "json", "bgstats", "bgg-xml")
 
@@ -263,6 +264,7 @@ def export(
     events: Mapping[int, list[dict[str, Any]]] | None = None,
     excel: bool = False,
     player_uuids: Mapping[str, str] | None = None,
+    kept: Kept | None = None,
 ) -> str:
     """Render ``plays`` in ``fmt`` (one of :data:`FORMATS`).
 
@@ -275,14 +277,30 @@ def export(
         player_uuids: The uuids BG Stats knows people by, by :func:`name_key`
             (:meth:`History.player_uuids`); the json and bgstats formats
             carry them.
+        kept: What BG Stats wrote that we do not use (:meth:`History.kept`):
+            the bgstats format writes it back.
     """
+    plays = [_cleaned(play) for play in plays]
     if fmt == "json":
         return to_json(plays, events=events, player_uuids=player_uuids)
     if fmt == "csv":
         return to_csv(plays, excel=excel)
     if fmt == "bgstats":
-        return to_bgstats(plays, player_uuids=player_uuids)
+        return to_bgstats(plays, player_uuids=player_uuids, kept=kept)
     return to_bgg_xml(plays)
+
+
+def _cleaned(play: Play) -> Play:
+    """``play`` with its notes and place cleaned as they are on the way in (a history
+    written before that rule may hold an escape sequence): no export writes one."""
+    from dataclasses import replace
+
+    from companion.history.user_text import clean_text
+
+    notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
+    if notes == play.notes and location == play.location:
+        return play
+    return replace(play, notes=notes, location=location)
 
 
 def encoded(text: str, *, excel: bool = False) -> bytes:
