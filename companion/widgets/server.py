@@ -544,6 +544,8 @@ def main() -> None:
     from traitlets.config import Config
     from voila.voila_kernel_manager import voila_kernel_manager_factory
 
+    from companion.widgets import keepalive
+
     quiet_logs()
     guard = Guard.from_environment(os.environ)
     os.environ[SECRET_VARIABLE] = ""  # kernels need only their own secret
@@ -554,6 +556,7 @@ def main() -> None:
     keep_shared_kernels(table)
     count_sockets(table)
     same_origin_shutdown()
+    keepalive.install()
 
     def factory(base: type[Any], *args: Any, **kwargs: Any) -> type[Any]:
         return capped(voila_kernel_manager_factory(base, *args, **kwargs))
