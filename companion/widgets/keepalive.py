@@ -44,7 +44,7 @@ def install() -> None:
     original = WebSocketHandler.get_websocket_protocol
 
     def get_websocket_protocol(self: Any) -> Any:
-        protocol = original(self)
+        protocol: Any = original(self)
         if protocol is not None and isinstance(self, WebSocketMixin):
             protocol.params.ping_interval = None
             protocol.params.ping_timeout = None
