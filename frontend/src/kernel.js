@@ -103,6 +103,8 @@ export class Kernel {
     this.onCommOpen = onCommOpen;
     this.onConnection = () => {};
     this.onKernelLost = () => {};
+    // Called after each failed attempt to connect again (with the count so far).
+    this.onRetry = () => {};
     this.retries = 0;
     const url = new URL(`${baseUrl}api/kernels/${encodeURIComponent(kernelId)}/channels`, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -146,7 +148,11 @@ export class Kernel {
         this.onConnection(false);
       }
       this.retries += 1;
-      const wait = Math.min(10000, 500 * 2 ** Math.min(this.retries, 5));
+      if (!opened && this.retries > 1) {
+        this.onRetry(this.retries - 1);
+      }
+      // Soon at first (most drops are short), then every few seconds.
+      const wait = Math.min(5000, 250 * 2 ** Math.min(this.retries, 5));
       setTimeout(() => this._connect(null, null), wait);
     };
     this.socket = socket;
@@ -191,9 +197,26 @@ export class Kernel {
     }
   }
 
+  /** Whether the connection is open now. */
+  connected() {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
+
+  /** The widget changes sent that the kernel has not confirmed yet: [{commId, state}]. */
+  unconfirmed() {
+    const found = [];
+    for (const entry of this.pending.values()) {
+      if (entry.update && !entry.idle) {
+        found.push({ commId: entry.commId, state: entry.state });
+      }
+    }
+    return found;
+  }
+
   // Every 15 s while the page is shown, asks the kernel for its info: a
-  // connection that gets no answer within 15 s is dead without having said so
-  // (a tablet woke up, the Wi-Fi changed) and is closed, so that a new one is opened.
+  // connection that gets no answer within 25 s is dead without having said so
+  // (a tablet woke up, the Wi-Fi changed) and is closed, so that a new one is
+  // opened. (The server pings too, every 10 s; a busy kernel may take a while.)
   _keepAlive() {
     setInterval(() => {
       const socket = this.socket;
@@ -206,7 +229,7 @@ export class Kernel {
         if (!answered && this.socket === socket && socket.readyState === WebSocket.OPEN) {
           socket.close();
         }
-      }, 15000);
+      }, 25000);
     }, 15000);
   }
 
@@ -231,6 +254,10 @@ export class Kernel {
     if (callbacks) {
       const update = msgType === "comm_msg" && content.data && content.data.method === "update";
       entry = { callbacks, idle: false, replied: false, socket: null, frame, update };
+      if (update) {
+        entry.commId = content.comm_id;
+        entry.state = content.data.state || {};
+      }
       this.pending.set(msgId, entry);
     }
     this._write(frame, entry);
