@@ -5,7 +5,8 @@ heard that the kernel handled it (the connection dropped first: the Wi-Fi,
 a phone asleep, the server closing a silent socket). When the kernel did
 handle it, applying it again could undo a newer value another device typed
 meanwhile ("Eleonora" back to "Doroth" on every device). The page sends the
-very same message again, with its id: :func:`install` makes the kernel
+same message again, with its id (and a new date: jupyter_client refuses
+a message signed exactly as one it has seen, and answers nothing): :func:`install` makes the kernel
 remember the ids of the changes it handled and, for one it has seen, apply
 nothing and only confirm the current value to the page (the ``echo_update``
 ipywidgets sends for every change), so that the page takes the value the

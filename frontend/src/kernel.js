@@ -41,6 +41,11 @@ function pack(msg, buffers) {
   return out.buffer;
 }
 
+// A message as sent on the websocket: JSON, or Jupyter's binary framing with its buffers.
+function framed(msg, buffers) {
+  return buffers && buffers.length ? pack({ ...msg, buffers: [] }, buffers) : JSON.stringify(msg);
+}
+
 function unpack(data) {
   const view = new DataView(data);
   const count = view.getUint32(0);
@@ -182,6 +187,12 @@ export class Kernel {
       }
       entry.socket = null;
       if (entry.update && !entry.idle) {
+        // The same message (its id, so that a kernel that handled it already
+        // applies it once: companion/widgets/once.py), newly dated: the kernel
+        // refuses a message signed exactly as one it has seen, without a word,
+        // and the widget would wait for its answer for ever.
+        entry.msg.header.date = new Date().toISOString();
+        entry.frame = framed(entry.msg, entry.buffers);
         this.queue.push({ frame: entry.frame, entry });
         continue;
       }
@@ -250,13 +261,15 @@ export class Kernel {
       channel: "shell",
     };
     let entry = null;
-    const frame = buffers && buffers.length ? pack({ ...msg, buffers: [] }, buffers) : JSON.stringify(msg);
+    const frame = framed(msg, buffers);
     if (callbacks) {
       const update = msgType === "comm_msg" && content.data && content.data.method === "update";
       entry = { callbacks, idle: false, replied: false, socket: null, frame, update };
       if (update) {
         entry.commId = content.comm_id;
         entry.state = content.data.state || {};
+        entry.msg = msg;
+        entry.buffers = buffers;
       }
       this.pending.set(msgId, entry);
     }
