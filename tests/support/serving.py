@@ -66,7 +66,7 @@ class Served:
 def served(
     folder: Path, *options: str, stop: signal.Signals = signal.SIGTERM, port: int = 0
 ) -> Iterator[Served]:
-    """``companion serve`` on a free port of 127.0.0.1 (or ``port``) with a history in ``folder``."""
+    """``companion serve`` on 127.0.0.1 (a free port, or ``port``), its history in ``folder``."""
     db = folder / "history.sqlite3"
     env = {
         **os.environ,
