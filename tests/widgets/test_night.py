@@ -5,7 +5,7 @@ Phones (browser contexts at 390×844) join ``companion serve --table --host
 closes and look for every value typed on every device and in the saved draft:
 
 - three devices on a page for longer than four server pings, typing and idle:
-  no connection is closed and no value is lost;
+  no connection is closed and no value is lost, and the screen is kept on;
 - a device whose connection is cut while it types (what it sends is lost on
   the way, then the connection is closed from the server's side) loses
   nothing, and a change it sends again after the drop does not undo a newer
@@ -136,6 +136,15 @@ def test_three_phones_hold_a_game_for_longer_than_four_pings(chromium: Any, tabl
         new_game(phones[0], "3 players")
         for phone in phones:
             phone.page.wait_for_selector(".name-2 input", timeout=20_000)
+            # The screen is kept on: the Wake Lock, or else the silent looping video.
+            wait_for(
+                lambda phone=phone: (
+                    phone.page.evaluate("document.documentElement.dataset.awake")
+                    in ("lock", "video")
+                ),
+                "the screen is not kept on",
+                20,
+            )
         last: dict[str, str] = {}
         start = time.monotonic()
         turn = 0
