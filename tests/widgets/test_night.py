@@ -10,7 +10,8 @@ closes and look for every value typed on every device and in the saved draft:
   the way, then the connection is closed from the server's side) loses
   nothing, and a change it sends again after the drop does not undo a newer
   one from another device;
-- the last keys typed before a page closes reach the game;
+- the last keys typed before a page closes reach the game, and a value that
+  could not reach it is shown on the phone the next time it opens the game;
 - after New secret, and after the server restarted, a joined phone lands on
   the rejoin page, made for a phone; so does an installed shortcut.
 """
@@ -242,6 +243,40 @@ def test_the_last_key_before_a_page_closes_is_kept(chromium: Any, table: Any) ->
     finally:
         closing.close()
         other.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_a_value_that_could_not_be_sent_is_shown_on_the_phone_next_time(
+    chromium: Any, table: Any
+) -> None:
+    state = {"dead": False}
+
+    def through(route: Any) -> None:
+        if state["dead"]:  # the Wi-Fi is gone
+            route.close()
+            return
+        upstream = route.connect_to_server()
+        route.on_message(lambda m: None if state["dead"] else upstream.send(m))
+        upstream.on_message(lambda m: route.send(m))
+
+    phone = Phone(chromium, table, "shogun", route=through)
+    try:
+        new_game(phone, "3 players")
+        phone.type(".name-0 input", "Zelda")
+        in_draft(table, "shogun", "Zelda")
+        state["dead"] = True
+        phone.type(".name-1 input", "Yukiko", delay=40)
+        phone.page.close()  # the phone's browser closes the page before the Wi-Fi is back
+        again = phone.context.new_page()
+        again.goto(table.page("shogun"), wait_until="commit")
+        notice = again.wait_for_selector(".companion-notkept", timeout=90_000)
+        assert "Player 2: Yukiko" in notice.inner_text()
+        assert "Zelda" not in notice.inner_text()  # it reached the game
+        assert again.input_value(".name-1 input") == ""
+        again.click(".companion-notkept button")
+        assert again.locator(".companion-notkept").count() == 0
+    finally:
+        phone.close()
 
 
 def rejoined(page: Any) -> None:
