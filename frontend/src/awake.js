@@ -34,6 +34,13 @@ export function keepAwake(base) {
         source.src = `${base}${STATIC}${file}`;
         video.appendChild(source);
       }
+      // It has no sound: its captions are empty (a video without any is an accessibility fault).
+      const captions = document.createElement("track");
+      captions.kind = "captions";
+      captions.srclang = "en";
+      captions.label = "No sound";
+      captions.src = `${base}${STATIC}awake.vtt`;
+      video.appendChild(captions);
       document.body.appendChild(video);
     }
     const played = video.play();
