@@ -65,8 +65,12 @@ def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 class Phone:
     """One phone at the table: its own browser context, one page, its connections counted."""
 
-    def __init__(self, chromium: Any, table: Any, game: str, *, route: Any = None) -> None:
+    def __init__(
+        self, chromium: Any, table: Any, game: str, *, route: Any = None, insecure: bool = False
+    ) -> None:
         self.context = chromium.new_context(viewport={"width": 390, "height": 844})
+        if insecure:  # as a phone at http://192.168.…: no Wake Lock
+            self.context.add_init_script("delete Navigator.prototype.wakeLock;")
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.closes = 0
@@ -132,7 +136,7 @@ def new_game(phone: Phone, players: str) -> None:
 @pytest.mark.timeout(400, method="signal")
 def test_three_phones_hold_a_game_for_longer_than_four_pings(chromium: Any, table: Any) -> None:
     assert HOLD_SECONDS > 4 * PING_INTERVAL_MS / 1000
-    phones = [Phone(chromium, table, "tokaido") for _ in range(3)]
+    phones = [Phone(chromium, table, "tokaido", insecure=k == 2) for k in range(3)]
     try:
         new_game(phones[0], "3 players")
         for phone in phones:
@@ -146,6 +150,10 @@ def test_three_phones_hold_a_game_for_longer_than_four_pings(chromium: Any, tabl
                 "the screen is not kept on",
                 20,
             )
+        assert phones[2].page.evaluate("document.documentElement.dataset.awake") == "video"
+        playing = "(() => { const v = document.querySelector('video.companion-awake');"
+        playing += " return !!v && !v.paused && v.muted && v.loop; })()"
+        wait_for(lambda: phones[2].page.evaluate(playing), "the screen keeper does not play", 10)
         last: dict[str, str] = {}
         start = time.monotonic()
         turn = 0
