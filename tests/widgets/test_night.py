@@ -102,7 +102,7 @@ class Phone:
         self.context.close()
 
 
-def shown_everywhere(phones: list[Phone], selector: str, value: str, limit: float = 15) -> None:
+def shown_everywhere(phones: list[Phone], selector: str, value: str, limit: float = 30) -> None:
     for phone in phones:
         wait_for(
             lambda phone=phone: phone.value(selector) == value,
@@ -122,7 +122,7 @@ def in_draft(table: Any, game: str, *values: str) -> None:
     wait_for(
         lambda: all(value in json.dumps(drafted(table, game)) for value in values),
         f"the saved draft lacks one of {values}: {json.dumps(drafted(table, game))[:600]}",
-        20,
+        30,
     )
 
 
