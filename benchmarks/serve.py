@@ -36,12 +36,22 @@ device to its appearance on another (target under 1 s), and the seconds
 until a device that joins the game in progress can type (target under 1 s).
 ``--table-only`` measures only that.
 
+Soak (``--soak``, and only that; ``--minutes`` sets its length, 10 by default):
+five devices on one Tokaido game of five players for that long, one of them
+typing every second (a name or a journey count, each device in turn; the
+next device waits for the value): the page's connection closes (target 0),
+values lost (the last value of every box, on every device and in the saved
+draft; target 0), the seconds from a change on one device to its appearance
+on the next (median target 0.2 s, 95th percentile 0.5 s), and the server's
+memory (its process tree) at the start and the end.
+
 ``--waterfall`` lists a first visit's requests; ``--trace`` records a
 chromium trace of one more first visit and sums where the page's main thread
 spent its time (compiling and running scripts, style and layout) and each
 chromium thread's busy time.
 
-Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall] [--trace] [--table-only]``
+Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall] [--trace] [--table-only]
+[--soak [--minutes M]]``
 """
 
 from __future__ import annotations
@@ -489,6 +499,140 @@ def table_report(memory: dict[int, float], latency: list[float], joins: list[flo
     )
 
 
+SOAK_CLOSES = 0
+SOAK_LOST = 0
+SOAK_MEDIAN = 0.2
+SOAK_P95 = 0.5
+
+
+@dataclass
+class Soak:
+    """What a soak saw."""
+
+    minutes: float
+    closes: int = 0
+    lost: list[str] = field(default_factory=list)
+    sync: list[float] = field(default_factory=list)
+    late: int = 0  # changes not shown on the next device within 5 s
+    memory: tuple[float, float] = (0.0, 0.0)
+
+
+def soak(playwright: Any, env: dict[str, str], minutes: float) -> Soak:
+    """Five devices on one game for ``minutes``, one typing every second."""
+    from companion.widgets.drafts import Drafts
+
+    port = free_port()
+    server, join = start_served(
+        env, "--port", str(port), "--table", "--host", "127.0.0.1", "--pool", "0"
+    )
+    seen = Soak(minutes)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        game = f"http://127.0.0.1:{port}/voila/render/tokaido.ipynb"
+        devices: list[Any] = []
+
+        def closed(socket_: Any) -> None:
+            if "/channels" in socket_.url:
+                socket_.on("close", lambda _: setattr(seen, "closes", seen.closes + 1))
+
+        for _ in range(5):
+            context = browser.new_context(viewport={"width": 390, "height": 844})
+            page = context.new_page()
+            page.on("websocket", closed)
+            page.goto(join)
+            page.goto(game, wait_until="commit")
+            page.wait_for_selector(".scorepad input", timeout=120_000)
+            devices.append(page)
+        devices[0].select_option(".player-count select", label="5 players")
+        for page in devices:
+            page.wait_for_selector(".c-players-4-journey input", timeout=30_000)
+        time.sleep(3)
+        start_mb = tree_mb(server.pid)
+        last: dict[str, str] = {}
+        names: dict[int, str] = {}
+        end = time.monotonic() + 60 * minutes
+        tick = 0
+        while time.monotonic() < end:
+            began = time.monotonic()
+            typist = devices[tick % 5]
+            watcher = devices[(tick + 1) % 5]
+            seat = tick % 5
+            if tick % 2:
+                box, value = f".c-players-{seat}-journey input", str(tick % 97)
+            else:
+                box, value = f".name-{seat} input", f"Player{tick}"
+                names[seat] = value
+            last[box] = value
+            sent = time.perf_counter()
+            typist.fill(box, value)
+            try:
+                watcher.wait_for_function(
+                    "([s, v]) => document.querySelector(s).value === v",
+                    arg=[box, value],
+                    timeout=5000,
+                )
+                seen.sync.append(time.perf_counter() - sent)
+            except Exception:  # not there within 5 s: counted late (and looked for at the end)
+                seen.late += 1
+            tick += 1
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - began)))
+        time.sleep(3)
+        for box, value in last.items():
+            for k, page in enumerate(devices):
+                shown = page.input_value(box)
+                if shown != value:
+                    seen.lost.append(f"device {k + 1} {box}: {shown!r} instead of {value!r}")
+        found = Drafts("tokaido", Path(env["COMPANION_DB"])).latest()
+        drafted = found[1].get("names", []) if found else []
+        for seat, value in names.items():
+            if seat >= len(drafted) or drafted[seat] != value:
+                seen.lost.append(f"draft name {seat + 1}: not {value!r}")
+        seen.memory = (start_mb, tree_mb(server.pid))
+        browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=60)
+        if server.stdout is not None:
+            server.stdout.close()
+    return seen
+
+
+def soak_report(seen: Soak) -> bool:
+    """Print the soak's figures; True when they meet the targets."""
+    ordered = sorted(seen.sync)
+    median = statistics.median(ordered) if ordered else float("inf")
+    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))] if ordered else float("inf")
+    print(
+        f"soak: five devices on one Tokaido game for {seen.minutes:g} min, one typing every second"
+    )
+    print(f"  connection closes: {seen.closes} (target {SOAK_CLOSES})")
+    print(f"  values lost: {len(seen.lost)} (target {SOAK_LOST})")
+    for line in seen.lost[:10]:
+        print(f"    {line}")
+    print(
+        f"  live sync over {len(ordered)} changes: median {median:.3f} s (target {SOAK_MEDIAN} s), "
+        f"95th percentile {p95:.3f} s (target {SOAK_P95} s); {seen.late} not shown within 5 s"
+    )
+    print(
+        f"  server memory (with its kernels): {seen.memory[0]:.0f} MB at the start, "
+        f"{seen.memory[1]:.0f} MB at the end"
+    )
+    return (
+        seen.closes <= SOAK_CLOSES
+        and len(seen.lost) <= SOAK_LOST
+        and median <= SOAK_MEDIAN
+        and p95 <= SOAK_P95
+    )
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -497,8 +641,19 @@ def main() -> int:
     parser.add_argument("--waterfall", action="store_true", help="print a first visit's requests")
     parser.add_argument("--trace", action="store_true", help="where a first visit's time goes")
     parser.add_argument("--table-only", action="store_true", help="only the table-mode figures")
+    parser.add_argument("--soak", action="store_true", help="only the soak (five devices)")
+    parser.add_argument("--minutes", type=float, default=10.0, help="the soak's length")
     args = parser.parse_args()
     compile_project()
+    if args.soak:
+        with tempfile.TemporaryDirectory() as folder:
+            env = {
+                **os.environ,
+                "COMPANION_DB": str(Path(folder) / "history.sqlite3"),
+                "XDG_DATA_HOME": str(Path(folder) / "data"),
+            }
+            with sync_playwright() as playwright:
+                return 0 if soak_report(soak(playwright, env, args.minutes)) else 1
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,

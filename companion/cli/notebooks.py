@@ -363,6 +363,8 @@ def serve_command(
     cull_seconds: int = CULL_SECONDS,
 ) -> list[str]:
     """The Voilà command that serves the notebooks without their code."""
+    from companion.widgets.keepalive import settings_option
+
     command = [
         sys.executable,
         "-m",
@@ -375,8 +377,9 @@ def serve_command(
         "--template=companion",
         "--strip_sources=True",
         "--show_tracebacks=False",
-        # The server pings each page every 10 s and drops one that misses an answer for 10 s.
-        "--Voila.tornado_settings={'ws_ping_interval': 10000, 'ws_ping_timeout': 10000}",
+        # The server pings each page every 10 s and drops one that missed three answers
+        # (companion.widgets.keepalive says why the timeout must be longer than the interval).
+        settings_option(),
         *kernel_options(),
         *culling_options(cull_seconds),
     ]

@@ -11,6 +11,7 @@ A request is answered only when:
 - it carries the secret: in the cookie the first visit got, or as
   ``?table=SECRET`` in the URL (the first visit: answered with the cookie and
   a redirect to the same address without the secret);
+- (the app's manifest and icons need no secret: nothing of the table is in them);
 - it is not one of Jupyter's doors the pages never use (the kernel listing,
   contents, sessions, terminals, kernel specs, files, the file tree);
 - a kernel it names is one the server handed to a page.
@@ -58,6 +59,13 @@ CLOSED = (
     "/tree",
     "/files",
     "/terminals",
+)
+
+# The installable app's manifest and icons: nothing of the table in them, and a
+# browser may fetch them without the page's cookie.
+PUBLIC = frozenset(
+    f"/voila/templates/companion/static/{name}"
+    for name in ("manifest.json", "icon.svg", "icon-192.png", "icon-512.png")
 )
 
 
@@ -125,6 +133,7 @@ class Decision:
     status: int = 0  # 0: pass on; 403: refused; 302: set the cookie, go to ``location``
     reason: str = ""
     location: str = ""
+    rejoin: bool = False  # refused for want of the secret: a browser gets the rejoin page
 
 
 PASS = Decision()
@@ -205,8 +214,12 @@ class Guard:
             if self.knows(asked, self.kernel_secret):
                 return PASS
             return Decision(403, "for the server's own kernels only")
+        if path in PUBLIC:
+            return PASS
         if not (self.knows(cookie) or self.knows(asked)):
-            return Decision(403, "open the address with its secret (companion serve prints it)")
+            return Decision(
+                403, "open the address with its secret (companion serve prints it)", rejoin=True
+            )
         kernel = KERNEL_PATH.match(path)
         if kernel:
             if kernel["id"] in self.kernels:

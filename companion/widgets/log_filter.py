@@ -5,7 +5,8 @@ line by line and leaves out the lines of normal events: a closed tab (the
 websocket's ``WebSocketClosedError`` or ``StreamClosedError`` traceback),
 kernels stopping at shutdown (``ZMQError`` tracebacks), preheated kernels
 waiting for their visitor ("Timeout waiting for IOPub output"), notebooks
-"not trusted" and deprecation warnings of the libraries. A traceback is held
+"not trusted" and deprecation warnings of the libraries. A device's
+connection that the server dropped ("WebSocket ping timeout") is shown. A traceback is held
 until its last line says what it was, so a real error still shows whole.
 """
 
@@ -26,7 +27,6 @@ QUIET_ERRORS = (
 NOISE = (
     "is not trusted",
     "Timeout waiting for IOPub output",
-    "WebSocket ping timeout",
     "DeprecationWarning",
     "PendingDeprecationWarning",
     "warnings.warn(",
@@ -54,7 +54,6 @@ NOISE = (
     "Adapting from protocol version",
     "to store connection files",
     "Got events for closed stream",
-    "websocket_ping_timeout",
 )
 ACCESS_NOISE = ("403 GET", "403 POST", "302 GET", "204 POST", "404 GET /api/kernels/")
 

@@ -193,6 +193,9 @@ class GamePage:
     """
 
     def __init__(self, game: str, players: int | None = None, *, db: Path | None = None):
+        from companion.widgets import once
+
+        once.install()  # a change a device sends again after a drop is applied once
         self.game = game
         self.kit = KITS[game]
         self.db = db

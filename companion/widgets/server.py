@@ -281,8 +281,14 @@ def quiet_logs() -> None:
 
 
 def refused_handler(guard: Guard) -> type[Any]:
-    """The handler of a request the guard refused (403) or lets in with its cookie (302)."""
+    """The handler of a request the guard refused (403) or lets in with its cookie (302).
+
+    A browser refused for want of the secret gets the rejoin page
+    (:mod:`companion.widgets.rejoin`).
+    """
     from tornado import web
+
+    from companion.widgets.rejoin import CONTENT_POLICY, rejoin_page, wants_page
 
     class Refused(web.RequestHandler):
         def initialize(self, decision: Decision) -> None:
@@ -302,8 +308,15 @@ def refused_handler(guard: Guard) -> type[Any]:
                 decision.reason,
             )
             self.set_status(403)
-            self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
+            accept = self.request.headers.get("Accept", "")
+            if decision.rejoin and wants_page(self.request.method or "", accept):
+                self.set_header("Content-Type", "text/html; charset=utf-8")
+                self.set_header("Content-Security-Policy", CONTENT_POLICY)
+                had = request_cookie(self.request) is not None
+                self.finish(rejoin_page(had_cookie=had, again=self.request.path))
+                return
+            self.set_header("Content-Type", "text/plain; charset=utf-8")
             self.finish(f"403: {decision.reason}\n")
 
     return Refused
@@ -471,6 +484,7 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
     from tornado import web
 
     from companion.widgets.front_door import front_door
+    from companion.widgets.rejoin import same_machine
 
     class FrontDoor(web.RequestHandler):
         def get(self) -> None:
@@ -492,7 +506,7 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
                     live=live,
                     join=os.environ.get(JOIN_VARIABLE, ""),
                     secret=table.guard.secret,
-                    host_device=self.request.remote_ip in ("127.0.0.1", "::1"),
+                    host_device=same_machine(self.request),
                 )
             )
 
@@ -501,10 +515,7 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
             pass  # the guard refused every other site; the Origin is required below
 
         def post(self) -> None:
-            if not self.request.headers.get("Origin") or self.request.remote_ip not in (
-                "127.0.0.1",
-                "::1",
-            ):
+            if not self.request.headers.get("Origin") or not same_machine(self.request):
                 raise web.HTTPError(403, "only the host's own screen can change the secret")
             table.guard.renew()
             closed = table.close_sockets()
@@ -544,6 +555,8 @@ def main() -> None:
     from traitlets.config import Config
     from voila.voila_kernel_manager import voila_kernel_manager_factory
 
+    from companion.widgets import keepalive
+
     quiet_logs()
     guard = Guard.from_environment(os.environ)
     os.environ[SECRET_VARIABLE] = ""  # kernels need only their own secret
@@ -554,6 +567,7 @@ def main() -> None:
     keep_shared_kernels(table)
     count_sockets(table)
     same_origin_shutdown()
+    keepalive.install()
 
     def factory(base: type[Any], *args: Any, **kwargs: Any) -> type[Any]:
         return capped(voila_kernel_manager_factory(base, *args, **kwargs))

@@ -41,6 +41,11 @@ function pack(msg, buffers) {
   return out.buffer;
 }
 
+// A message as sent on the websocket: JSON, or Jupyter's binary framing with its buffers.
+function framed(msg, buffers) {
+  return buffers && buffers.length ? pack({ ...msg, buffers: [] }, buffers) : JSON.stringify(msg);
+}
+
 function unpack(data) {
   const view = new DataView(data);
   const count = view.getUint32(0);
@@ -103,6 +108,8 @@ export class Kernel {
     this.onCommOpen = onCommOpen;
     this.onConnection = () => {};
     this.onKernelLost = () => {};
+    // Called after each failed attempt to connect again (with the count so far).
+    this.onRetry = () => {};
     this.retries = 0;
     const url = new URL(`${baseUrl}api/kernels/${encodeURIComponent(kernelId)}/channels`, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -146,7 +153,11 @@ export class Kernel {
         this.onConnection(false);
       }
       this.retries += 1;
-      const wait = Math.min(10000, 500 * 2 ** Math.min(this.retries, 5));
+      if (!opened && this.retries > 1) {
+        this.onRetry(this.retries - 1);
+      }
+      // Soon at first (most drops are short), then every few seconds.
+      const wait = Math.min(5000, 250 * 2 ** Math.min(this.retries, 5));
       setTimeout(() => this._connect(null, null), wait);
     };
     this.socket = socket;
@@ -176,6 +187,12 @@ export class Kernel {
       }
       entry.socket = null;
       if (entry.update && !entry.idle) {
+        // The same message (its id, so that a kernel that handled it already
+        // applies it once: companion/widgets/once.py), newly dated: the kernel
+        // refuses a message signed exactly as one it has seen, without a word,
+        // and the widget would wait for its answer for ever.
+        entry.msg.header.date = new Date().toISOString();
+        entry.frame = framed(entry.msg, entry.buffers);
         this.queue.push({ frame: entry.frame, entry });
         continue;
       }
@@ -191,9 +208,26 @@ export class Kernel {
     }
   }
 
+  /** Whether the connection is open now. */
+  connected() {
+    return this.socket.readyState === WebSocket.OPEN;
+  }
+
+  /** The widget changes sent that the kernel has not confirmed yet: [{commId, state}]. */
+  unconfirmed() {
+    const found = [];
+    for (const entry of this.pending.values()) {
+      if (entry.update && !entry.idle) {
+        found.push({ commId: entry.commId, state: entry.state });
+      }
+    }
+    return found;
+  }
+
   // Every 15 s while the page is shown, asks the kernel for its info: a
-  // connection that gets no answer within 15 s is dead without having said so
-  // (a tablet woke up, the Wi-Fi changed) and is closed, so that a new one is opened.
+  // connection that gets no answer within 25 s is dead without having said so
+  // (a tablet woke up, the Wi-Fi changed) and is closed, so that a new one is
+  // opened. (The server pings too, every 10 s; a busy kernel may take a while.)
   _keepAlive() {
     setInterval(() => {
       const socket = this.socket;
@@ -206,7 +240,7 @@ export class Kernel {
         if (!answered && this.socket === socket && socket.readyState === WebSocket.OPEN) {
           socket.close();
         }
-      }, 15000);
+      }, 25000);
     }, 15000);
   }
 
@@ -227,10 +261,16 @@ export class Kernel {
       channel: "shell",
     };
     let entry = null;
-    const frame = buffers && buffers.length ? pack({ ...msg, buffers: [] }, buffers) : JSON.stringify(msg);
+    const frame = framed(msg, buffers);
     if (callbacks) {
       const update = msgType === "comm_msg" && content.data && content.data.method === "update";
       entry = { callbacks, idle: false, replied: false, socket: null, frame, update };
+      if (update) {
+        entry.commId = content.comm_id;
+        entry.state = content.data.state || {};
+        entry.msg = msg;
+        entry.buffers = buffers;
+      }
       this.pending.set(msgId, entry);
     }
     this._write(frame, entry);

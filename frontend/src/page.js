@@ -7,6 +7,8 @@ import "./page.css";
 import { Kernel } from "./kernel.js";
 import { WidgetManager } from "./manager.js";
 import { myColumn } from "./column.js";
+import { keepOnLeaving, stash, takeStashed } from "./kept.js";
+import { keepAwake } from "./awake.js";
 
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 
@@ -54,8 +56,10 @@ async function render(manager, script) {
   }
 }
 
-// A line at the top of the page while something is wrong; null takes it away.
-function trouble(text) {
+// A line at the foot of the screen while something is wrong; null takes it away.
+// It covers nothing that is being typed and moves nothing on the page: the box
+// being typed in keeps its place, its focus and its keyboard.
+function trouble(text, { urgent = true } = {}) {
   let banner = document.querySelector(".companion-trouble");
   if (text === null) {
     if (banner) {
@@ -66,10 +70,58 @@ function trouble(text) {
   if (!banner) {
     banner = document.createElement("p");
     banner.className = "companion-trouble";
-    banner.setAttribute("role", "alert");
-    document.body.prepend(banner);
+    document.body.append(banner);
   }
+  banner.setAttribute("role", urgent ? "alert" : "status");
   banner.textContent = text;
+}
+
+// Values typed on this device that an earlier visit of this page could not send.
+function notKept(lines) {
+  if (!lines.length) {
+    return;
+  }
+  const box = document.createElement("section");
+  box.className = "companion-notkept";
+  box.setAttribute("role", "alert");
+  const head = document.createElement("p");
+  head.textContent =
+    "Typed on this device just before it lost the page, and not in the game now (type them again if they are still right):";
+  const list = document.createElement("ul");
+  lines.forEach((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    list.append(item);
+  });
+  const close = document.createElement("button");
+  close.type = "button";
+  close.textContent = "Understood";
+  close.addEventListener("click", () => box.remove());
+  box.append(head, list, close);
+  const main = document.getElementById("companion-main") || document.body;
+  main.prepend(box);
+}
+
+// The connection cannot be opened again: ask the server why. The page is
+// loaded again when the server refuses this device (it restarted, or the host
+// chose a new secret: the page that comes says how to rejoin) or no longer
+// knows the kernel (it comes back with the game in progress).
+function checkServer(base, kernelId, manager, kernel) {
+  fetch(`${base}api/kernels/${encodeURIComponent(kernelId)}`, { credentials: "same-origin", cache: "no-store" }).then(
+    (response) => {
+      if (response.status === 403 || response.status === 404) {
+        stash(kernelId, manager.unconfirmed());
+        window.location.reload();
+      }
+    },
+    () => {
+      if (!kernel.connected()) {
+        trouble(
+          "The companion's server does not answer: is the host's computer on, and this device on the table's Wi-Fi? Still trying… (what you type is kept)",
+        );
+      }
+    },
+  );
 }
 
 async function main() {
@@ -88,31 +140,41 @@ async function main() {
   const cells = document.getElementById("rendered_cells");
   kernel.onConnection = (connected) => {
     if (!connected) {
-      // Nothing can be tapped meanwhile: a tap would be sent late, perhaps twice.
-      cells.inert = true;
-      trouble("Connection lost: reconnecting… (the game in progress is kept)");
+      // The page stays as it is: typing goes on, and is sent once the connection is back.
+      document.body.classList.add("companion-offline");
+      trouble("Connection lost: reconnecting… what you type is kept and sent when it is back.", { urgent: false });
       return;
     }
-    // Back again: read every widget once more, in case a change went by meanwhile.
-    manager.load().then(
+    // Back again: read every widget once more, in case a change went by
+    // meanwhile (what this device typed since is kept, and was sent first).
+    manager.reread().then(
       () => {
-        cells.inert = false;
+        document.body.classList.remove("companion-offline");
         trouble(null);
       },
       () => trouble("The page could not read its kernel again: reload it (the game in progress is kept)."),
     );
   };
+  kernel.onRetry = (failed) => {
+    if (failed >= 2) {
+      checkServer(settings.baseUrl || "/", settings.kernelId, manager, kernel);
+    }
+  };
   kernel.onKernelLost = () => {
     cells.inert = true;
+    stash(settings.kernelId, manager.unconfirmed());
     trouble("The page's kernel stopped: reloading… (the game in progress is kept)");
     setTimeout(() => window.location.reload(), 1500);
   };
+  keepOnLeaving(kernel, manager, settings.kernelId);
   try {
     await kernel.ready;
     await manager.load();
     const scripts = document.querySelectorAll('script[type="application/vnd.voila.cell-output+json"]');
     await Promise.all(Array.from(scripts, (script) => render(manager, script)));
     myColumn(cells);
+    notKept(takeStashed(manager));
+    keepAwake(settings.baseUrl || "/");
   } catch (error) {
     trouble(`The page could not start: ${error && error.message ? error.message : error}. Reload it.`);
   }

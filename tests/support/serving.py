@@ -63,8 +63,10 @@ class Served:
 
 
 @contextmanager
-def served(folder: Path, *options: str, stop: signal.Signals = signal.SIGTERM) -> Iterator[Served]:
-    """``companion serve`` on a free port of 127.0.0.1 with a history in ``folder``."""
+def served(
+    folder: Path, *options: str, stop: signal.Signals = signal.SIGTERM, port: int = 0
+) -> Iterator[Served]:
+    """``companion serve`` on 127.0.0.1 (a free port, or ``port``), its history in ``folder``."""
     db = folder / "history.sqlite3"
     env = {
         **os.environ,
@@ -72,9 +74,9 @@ def served(folder: Path, *options: str, stop: signal.Signals = signal.SIGTERM) -
         "HOME": str(folder),
         "XDG_DATA_HOME": str(folder / "data"),
     }
-    port = free_port()
+    port = port or free_port()
     log = folder / "serve.log"
-    with log.open("w") as errors:
+    with log.open("a") as errors:
         process = subprocess.Popen(
             [sys.executable, "-m", "companion", "serve", "--port", str(port), *options],
             stdout=subprocess.PIPE,

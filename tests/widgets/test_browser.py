@@ -432,7 +432,8 @@ def test_a_reload_keeps_the_draft(server: Server, browser: Any) -> None:
 @pytest.mark.timeout(240, method="signal")
 def test_a_dropped_connection_comes_back(server: Server, browser: Any) -> None:
     """A tablet whose connection died without a word: what was typed into it is
-    sent again once the page has reconnected; meanwhile nothing can be tapped."""
+    sent again once the page has reconnected; meanwhile the box keeps its focus
+    and what is typed into it is kept too."""
     page = browser.new_page()
     routes: list[Any] = []
     state = {"dead": False, "refused": 0}
@@ -457,7 +458,9 @@ def test_a_dropped_connection_comes_back(server: Server, browser: Any) -> None:
         fill(page, ".name-1 input", "Jon")
         routes[-1].close()  # the browser finally notices
         page.wait_for_selector(".companion-trouble >> text=reconnecting")
-        assert page.evaluate("document.getElementById('rendered_cells').inert")
+        assert not page.evaluate("document.getElementById('rendered_cells').inert")
+        assert page.evaluate("document.activeElement.closest('.name-1') !== null")
+        page.keyboard.type("as")  # typing goes on while the connection is down
         deadline = time.monotonic() + 30
         while state["refused"] == 0:  # Playwright runs the route handler while the page waits
             assert time.monotonic() < deadline, "the page did not try to reconnect"
@@ -467,10 +470,10 @@ def test_a_dropped_connection_comes_back(server: Server, browser: Any) -> None:
             assert time.monotonic() < deadline, "the page did not reconnect"
             page.wait_for_timeout(200)
         page.wait_for_selector(".companion-trouble", state="detached")
-        page.wait_for_selector(".head >> text=Jon")  # the kernel got the lost name
-        assert page.input_value(".name-1 input") == "Jon"
-        wait_for(lambda: "Jon" in server.draft("shibuya"), "the lost name was not kept")
-        assert not page.evaluate("document.getElementById('rendered_cells').inert")
+        page.wait_for_selector(".head >> text=Jonas")  # the kernel got the lost name
+        assert page.input_value(".name-1 input") == "Jonas"
+        wait_for(lambda: "Jonas" in server.draft("shibuya"), "the lost name was not kept")
+        assert page.evaluate("document.activeElement.closest('.name-1') !== null")
         fill(page, ".name-0 input", "Kai")  # and the page goes on as before
         page.wait_for_selector(".head >> text=Kai")
     finally:

@@ -33,7 +33,6 @@ WARNINGS = """\
 /venv/lib/python3.11/site-packages/voila/app.py:12: DeprecationWarning: the old way
   warnings.warn(
 [Voila] WARNING | Notebook tokaido.ipynb is not trusted
-[Voila] WARNING | WebSocket ping timeout after 20000 ms.
 [Voila] WARNING | Timeout waiting for IOPub output
 [Voila] Kernel started: a6e607c7-9b68-4d25-9367-b906292a01c2
 http://127.0.0.1:8866/
@@ -73,3 +72,8 @@ def test_the_companions_own_lines_show() -> None:
 def test_an_unfinished_traceback_is_not_lost() -> None:
     cut = 'Traceback (most recent call last):\n  File "x.py", line 1, in <module>\n'
     assert shown(cut) == cut
+
+
+def test_a_connection_the_server_dropped_shows() -> None:
+    dropped = "[Voila] WARNING | WebSocket ping timeout after 35012 ms.\n"
+    assert shown(WARNINGS + dropped + CLOSED_TAB) == dropped
