@@ -121,6 +121,7 @@ class ScoreForm:
         self.saved_start = NO_START
         self.on_save: SaveHook | None = None
         self.on_change: Callable[[], None] | None = None
+        self.on_cell: Callable[[], None] | None = None  # a cell changed (not the start player)
         self.on_new_game: Callable[[], None] | None = None
         self.on_tried: Callable[[], None] | None = None
         self.start_choice = w.Dropdown(
@@ -333,6 +334,8 @@ class ScoreForm:
             self.lines.changed(path)  # a line entry fills its cells, and back
         self.status.value = ""
         self.check()
+        if self.on_cell:
+            self.on_cell()
         if self.on_change:
             self.on_change()
 

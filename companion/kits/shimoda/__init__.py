@@ -87,6 +87,7 @@ def end_round(state: RoundState) -> Step:
             f"Round {ROUNDS} was the last: place the victory markers and score the game below.",
             state.round,
             state.start,
+            over=True,
         )
     tourists = [int(v or 0) for v in state.values[:2]]
     following = next_start(tourists, state.start)
