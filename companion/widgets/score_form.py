@@ -411,6 +411,7 @@ class ScoreForm:
             if self.saved_id is None and result is not None:
                 self.preview.value += self._why(result)
         self._totals(result)
+        self._columns(found)
         if self.kit.drawing is not None:
             self.drawing.value = self.kit.drawing(self.document(), self.shown_names)
         if self.lines is not None:
@@ -424,6 +425,25 @@ class ScoreForm:
             name = self.names[int(seat.group(1))]
             return html.escape(f"{name}{' (' + rest + ')' if rest else ''}")
         return html.escape(path)
+
+    def open_columns(self, found: list[tuple[str, str]]) -> set[int]:
+        """The columns with a cell still to fill in or fix (the names typed at the top
+        and the cells of no one column left out): the others are valid."""
+        seats = set()
+        for path, _ in found:
+            seat = re.match(r"players\[(\d+)\](?:$|\.(?!name$|members))", path)
+            if seat:
+                seats.add(int(seat.group(1)))
+        return seats
+
+    def _columns(self, found: list[tuple[str, str]]) -> None:
+        """Each column's heading says whether the column is valid (``column-done``) or
+        not yet (``column-open``): what "My column" lists as still being filled in."""
+        open_seats = self.open_columns(found)
+        for seat, head in enumerate(self.head_labels):
+            done = seat not in open_seats
+            head.add_class("column-done" if done else "column-open")
+            head.remove_class("column-open" if done else "column-done")
 
     def _totals(self, result: dict[str, Any] | None) -> None:
         for seat in range(self.players):

@@ -421,3 +421,42 @@ def test_the_kernels_beat_notes_a_running_clock(
     assert found is not None
     assert found[1]["clock"]["seen"] == now.now
     assert found[1]["clock"]["since"] == now.now - 600
+
+
+def heads(page: GamePage) -> list[str]:
+    """Each column heading's state, as "My column" reads it."""
+    return [
+        "done" if "column-done" in head._dom_classes else "open"
+        for head in page.form.head_labels
+        if {"column-done", "column-open"} & set(head._dom_classes)
+    ]
+
+
+def test_a_column_is_done_when_it_is_valid_empty_boxes_meaning_zero_included() -> None:
+    page = GamePage("shogun", 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[seat].value = name
+    assert heads(page) == ["open", "open", "open"]
+    page.form.cells["year"].controls["c"].value = 2
+    for seat in range(3):
+        page.form.cells[f"players[{seat}].regions.brown"].controls["provinces"].value = "2"
+        for key in ("score_before", "war_chests"):
+            page.form.cells[f"players[{seat}].{key}"].controls["n"].value = "0"
+        if seat == 1:
+            assert heads(page) == ["done", "done", "open"]
+    empty = [
+        box
+        for cell in page.form.cells.values()
+        for box in cell.controls.values()
+        if isinstance(box.value, str) and box.value == ""
+    ]
+    assert len(empty) > 20  # the other regions' boxes are empty: zero
+    assert page.form.summary.value == "<div class='ok'>Every cell is filled in and valid.</div>"
+    assert heads(page) == ["done", "done", "done"]
+    page.form.cells["players[2].regions.brown"].controls["castles"].value = "9"  # a mistake
+    assert heads(page) == ["done", "done", "open"]
+    page.name_inputs[0].value = ""  # the names at the top are not a column's cells
+    assert heads(page) == ["done", "done", "open"]
+    assert page.form.open_columns(
+        [("players[1]", "x"), ("year", "y"), ("players[0].name", "z")]
+    ) == {1}
