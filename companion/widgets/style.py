@@ -63,8 +63,8 @@ CSS = """
 .companion .cell.list .items .item { gap: 4px; margin-bottom: 4px; }
 .companion .cell.list.inline .items { flex-direction: row !important; flex-wrap: wrap; gap: 4px; }
 .companion .cell.list.inline .items .item { margin: 0; }
-.companion .minihead { width: 3em; text-align: center; font-size: 14px;
-  color: var(--c-muted, #4d4d4d); }
+.companion .minihead { text-align: center; flex: 0 0 auto; margin: 0; }
+.companion .minihead span { font-size: 14px; color: var(--c-muted, #4d4d4d); }
 .companion .cell.heading .controls { padding-top: 12px; }
 .companion .shared-row { align-items: center; }
 .companion .shared-row > .widget-html { min-width: 9em; }

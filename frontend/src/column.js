@@ -122,7 +122,9 @@ export function myColumn(root) {
   const style = document.createElement("style");
   style.textContent =
     ".grid.one-column > .other-column { display: none !important; }" +
-    ".grid.one-column { grid-template-columns: minmax(6em, max-content) minmax(9em, 1fr) !important; }" +
+    // The field names as narrow as in the full grid (the page's phone width, or the
+    // game's own), so that a column's boxes keep their row (Shogun's four per region).
+    ".grid.one-column { grid-template-columns: minmax(6em, var(--companion-label, max-content)) minmax(9em, 1fr) !important; }" +
     ".my-column select { min-height: 44px; font: inherit; }";
   document.head.appendChild(style);
 }

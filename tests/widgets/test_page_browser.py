@@ -93,7 +93,9 @@ CUT_SELECTS = """() => {
       const style = getComputedStyle(s);
       canvas.font = style.fontSize + " " + style.fontFamily;
       const text = canvas.measureText(s.options[s.selectedIndex].text).width;
-      const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      // The arrow is drawn over the right padding: at least 16 px of it.
+      const arrow = Math.max(parseFloat(style.paddingRight), 16);
+      const room = s.clientWidth - parseFloat(style.paddingLeft) - arrow;
       return text > room + 1;
     })
     .map(s => s.options[s.selectedIndex].text + " in " + s.clientWidth);
@@ -335,5 +337,74 @@ def test_the_clock_runs_pauses_and_the_rules_open_where_the_game_is(
         page.wait_for_selector("text=(paused)", timeout=20_000)
         state = json.loads(server.draft("tokaido"))
         assert state["clock"]["since"] is None and state["clock"]["elapsed"] >= 2
+    finally:
+        page.close()
+
+
+REGION_BOXES = """() => {
+  const heads = [...document.querySelectorAll(".grid > .heading")].find(e => e.offsetParent);
+  const mini = [...heads.querySelectorAll(".minihead")].map(e => e.getBoundingClientRect());
+  return [...document.querySelectorAll(".grid > [class*='c-players-0-regions-']")]
+    .filter(e => e.offsetParent)
+    .map(cell => [...cell.querySelectorAll("input")].map((box, k) => {
+      const r = box.getBoundingClientRect();
+      const middle = r.left + r.width / 2 - (mini[k].left + mini[k].width / 2);
+      return [Math.round(r.top), Math.round(middle)];
+    }));
+}"""
+SUMMARIES = """() => [document.querySelector(".my-summary").textContent,
+  document.querySelector(".scorepad .summary").textContent]"""
+
+
+@pytest.mark.timeout(600, method="signal")
+@pytest.mark.parametrize("name", ["shogun", "shimoda"])
+def test_my_column_on_a_phone_fits_and_says_who_is_still_filling_in(
+    server: Server, browser: Any, name: str
+) -> None:
+    page = open_page(browser, server, name, "phone")
+    try:
+        page.wait_for_selector(".scorepad", timeout=90_000)
+        if name == "shogun":
+            page.locator(".player-count select").select_option(label="3 players")
+            page.wait_for_selector(".c-players-2-score-before input", timeout=20_000)
+        GAMES[name](page)
+        page.wait_for_selector(".scorepad .summary .ok", timeout=30_000)
+        page.select_option("select[aria-label='My column']", label="Aki")
+        page.wait_for_selector(".my-summary >> text=Every column is filled in.", timeout=10_000)
+        settle(page)
+        summary, pad = page.evaluate(SUMMARIES)
+        assert "Still filling in" not in summary and pad == "Every cell is filled in and valid."
+        assert page.evaluate(CUT_SELECTS) == []
+        assert page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        scroll, client, _, _ = page.evaluate(WIDE)
+        assert scroll <= client  # one column fits the phone
+        if name == "shogun":
+            regions = page.evaluate(REGION_BOXES)
+            assert len(regions) == 5
+            for boxes in regions:
+                assert len(boxes) == 4 and len({top for top, _ in boxes}) == 1, regions
+                assert all(abs(off) <= 3 for _, off in boxes), regions  # under its heading
+        else:
+            card = page.locator(".c-players-0-street-0-card")
+            tops = page.evaluate(
+                "e => [...e.querySelectorAll('select, input')].map(b => "
+                "Math.round(b.getBoundingClientRect().top))",
+                card.element_handle(),
+            )
+            assert tops[0] == tops[1] == tops[2], tops  # colour, what it scores, its points
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator(".scorepad").screenshot(path=str(ARTIFACTS / f"{name}-my-column-phone.png"))
+        # A box emptied again: that column is being filled in, the others are not.
+        box = (
+            ".c-players-1-score-before input"
+            if name == "shogun"
+            else ".c-players-1-street-0-card input"
+        )
+        page.select_option("select[aria-label='My column']", label="Everyone (full grid)")
+        fill(page, box, "")
+        page.select_option("select[aria-label='My column']", label="Aki")
+        page.wait_for_selector(".my-summary >> text=Still filling in: Ben.", timeout=10_000)
     finally:
         page.close()
