@@ -597,6 +597,16 @@ def shown(value: Any) -> str:
     return "–" if value is None else html.escape(str(value))
 
 
+def scroller(name: str, inner: str) -> str:
+    """``inner`` (a table) in a box that scrolls sideways where it does not fit.
+
+    The box is a named region that the keyboard reaches (its arrow keys then
+    scroll it), and its edges are shaded while more of it lies beyond them.
+    """
+    label = html.escape(f"{name}: a table, scroll sideways when it does not fit", quote=True)
+    return f"<div class='tablescroll' role='region' tabindex='0' aria-label='{label}'>{inner}</div>"
+
+
 def result_html(result: dict[str, Any]) -> str:
     """The breakdown table, a bar chart of the totals, and the winner.
 
@@ -623,9 +633,10 @@ def result_html(result: dict[str, Any]) -> str:
     )
     totals = "".join(f"<td class='n'><b>{shown(p.get('total'))}</b></td>" for p in players)
     ranks = "".join(f"<td class='n'>{shown(p.get('rank'))}</td>" for p in players)
-    table = (
-        f"<div class='tablescroll'><table class='breakdown'><tr><th></th>{head}</tr>{rows}"
-        f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table></div>"
+    table = scroller(
+        "Points per category",
+        f"<table class='breakdown'><tr><th></th>{head}</tr>{rows}"
+        f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table>",
     )
     numbers: list[int] = [int(p["total"]) if type(p.get("total")) is int else 0 for p in players]
     top = max(max(numbers), 1)

@@ -77,7 +77,16 @@ CSS = """
 .companion .street-said { font-size: 14px; line-height: 1.35; }
 .companion .street-said .hint, .companion .street-said .typing { color: var(--c-muted, #4d4d4d); }
 .companion .street-said .note { color: var(--c-problem, #b00020); }
-.companion .tablescroll { overflow-x: auto; max-width: 100%; }
+/* A table wider than the screen scrolls sideways; a shade at an edge says more lies
+   beyond it (the covers scroll with the table, the shades stay with the box). */
+.companion .tablescroll { overflow-x: auto; max-width: 100%; width: fit-content;
+  background:
+    linear-gradient(to right, var(--c-bg, #fff) 30%, transparent) left / 28px 100% no-repeat local,
+    linear-gradient(to left, var(--c-bg, #fff) 30%, transparent) right / 28px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, var(--c-shade, rgba(0, 0, 0, 0.3)), transparent)
+      left / 12px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, var(--c-shade, rgba(0, 0, 0, 0.3)), transparent)
+      right / 12px 100% no-repeat scroll; }
 .companion table { border-collapse: collapse; margin: 4px 0; }
 .companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;
   text-align: left; white-space: nowrap; overflow-wrap: normal; }
@@ -135,6 +144,8 @@ CSS = """
 .companion mark { background: #ffe27a; color: #1f1f1f; }
 @media (max-width: 700px) {
   .companion .grid { --companion-label: 6.5em; }
+  /* Tables fit a phone where they can: a heading or a value wraps between its words. */
+  .companion th, .companion td { white-space: normal; padding: 4px 6px; }
   .companion h1 { font-size: 21px; }
 }
 """
