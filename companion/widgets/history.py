@@ -297,11 +297,23 @@ def stats_widgets(stats: Stats, summaries: list[dict[str, Any]]) -> list[w.Widge
     ]
 
 
+def unbroken(text: str) -> str:
+    """``text`` escaped, a word with a hyphen inside kept whole (a date: 2026-01-05).
+
+    A table on a phone wraps its values between words; a browser would also
+    break a date at its hyphens.
+    """
+    return " ".join(
+        f"<span class='nobr'>{html.escape(word)}</span>" if "-" in word[1:] else html.escape(word)
+        for word in text.split(" ")
+    )
+
+
 def table(headings: list[str], rows: Sequence[Sequence[object]], name: str) -> str:
     """A plain HTML table called ``name`` that scrolls sideways on a small screen."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headings)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in rows
+        "<tr>" + "".join(f"<td>{unbroken(str(v))}</td>" for v in row) + "</tr>" for row in rows
     )
     return scroller(name, f"<table><tr>{head}</tr>{body}</table>")
 

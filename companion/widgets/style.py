@@ -88,6 +88,7 @@ CSS = """
     radial-gradient(farthest-side at 100% 50%, var(--c-shade, rgba(0, 0, 0, 0.3)), transparent)
       right / 12px 100% no-repeat scroll; }
 .companion table { border-collapse: collapse; margin: 4px 0; }
+.companion .nobr { white-space: nowrap; }
 .companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;
   text-align: left; white-space: nowrap; overflow-wrap: normal; }
 .companion th, .companion td { border-bottom-color: var(--c-line, #d0d0d0); }
@@ -145,7 +146,7 @@ CSS = """
 @media (max-width: 700px) {
   .companion .grid { --companion-label: 6.5em; }
   /* Tables fit a phone where they can: a heading or a value wraps between its words. */
-  .companion th, .companion td { white-space: normal; padding: 4px 6px; }
+  .companion th, .companion td { white-space: normal; padding: 4px 3px; font-size: 14px; }
   .companion h1 { font-size: 21px; }
 }
 """

@@ -408,3 +408,72 @@ def test_my_column_on_a_phone_fits_and_says_who_is_still_filling_in(
         page.wait_for_selector(".my-summary >> text=Still filling in: Ben.", timeout=10_000)
     finally:
         page.close()
+
+
+TABLES = """() => [...document.querySelectorAll(".tablescroll")].filter(e => e.offsetParent)
+  .map(e => ({
+    label: e.getAttribute("aria-label") || "", role: e.getAttribute("role"), tab: e.tabIndex,
+    scroll: e.scrollWidth, client: e.clientWidth,
+    right: Math.round(e.getBoundingClientRect().right),
+  }))"""
+BROKEN_CELLS = """() => {
+  const broken = [];
+  document.querySelectorAll(".tablescroll th, .tablescroll td").forEach(cell => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      const re = /\\S+/g;
+      let m;
+      while ((m = re.exec(node.data))) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) { broken.push(m[0]); }
+      }
+    }
+  });
+  return broken;
+}"""
+
+
+@pytest.mark.timeout(600, method="signal")
+def test_the_history_tables_fit_a_phone_or_scroll_by_keyboard(server: Server, browser: Any) -> None:
+    from tests.support.history_fixture import fill as fill_history
+
+    if not server.db.exists():
+        fill_history(server.db)
+    page = open_page(browser, server, "history", "phone")
+    try:
+        page.wait_for_selector(".play-list", timeout=90_000)
+        for game in ("", "Tokaido"):  # every game, then one game's records and bests
+            if game:
+                page.locator(".companion select").first.select_option(label=game)
+                page.wait_for_selector(".records >> text=Tokaido records (", timeout=30_000)
+                page.wait_for_selector(".records >> text=Personal bests", timeout=30_000)
+            settle(page)
+            tables = page.evaluate(TABLES)
+            assert len(tables) >= 5, tables
+            width = page.evaluate("document.documentElement.clientWidth")
+            for found in tables:
+                assert found["role"] == "region" and found["tab"] == 0, found
+                assert found["label"].endswith(": a table, scroll sideways when it does not fit")
+                assert found["scroll"] <= found["client"], found  # it fits: nothing hidden
+                assert found["right"] <= width, found
+            assert page.evaluate(BROKEN_CELLS) == []
+            page.locator(".records").screenshot(
+                path=str(ARTIFACTS / f"history-records-phone{'-' + game if game else ''}.png")
+            )
+        # Zoomed to 200 %, the widest tables no longer fit: they scroll, by keyboard too.
+        page.evaluate("document.documentElement.style.zoom = '2'")
+        settle(page)
+        wide = [t for t in page.evaluate(TABLES) if t["scroll"] > t["client"]]
+        assert wide, "no table is wider than the phone at 200 %"
+        region = page.locator(f".tablescroll[aria-label='{wide[0]['label']}']").first
+        region.focus()
+        assert page.evaluate("document.activeElement.classList.contains('tablescroll')")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.activeElement.scrollLeft > 0", timeout=5_000)
+    finally:
+        page.close()
