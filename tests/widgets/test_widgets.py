@@ -774,7 +774,7 @@ def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
     assert best is not None and (best.value, best.who) == (70, "Cho")
     assert (
         "<tr><td>Tokaido</td><td>Highest total</td><td>70</td><td>Cho</td>"
-        "<td>#4, 2026-01-04</td></tr>"
+        "<td>#4, <span class='nobr'>2026-01-04</span></td></tr>"
     ) in sections["records"]
     assert [(t.game, t.players, t.plays, round(t.average_min, 1)) for t in timed] == [
         ("shibuya", 2, 1, 49.0),
