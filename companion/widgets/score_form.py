@@ -622,9 +622,10 @@ def result_html(result: dict[str, Any]) -> str:
     for p in players:
         breakdown = p.get("breakdown") or {}
         categories.extend(str(c) for c in breakdown if str(c) not in categories)
-    head = "".join(f"<th>{shown(p.get('name'))}</th>" for p in players)
+    # Every value has its headers: the player above it, the category before it.
+    head = "".join(f"<th scope='col'>{shown(p.get('name'))}</th>" for p in players)
     rows = "".join(
-        f"<tr><td>{html.escape(c.replace('_', ' '))}</td>"
+        f"<tr><th scope='row'>{html.escape(c.replace('_', ' '))}</th>"
         + "".join(
             f"<td class='n'>{shown((p.get('breakdown') or {}).get(c, 0))}</td>" for p in players
         )
@@ -635,8 +636,9 @@ def result_html(result: dict[str, Any]) -> str:
     ranks = "".join(f"<td class='n'>{shown(p.get('rank'))}</td>" for p in players)
     table = scroller(
         "Points per category",
-        f"<table class='breakdown'><tr><th></th>{head}</tr>{rows}"
-        f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table>",
+        f"<table class='breakdown'><tr><td></td>{head}</tr>{rows}"
+        f"<tr><th scope='row'><b>Total</b></th>{totals}</tr>"
+        f"<tr><th scope='row'>Rank</th>{ranks}</tr></table>",
     )
     numbers: list[int] = [int(p["total"]) if type(p.get("total")) is int else 0 for p in players]
     top = max(max(numbers), 1)

@@ -89,6 +89,7 @@ CSS = """
       right / 12px 100% no-repeat scroll; }
 .companion table { border-collapse: collapse; margin: 4px 0; }
 .companion .nobr { white-space: nowrap; }
+.companion .breakdown th[scope=row] { font-weight: normal; }
 .companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;
   text-align: left; white-space: nowrap; overflow-wrap: normal; }
 .companion th, .companion td { border-bottom-color: var(--c-line, #d0d0d0); }

@@ -37,6 +37,8 @@ from tests.widgets.test_browser import server as server
 
 AXE = Path(__file__).resolve().parents[1] / "files" / "axe-core" / "axe.min.js"
 PAGES = [*GAMES, "history"]
+AXE_SIZES = {"laptop": (1280, 800), "tablet": (768, 1024), "phone": (390, 844)}
+"""The sizes axe-core checks each page at (an iPad's 768×1024 as the tablet)."""
 COUNTS = {"tokaido": "4 players", "shogun": "5 players", "kamakura": "4 players"}
 
 pytestmark = [
@@ -46,10 +48,24 @@ pytestmark = [
     ),
 ]
 
+# Every rule, the experimental ones too (label-content-name-mismatch: a control's
+# name holds the words it shows).
 SERIOUS = """async () => {
-  const found = await axe.run(document, {resultTypes: ["violations"]});
+  const rules = Object.fromEntries(
+    axe.getRules(["experimental"]).map(rule => [rule.ruleId, {enabled: true}]));
+  const found = await axe.run(document, {resultTypes: ["violations"], rules});
   return found.violations.filter(v => v.impact === "critical" || v.impact === "serious")
     .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
+}"""
+# A control's name holds the words it shows, whole (WCAG 2.5.3, "label in name"; axe's own
+# rule finds "coin" in "coins").
+NAME_MISMATCH = """() => {
+  const words = s => " " + s.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, " ").trim() + " ";
+  return [...document.querySelectorAll("button, [role=button], a[href]")]
+    .filter(e => e.offsetParent !== null && e.hasAttribute("aria-label"))
+    .filter(e => words(e.textContent).trim() && !words(e.getAttribute("aria-label"))
+      .includes(words(e.textContent)))
+    .map(e => e.textContent.trim() + " named " + e.getAttribute("aria-label"));
 }"""
 LANDMARKS = """() => [document.querySelectorAll("main").length,
   document.querySelectorAll("h1").length]"""
@@ -153,10 +169,10 @@ def test_axe_finds_nothing_serious_at_any_size_light_or_dark(
         found: dict[str, list[str]] = {}
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            for size, (width, height) in SIZES.items():
+            for size, (width, height) in AXE_SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
                 settle(page)
-                problems = serious(page)
+                problems = serious(page) + page.evaluate(NAME_MISMATCH)
                 if problems:
                     found[f"{scheme} {size}"] = problems
                 assert page.evaluate(LANDMARKS) == [1, 1], (name, size)
@@ -184,9 +200,9 @@ def test_the_front_door_has_nothing_serious_at_any_size_light_or_dark(
         found: dict[str, list[str]] = {}
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            for size, (width, height) in SIZES.items():
+            for size, (width, height) in AXE_SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
-                problems = serious(page)
+                problems = serious(page) + page.evaluate(NAME_MISMATCH)
                 if problems:
                     found[f"{scheme} {size}"] = problems
                 assert page.evaluate(LANDMARKS) == [1, 1], size
@@ -396,6 +412,8 @@ def test_my_column_on_a_phone_fits_and_says_who_is_still_filling_in(
             assert tops[0] == tops[1] == tops[2], tops  # colour, what it scores, its points
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator(".scorepad").screenshot(path=str(ARTIFACTS / f"{name}-my-column-phone.png"))
+        # The pad filled in, its result and breakdown shown: still nothing serious.
+        assert serious(page) + page.evaluate(NAME_MISMATCH) == []
         # A box emptied again: that column is being filled in, the others are not.
         box = (
             ".c-players-1-score-before input"
