@@ -50,7 +50,11 @@ class Tracker:
             options=self._options(),
             value=0,
             layout=w.Layout(width="12em"),
-            tooltip=self.rounds.picker.rstrip(":").capitalize(),
+            tooltip=(
+                "Starts this round"
+                if self.rounds.picks_start
+                else self.rounds.picker.rstrip(":").capitalize()
+            ),
         )
         self.start.add_class("starts")
         self.start.observe(self._start_changed, names="value")
