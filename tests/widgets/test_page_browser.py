@@ -1,12 +1,14 @@
 """The page for every hand, in a real browser: phones, screen readers, dark rooms.
 
-At 1280×800, 820×1180 and 390×844: axe-core (vendored in tests/files/axe-core,
-injected with Playwright) finds nothing critical or serious on the five game
-pages and the history page, in the light and the dark scheme; each page has one
+At 1280×800, 768×1024 and 390×844: axe-core (vendored in tests/files/axe-core,
+injected with Playwright, its experimental rules too) finds nothing critical or
+serious on the game pages, the front door and the history page, in the light and
+the dark scheme, and every button's name holds the words it shows; each page has one
 ``main`` and one ``h1``; field names stay on screen while the pad scrolls
 sideways; labels wrap between words; every select shows its chosen text; no
-pad is wider than the screen where it must fit. Screenshots of every page at
-each size, light and dark, go to ``test-artifacts/``.
+pad is wider than the screen where it must fit. On a phone, My column fits and
+agrees with the pad, and the history's tables fit or scroll by keyboard.
+Screenshots of every page at each size, light and dark, go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
