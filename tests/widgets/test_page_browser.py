@@ -288,6 +288,9 @@ def test_save_focuses_the_result_which_stays_and_becomes_the_last_game(
         )
         page.wait_for_selector(".last-game >> text=won by Aki", timeout=20_000)
         assert page.locator(".winner").first.is_visible()
+        # The saved game's clock (started by the Rounds button) is stopped: no Resume.
+        page.wait_for_selector(".clock-panel >> text=(stopped: the game is saved)")
+        assert page.locator(".clock-button").is_hidden()
         # The saved pad takes no change (test_page_parts: one that arrives anyway is refused).
         page.wait_for_selector(".c-players-1-goals input:disabled", timeout=20_000)
         assert page.input_value(".c-players-1-goals input") == "3"
