@@ -54,12 +54,18 @@ class Step:
         round: The round's number now.
         start: The seat that starts now.
         clear: The players' boxes start empty again (each season's bids are new).
+        over: The rounds are over with this press: the scoring follows (the
+            clock's last round ends here).
+        last: The last round is under way: it ends when the scoring begins
+            (the first change on the score pad).
     """
 
     message: str
     round: int
     start: int
     clear: bool = False
+    over: bool = False
+    last: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +85,12 @@ class Rounds:
         options: The tracker's own option (``(shown, value)``; the first is the default).
         option_name: What that option is called.
         step: The rule: the state when the button is pressed → what follows.
+        count_max: The largest count a box takes.
+        picker: What the tracker's choice of a player says, beside the round.
+        picks_start: The choice is who starts the round, so the first round's
+            choice is the game's start player. ``False`` when it names something
+            else (Tokaido: who reached the inn first): the game's start player
+            then comes from the set-up's draw or the pad alone.
     """
 
     word: str = "Round"
@@ -93,6 +105,8 @@ class Rounds:
     option_name: str = ""
     step: Callable[[RoundState], Step] | None = None
     count_max: int = 99
+    picker: str = "starts:"
+    picks_start: bool = True
 
     def text(self, number: int) -> str:
         """``Round 3 of 7``, ``Year 1, summer``, ``Stage 2: to the second inn``."""

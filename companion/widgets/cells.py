@@ -289,7 +289,8 @@ class ListCell(Cell):
     def set_name(self, name: str) -> None:
         """Name each entry's controls: ``Aki: Site coins 1 circle``."""
         self.name = name
-        self.add_button.tooltip = f"{name}: add one"
+        # The name starts with the words on the button (what a voice user says).
+        self.add_button.tooltip = f"{self.add_button.description} ({name})"
         self._name_items()
 
     def _name_items(self) -> None:

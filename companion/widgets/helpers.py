@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import ipywidgets as w
 
-from companion.widgets.clock_panel import ClockPanel
+from companion.widgets.clock_panel import BEAT_SECONDS, ClockPanel
 from companion.widgets.rules_panel import RulesPanel
 from companion.widgets.score_form import ScoreForm
 from companion.widgets.tracker import Tracker
@@ -48,6 +48,8 @@ class TableHelpers:
         self.page = page
         self.clock = ClockPanel()
         self.clock.on_change = self._changed
+        self.clock.round_now = lambda: self.page.tracker.round_text()
+        self.beating: Any = None  # the kernel's timer for the clock's beat
         self.rules = RulesPanel(page.game, self.phase)
         self.last = w.HTML()
         self.last.add_class("last-game")
@@ -79,7 +81,33 @@ class TableHelpers:
             self.clock.start(tracker.round_text())
         elif tracker.round_text() != self.clock.round_label:
             self.clock.next_round(tracker.round_text())
+        if tracker.ending == "over":
+            self.clock.end_rounds()
         self.sync_start()
+
+    def pad_changed(self) -> None:
+        """A cell of the score pad changed: in the last round, the scoring has begun."""
+        if self.page.tracker.ending == "last":
+            self.clock.end_rounds()
+
+    def start_beat(self) -> None:
+        """In a kernel: note every :data:`BEAT_SECONDS` that the game is open (a running
+        clock's ``seen``, kept in the draft). Outside one (a script, the tests): nothing."""
+        import asyncio
+
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self.beating is not None:
+            return
+
+        def beat() -> None:
+            self.beating = loop.call_later(BEAT_SECONDS, beat)
+            if self.clock.beat():
+                self._changed()
+
+        self.beating = loop.call_later(BEAT_SECONDS, beat)
 
     def sync_start(self) -> None:
         """Put the tracker's first start player (from the draw or the tracker) on the pad."""
@@ -119,7 +147,7 @@ class TableHelpers:
         """After a save: the clock stops, and the saved game is the last one."""
         hook, self.clock.on_change = self.clock.on_change, None  # the draft is finished
         try:
-            self.clock.pause()
+            self.clock.finish()
         finally:
             self.clock.on_change = hook
         self.show_last()

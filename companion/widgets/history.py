@@ -25,7 +25,13 @@ from companion.history.model import Filter
 from companion.history.store import default_path, opened
 from companion.widgets.drafts import reading
 from companion.widgets.page import close_all, links_as_output, navigation, wait_for_visitor
-from companion.widgets.score_form import after_html, problem_line, result_html, sentences_html
+from companion.widgets.score_form import (
+    after_html,
+    problem_line,
+    result_html,
+    scroller,
+    sentences_html,
+)
 from companion.widgets.style import style
 
 if TYPE_CHECKING:
@@ -291,13 +297,25 @@ def stats_widgets(stats: Stats, summaries: list[dict[str, Any]]) -> list[w.Widge
     ]
 
 
-def table(headings: list[str], rows: Sequence[Sequence[object]]) -> str:
-    """A plain HTML table that scrolls sideways on a small screen."""
+def unbroken(text: str) -> str:
+    """``text`` escaped, a word with a hyphen inside kept whole (a date: 2026-01-05).
+
+    A table on a phone wraps its values between words; a browser would also
+    break a date at its hyphens.
+    """
+    return " ".join(
+        f"<span class='nobr'>{html.escape(word)}</span>" if "-" in word[1:] else html.escape(word)
+        for word in text.split(" ")
+    )
+
+
+def table(headings: list[str], rows: Sequence[Sequence[object]], name: str) -> str:
+    """A plain HTML table called ``name`` that scrolls sideways on a small screen."""
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headings)
     body = "".join(
-        "<tr>" + "".join(f"<td>{html.escape(str(v))}</td>" for v in row) + "</tr>" for row in rows
+        "<tr>" + "".join(f"<td>{unbroken(str(v))}</td>" for v in row) + "</tr>" for row in rows
     )
-    return f"<div class='tablescroll'><table><tr>{head}</tr>{body}</table></div>"
+    return scroller(name, f"<table><tr>{head}</tr>{body}</table>")
 
 
 def players_table(stats: Stats) -> str:
@@ -316,6 +334,7 @@ def players_table(stats: Stats) -> str:
             ]
             for p in stats.players
         ],
+        "Players",
     )
 
 
@@ -324,6 +343,7 @@ def head_to_head_table(stats: Stats) -> str:
     return table(
         ["Player", "Opponent", "Plays", "Ahead", "Behind", "Level"],
         [[h.a, h.b, h.plays, h.a_above, h.b_above, h.ties] for h in stats.head_to_head],
+        "Head to head",
     )
 
 
@@ -552,7 +572,7 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
     return (
         chart
         + sentences_html(notes, "chart-notes")
-        + table(["#", "Player", "Rating", "Skill", "Uncertainty", "Games"], rows)
+        + table(["#", "Player", "Rating", "Skill", "Uncertainty", "Games"], rows, "Ratings")
         + f"<p class='small'>{html.escape(explained)}</p>"
     )
 
@@ -589,7 +609,7 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
             for gid in in_game_order(found)
             for k, row in enumerate(_group_rows(found[gid], categories=False))
         ]
-        return table(["Game", "Record", "Value", "Held by", "Set in"], rows) + (
+        return table(["Game", "Record", "Value", "Held by", "Set in"], rows, "Records") + (
             "<p class='small'>Choose a game above for each category and the personal bests.</p>"
         )
     records = found[game]
@@ -618,10 +638,12 @@ def records_html(found: dict[str, GameRecords], game: str | None, player: str | 
     games = f"{records.plays} game{'' if records.plays == 1 else 's'}"
     return (
         f"<p>{html.escape(short_title(game))} records ({games})</p>"
-        + table(["Record", "Value", "Held by", "Set in"], group)
+        + table(["Record", "Value", "Held by", "Set in"], group, f"{short_title(game)} records")
         + "<h4>Personal bests</h4>"
         + table(
-            ["Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak"], personal
+            ["Player", "Games", "Wins", "Best total", "Biggest win", "Longest streak"],
+            personal,
+            "Personal bests",
         )
     )
 
@@ -642,7 +664,7 @@ def lengths_html(timed: list[Length]) -> str:
         ]
         for t in timed
     ]
-    return table(["Game", "Players", "Games timed", "Average length"], rows)
+    return table(["Game", "Players", "Games timed", "Average length"], rows, "Time at the table")
 
 
 def score_range(first: int, last: int) -> str:

@@ -15,6 +15,7 @@ import html
 from typing import Any
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from companion.kits.pad import CHOICE, FLAG, LETTER, NUMBER, PadRow, Part, get_path, set_path
 from companion.widgets.cells import (
@@ -23,8 +24,9 @@ from companion.widgets.cells import (
     ListCell,
     choice,
     clip,
-    label,
     number,
+    shared_layout,
+    shared_style,
     text_input,
 )
 
@@ -206,8 +208,14 @@ def cell_for(row: PadRow, seat: int | None) -> Cell:
 
 def heading(row: PadRow) -> Cell:
     """The column headings above a grid of rows with parts (a region's four counts)."""
+    # Each as wide as its boxes below (the same width, in the boxes' font size).
     labels = [
-        label(f"<span>{html.escape(part.heading or part.words)}</span>") for part in row.parts
+        w.HTML(
+            f"<span>{html.escape(part.heading or part.words)}</span>",
+            layout=shared_layout(part.width),
+            style=shared_style(HTMLStyle),
+        )
+        for part in row.parts
     ]
     for each in labels:
         each.add_class("minihead")

@@ -467,6 +467,7 @@ class GamePage:
         self.form = ScoreForm(self.game, sides, teams=self.teams, db=self.db)
         self.form.on_save = self._record
         self.form.on_change = self._keep
+        self.form.on_cell = self._pad_changed
         self.form.on_new_game = self.new_game
         self.form.on_tried = lambda: self.widget.add_class("tried")
         self.last_change = {}
@@ -547,6 +548,10 @@ class GamePage:
             self.form.restore(cells, touched if isinstance(touched, list) else [])
         self.helpers.restore(state)
 
+    def _pad_changed(self) -> None:
+        if not self.restoring:
+            self.helpers.pad_changed()
+
     def _count_changed(self) -> None:
         if self.restoring:
             return
@@ -561,6 +566,7 @@ class GamePage:
             self.tracker.set_start(start)
         elif isinstance(line, list) and line:
             self.tracker.set_start(str(line[-1]))  # the traveller furthest back moves first
+        self.helpers.sync_start()
         self._keep()
 
     # the draft -----------------------------------------------------------------
@@ -661,6 +667,7 @@ class GamePage:
         self.load_places()
         self.helpers.show_last()
         self.load_draft()
+        self.helpers.start_beat()
         return self.widget
 
     def _record(self, document: dict[str, Any], result: dict[str, Any]) -> Saved:

@@ -121,6 +121,7 @@ class ScoreForm:
         self.saved_start = NO_START
         self.on_save: SaveHook | None = None
         self.on_change: Callable[[], None] | None = None
+        self.on_cell: Callable[[], None] | None = None  # a cell changed (not the start player)
         self.on_new_game: Callable[[], None] | None = None
         self.on_tried: Callable[[], None] | None = None
         self.start_choice = w.Dropdown(
@@ -333,6 +334,8 @@ class ScoreForm:
             self.lines.changed(path)  # a line entry fills its cells, and back
         self.status.value = ""
         self.check()
+        if self.on_cell:
+            self.on_cell()
         if self.on_change:
             self.on_change()
 
@@ -408,6 +411,7 @@ class ScoreForm:
             if self.saved_id is None and result is not None:
                 self.preview.value += self._why(result)
         self._totals(result)
+        self._columns(found)
         if self.kit.drawing is not None:
             self.drawing.value = self.kit.drawing(self.document(), self.shown_names)
         if self.lines is not None:
@@ -421,6 +425,25 @@ class ScoreForm:
             name = self.names[int(seat.group(1))]
             return html.escape(f"{name}{' (' + rest + ')' if rest else ''}")
         return html.escape(path)
+
+    def open_columns(self, found: list[tuple[str, str]]) -> set[int]:
+        """The columns with a cell still to fill in or fix (the names typed at the top
+        and the cells of no one column left out): the others are valid."""
+        seats = set()
+        for path, _ in found:
+            seat = re.match(r"players\[(\d+)\](?:$|\.(?!name$|members))", path)
+            if seat:
+                seats.add(int(seat.group(1)))
+        return seats
+
+    def _columns(self, found: list[tuple[str, str]]) -> None:
+        """Each column's heading says whether the column is valid (``column-done``) or
+        not yet (``column-open``): what "My column" lists as still being filled in."""
+        open_seats = self.open_columns(found)
+        for seat, head in enumerate(self.head_labels):
+            done = seat not in open_seats
+            head.add_class("column-done" if done else "column-open")
+            head.remove_class("column-open" if done else "column-done")
 
     def _totals(self, result: dict[str, Any] | None) -> None:
         for seat in range(self.players):
@@ -574,6 +597,16 @@ def shown(value: Any) -> str:
     return "–" if value is None else html.escape(str(value))
 
 
+def scroller(name: str, inner: str) -> str:
+    """``inner`` (a table) in a box that scrolls sideways where it does not fit.
+
+    The box is a named region that the keyboard reaches (its arrow keys then
+    scroll it), and its edges are shaded while more of it lies beyond them.
+    """
+    label = html.escape(f"{name}: a table, scroll sideways when it does not fit", quote=True)
+    return f"<div class='tablescroll' role='region' tabindex='0' aria-label='{label}'>{inner}</div>"
+
+
 def result_html(result: dict[str, Any]) -> str:
     """The breakdown table, a bar chart of the totals, and the winner.
 
@@ -589,9 +622,10 @@ def result_html(result: dict[str, Any]) -> str:
     for p in players:
         breakdown = p.get("breakdown") or {}
         categories.extend(str(c) for c in breakdown if str(c) not in categories)
-    head = "".join(f"<th>{shown(p.get('name'))}</th>" for p in players)
+    # Every value has its headers: the player above it, the category before it.
+    head = "".join(f"<th scope='col'>{shown(p.get('name'))}</th>" for p in players)
     rows = "".join(
-        f"<tr><td>{html.escape(c.replace('_', ' '))}</td>"
+        f"<tr><th scope='row'>{html.escape(c.replace('_', ' '))}</th>"
         + "".join(
             f"<td class='n'>{shown((p.get('breakdown') or {}).get(c, 0))}</td>" for p in players
         )
@@ -600,9 +634,11 @@ def result_html(result: dict[str, Any]) -> str:
     )
     totals = "".join(f"<td class='n'><b>{shown(p.get('total'))}</b></td>" for p in players)
     ranks = "".join(f"<td class='n'>{shown(p.get('rank'))}</td>" for p in players)
-    table = (
-        f"<div class='tablescroll'><table class='breakdown'><tr><th></th>{head}</tr>{rows}"
-        f"<tr><td><b>Total</b></td>{totals}</tr><tr><td>Rank</td>{ranks}</tr></table></div>"
+    table = scroller(
+        "Points per category",
+        f"<table class='breakdown'><tr><td></td>{head}</tr>{rows}"
+        f"<tr><th scope='row'><b>Total</b></th>{totals}</tr>"
+        f"<tr><th scope='row'>Rank</th>{ranks}</tr></table>",
     )
     numbers: list[int] = [int(p["total"]) if type(p.get("total")) is int else 0 for p in players]
     top = max(max(numbers), 1)

@@ -63,8 +63,8 @@ CSS = """
 .companion .cell.list .items .item { gap: 4px; margin-bottom: 4px; }
 .companion .cell.list.inline .items { flex-direction: row !important; flex-wrap: wrap; gap: 4px; }
 .companion .cell.list.inline .items .item { margin: 0; }
-.companion .minihead { width: 3em; text-align: center; font-size: 14px;
-  color: var(--c-muted, #4d4d4d); }
+.companion .minihead { text-align: center; flex: 0 0 auto; margin: 0; }
+.companion .minihead span { font-size: 14px; color: var(--c-muted, #4d4d4d); }
 .companion .cell.heading .controls { padding-top: 12px; }
 .companion .shared-row { align-items: center; }
 .companion .shared-row > .widget-html { min-width: 9em; }
@@ -77,8 +77,19 @@ CSS = """
 .companion .street-said { font-size: 14px; line-height: 1.35; }
 .companion .street-said .hint, .companion .street-said .typing { color: var(--c-muted, #4d4d4d); }
 .companion .street-said .note { color: var(--c-problem, #b00020); }
-.companion .tablescroll { overflow-x: auto; max-width: 100%; }
+/* A table wider than the screen scrolls sideways; a shade at an edge says more lies
+   beyond it (the covers scroll with the table, the shades stay with the box). */
+.companion .tablescroll { overflow-x: auto; max-width: 100%; width: fit-content;
+  background:
+    linear-gradient(to right, var(--c-bg, #fff) 30%, transparent) left / 28px 100% no-repeat local,
+    linear-gradient(to left, var(--c-bg, #fff) 30%, transparent) right / 28px 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, var(--c-shade, rgba(0, 0, 0, 0.3)), transparent)
+      left / 12px 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, var(--c-shade, rgba(0, 0, 0, 0.3)), transparent)
+      right / 12px 100% no-repeat scroll; }
 .companion table { border-collapse: collapse; margin: 4px 0; }
+.companion .nobr { white-space: nowrap; }
+.companion .breakdown th[scope=row] { font-weight: normal; }
 .companion th, .companion td { padding: 4px 10px; border-bottom: 1px solid #e4e4e4;
   text-align: left; white-space: nowrap; overflow-wrap: normal; }
 .companion th, .companion td { border-bottom-color: var(--c-line, #d0d0d0); }
@@ -135,6 +146,8 @@ CSS = """
 .companion mark { background: #ffe27a; color: #1f1f1f; }
 @media (max-width: 700px) {
   .companion .grid { --companion-label: 6.5em; }
+  /* Tables fit a phone where they can: a heading or a value wraps between its words. */
+  .companion th, .companion td { white-space: normal; padding: 4px 3px; font-size: 14px; }
   .companion h1 { font-size: 21px; }
 }
 """

@@ -3,8 +3,13 @@
 The tracker shows the round in the game's words, who starts it, one box per
 player (a count, or a choice such as a bid) and a button that applies the
 game's rule (its kit's ``rounds.step``: Shimoda's fewer-tourists rule, Shibuya's
-win check, Kamakura's 8-coin end, Shogun's action order, Tokaido's inns). A
-start player drawn in the set-up is carried over. Nothing here knows a game.
+win check, Kamakura's 8-coin end, Shogun's action order, Tokaido's inns).
+
+The game's start player (:attr:`Tracker.first_start`) is the one the set-up's
+draw chose; the table changes it on purpose only, by choosing who starts the
+first round where the choice means that (``rounds.picks_start``). Following a
+later round's rule, or Tokaido's "who reached the inn first", never does.
+Nothing here knows a game.
 """
 
 from __future__ import annotations
@@ -37,13 +42,19 @@ class Tracker:
         self.round_number = 1
         self.first_start: int | None = None
         self.start_seat = 0
+        self.quiet = False  # the choice is set by the tracker itself, not by the table
+        self.ending = ""  # "last": the last round is under way; "over": the rounds are over
         self.round = w.HTML()
         self.round.add_class("round")
         self.start = w.Dropdown(
             options=self._options(),
             value=0,
             layout=w.Layout(width="12em"),
-            tooltip="Starts this round",
+            tooltip=(
+                "Starts this round"
+                if self.rounds.picks_start
+                else self.rounds.picker.rstrip(":").capitalize()
+            ),
         )
         self.start.add_class("starts")
         self.start.observe(self._start_changed, names="value")
@@ -87,7 +98,7 @@ class Tracker:
         inputs: list[w.Widget] = [*self.counts, *self.bids]
         parts: list[w.Widget] = [
             w.HTML("<h2>Rounds</h2>"),
-            w.HBox([self.round, w.HTML("starts:"), self.start]),
+            w.HBox([self.round, w.HTML(html.escape(self.rounds.picker)), self.start]),
             w.HTML(html.escape(self.rounds.hint)),
         ]
         if self.rounds.options:
@@ -114,16 +125,30 @@ class Tracker:
 
     def _start_changed(self, change: dict[str, Any]) -> None:
         self.start_seat = int(change["new"])
+        if self.quiet or not self.rounds.picks_start:
+            return
         if self.first_start is None or self.round_number == 1:
             self.first_start = self.start_seat
+
+    def _set_choice(self, seat: int) -> None:
+        """Show ``seat`` in the choice without taking it as the table's own choice."""
+        quiet, self.quiet = self.quiet, True
+        try:
+            self.start.value = seat
+        finally:
+            self.quiet = quiet
 
     def set_names(self, names: list[str], sides: list[str] | None = None) -> None:
         """Show ``names`` everywhere (the start player stays the same seat)."""
         seat = self.start_seat
         self.names = list(names)
         self.sides = list(sides or names)
-        self.start.options = self._options()
-        self.start.value = seat if seat < len(names) else 0
+        quiet, self.quiet = self.quiet, True
+        try:
+            self.start.options = self._options()
+            self.start.value = seat if seat < len(names) else 0
+        finally:
+            self.quiet = quiet
         for label, name in zip(self.labels, self.names, strict=False):
             label.value = html.escape(name)
         for k, control in enumerate([*self.counts, *self.bids]):
@@ -139,14 +164,18 @@ class Tracker:
         return self.rounds.text(self.round_number)
 
     def set_start(self, name: str) -> None:
-        """A start player drawn in the set-up."""
-        if name in self.names:
-            self.start.value = self.names.index(name)
-            self.first_start = self.start_seat
+        """A start player drawn in the set-up: the game's, and (where the choice
+        means that) the first round's."""
+        if name not in self.names:
+            return
+        seat = self.names.index(name)
+        self.first_start = seat
+        if self.rounds.picks_start and self.round_number == 1:
+            self._set_choice(seat)
 
     def next(self, _: Any = None) -> str:
         """Apply the game's rule and say what happens next."""
-        if self.first_start is None:
+        if self.first_start is None and self.rounds.picks_start:
             self.first_start = self.start_seat
         values = [c.value for c in self.counts] or [b.value for b in self.bids]
         step = self.rounds.apply(
@@ -162,7 +191,11 @@ class Tracker:
         )
         self.round_number = step.round
         if step.start != self.start_seat and 0 <= step.start < len(self.names):
-            self.start.value = step.start
+            self._set_choice(step.start)  # the rule's, not the table's choice
+        if step.over:
+            self.ending = "over"
+        elif step.last and self.ending != "over":
+            self.ending = "last"
         if step.clear:
             for bid in self.bids:
                 bid.value = self.rounds.choices[0][1]
@@ -179,6 +212,7 @@ class Tracker:
         """Back to the first round."""
         self.round_number = 1
         self.first_start = None
+        self.ending = ""
         self.show("")
         for box in self.counts:
             box.value = 0
@@ -196,6 +230,7 @@ class Tracker:
             "bids": [b.value for b in self.bids],
             "variant": self.variant.value,
             "message": self.message,
+            "ending": self.ending,
         }
 
     def restore(self, state: dict[str, Any]) -> None:
@@ -206,7 +241,7 @@ class Tracker:
             self.round_number = number
         start = state.get("start")
         if isinstance(start, int) and 0 <= start < len(self.names):
-            self.start.value = start
+            self._set_choice(start)
         first = state.get("first")
         self.first_start = (
             first if isinstance(first, int) and 0 <= first < len(self.names) else None
@@ -219,6 +254,8 @@ class Tracker:
                 bid.value = value
         if state.get("variant") in [option for _, option in self.rounds.options]:
             self.variant.value = state["variant"]
+        ending = state.get("ending")
+        self.ending = ending if ending in ("", "last", "over") else ""
         if isinstance(state.get("message"), str):
             self.show(state["message"][:500])
         self._show_round()

@@ -1,6 +1,9 @@
 // "My column": on a phone, a player picks their seat once and the score pad
 // shows only their column, with the field names beside it; everyone's totals
 // and who is still filling in are listed below. "Everyone" is the full grid.
+// A player is still filling in while their column is not valid: the kernel
+// marks each column's heading "column-open" or "column-done" (an empty box
+// that means zero, as in Shimoda's or Shogun's pads, is valid).
 // The choice belongs to this device alone (kept in its localStorage), never
 // to the game that every device shares.
 
@@ -83,15 +86,9 @@ function column(pad) {
       return;
     }
     const totals = children.filter((child) => child.classList.contains("total")).slice(0, players);
-    const left = names.map(() => 0);
-    children.forEach((child, index) => {
-      const at = index % (players + 1);
-      if (at > 0 && child.querySelector("input")) {
-        left[at - 1] += Array.from(child.querySelectorAll("input")).filter((input) => input.value.trim() === "").length;
-      }
-    });
+    const columns = heads();
     const scores = names.map((name, i) => `${name} ${text(totals[i]) || "–"}`).join(" · ");
-    const filling = names.filter((_, i) => left[i] > 0);
+    const filling = names.filter((_, i) => columns[i].classList.contains("column-open"));
     summary.textContent = `Totals: ${scores}. ` + (filling.length ? `Still filling in: ${filling.join(", ")}.` : "Every column is filled in.");
   }
 
@@ -125,7 +122,9 @@ export function myColumn(root) {
   const style = document.createElement("style");
   style.textContent =
     ".grid.one-column > .other-column { display: none !important; }" +
-    ".grid.one-column { grid-template-columns: minmax(6em, max-content) minmax(9em, 1fr) !important; }" +
+    // The field names as narrow as in the full grid (the page's phone width, or the
+    // game's own), so that a column's boxes keep their row (Shogun's four per region).
+    ".grid.one-column { grid-template-columns: minmax(6em, var(--companion-label, max-content)) minmax(9em, 1fr) !important; }" +
     ".my-column select { min-height: 44px; font: inherit; }";
   document.head.appendChild(style);
 }

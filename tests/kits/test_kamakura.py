@@ -30,7 +30,7 @@ def test_nobody_with_8_coins_goes_to_the_next_round() -> None:
 
 def test_8_coins_give_everyone_else_one_last_turn() -> None:
     step = KIT.rounds.apply(RoundState(NAMES, NAMES, 5, 0, [3, 8, 2]))
-    assert step == Step("Ben has 8 site coins: one last turn each for Cho, Aki.", 5, 0)
+    assert step == Step("Ben has 8 site coins: one last turn each for Cho, Aki.", 5, 0, last=True)
     assert KIT.rounds.text(2) == "Round 2"
 
 

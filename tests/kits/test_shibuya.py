@@ -23,13 +23,13 @@ def state(names: list[str], values: list[int], option: str = "", start: int = 0)
 @pytest.mark.parametrize(
     ("names", "values", "option", "start", "step"),
     [
-        (TWO, [6, 2], "standard", 0, Step("Aki wins! (Aki 6 – 2 Ben)", 3, 0)),
+        (TWO, [6, 2], "standard", 0, Step("Aki wins! (Aki 6 – 2 Ben)", 3, 0, over=True)),
         (TWO, [2, 1], "standard", 0, Step("No winner yet (Aki 2 – 1 Ben); Ben plays next.", 4, 1)),
         (TWO, [2, 1], "standard", 1, Step("No winner yet (Aki 2 – 1 Ben); Aki plays next.", 4, 0)),
-        (TWO, [4, 2], "no_construction", 0, Step("Aki wins! (Aki 4 – 2 Ben)", 3, 0)),
+        (TWO, [4, 2], "no_construction", 0, Step("Aki wins! (Aki 4 – 2 Ben)", 3, 0, over=True)),
         (TWO, [4, 2], "", 0, Step("No winner yet (Aki 4 – 2 Ben); Ben plays next.", 4, 1)),
-        (TWO, [0, 3], "", 0, Step("Ben wins! (Aki 0 – 3 Ben)", 3, 0)),
-        (FOUR, [2, 1, 3, 1], "standard", 0, Step("Red wins! (Red 5 – 2 Blue)", 3, 0)),
+        (TWO, [0, 3], "", 0, Step("Ben wins! (Aki 0 – 3 Ben)", 3, 0, over=True)),
+        (FOUR, [2, 1, 3, 1], "standard", 0, Step("Red wins! (Red 5 – 2 Blue)", 3, 0, over=True)),
         (
             FOUR,
             [3, 3, 3, 3],

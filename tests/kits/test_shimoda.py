@@ -36,7 +36,10 @@ def test_a_tie_passes_the_marker() -> None:
 
 def test_the_seventh_round_is_the_last() -> None:
     assert KIT.rounds.apply(state(7, 1, [1, 9])) == Step(
-        "Round 7 was the last: place the victory markers and score the game below.", 7, 1
+        "Round 7 was the last: place the victory markers and score the game below.",
+        7,
+        1,
+        over=True,
     )
     assert KIT.rounds.text(3) == "Round 3 of 7"
     assert KIT.rounds.button == "End the round"

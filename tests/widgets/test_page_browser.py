@@ -1,12 +1,14 @@
 """The page for every hand, in a real browser: phones, screen readers, dark rooms.
 
-At 1280×800, 820×1180 and 390×844: axe-core (vendored in tests/files/axe-core,
-injected with Playwright) finds nothing critical or serious on the five game
-pages and the history page, in the light and the dark scheme; each page has one
+At 1280×800, 768×1024 and 390×844: axe-core (vendored in tests/files/axe-core,
+injected with Playwright, its experimental rules too) finds nothing critical or
+serious on the game pages, the front door and the history page, in the light and
+the dark scheme, and every button's name holds the words it shows; each page has one
 ``main`` and one ``h1``; field names stay on screen while the pad scrolls
 sideways; labels wrap between words; every select shows its chosen text; no
-pad is wider than the screen where it must fit. Screenshots of every page at
-each size, light and dark, go to ``test-artifacts/``.
+pad is wider than the screen where it must fit. On a phone, My column fits and
+agrees with the pad, and the history's tables fit or scroll by keyboard.
+Screenshots of every page at each size, light and dark, go to ``test-artifacts/``.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from tests.widgets.test_browser import server as server
 
 AXE = Path(__file__).resolve().parents[1] / "files" / "axe-core" / "axe.min.js"
 PAGES = [*GAMES, "history"]
+AXE_SIZES = {"laptop": (1280, 800), "tablet": (768, 1024), "phone": (390, 844)}
+"""The sizes axe-core checks each page at (an iPad's 768×1024 as the tablet)."""
 COUNTS = {"tokaido": "4 players", "shogun": "5 players", "kamakura": "4 players"}
 
 pytestmark = [
@@ -46,10 +50,24 @@ pytestmark = [
     ),
 ]
 
+# Every rule, the experimental ones too (label-content-name-mismatch: a control's
+# name holds the words it shows).
 SERIOUS = """async () => {
-  const found = await axe.run(document, {resultTypes: ["violations"]});
+  const rules = Object.fromEntries(
+    axe.getRules(["experimental"]).map(rule => [rule.ruleId, {enabled: true}]));
+  const found = await axe.run(document, {resultTypes: ["violations"], rules});
   return found.violations.filter(v => v.impact === "critical" || v.impact === "serious")
     .map(v => v.id + ": " + v.nodes.slice(0, 3).map(n => n.target.join(" ")).join(", "));
+}"""
+# A control's name holds the words it shows, whole (WCAG 2.5.3, "label in name"; axe's own
+# rule finds "coin" in "coins").
+NAME_MISMATCH = """() => {
+  const words = s => " " + s.toLowerCase().replace(/[^\\p{L}\\p{N}]+/gu, " ").trim() + " ";
+  return [...document.querySelectorAll("button, [role=button], a[href]")]
+    .filter(e => e.offsetParent !== null && e.hasAttribute("aria-label"))
+    .filter(e => words(e.textContent).trim() && !words(e.getAttribute("aria-label"))
+      .includes(words(e.textContent)))
+    .map(e => e.textContent.trim() + " named " + e.getAttribute("aria-label"));
 }"""
 LANDMARKS = """() => [document.querySelectorAll("main").length,
   document.querySelectorAll("h1").length]"""
@@ -93,7 +111,9 @@ CUT_SELECTS = """() => {
       const style = getComputedStyle(s);
       canvas.font = style.fontSize + " " + style.fontFamily;
       const text = canvas.measureText(s.options[s.selectedIndex].text).width;
-      const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      // The arrow is drawn over the right padding: at least 16 px of it.
+      const arrow = Math.max(parseFloat(style.paddingRight), 16);
+      const room = s.clientWidth - parseFloat(style.paddingLeft) - arrow;
       return text > room + 1;
     })
     .map(s => s.options[s.selectedIndex].text + " in " + s.clientWidth);
@@ -151,10 +171,10 @@ def test_axe_finds_nothing_serious_at_any_size_light_or_dark(
         found: dict[str, list[str]] = {}
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            for size, (width, height) in SIZES.items():
+            for size, (width, height) in AXE_SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
                 settle(page)
-                problems = serious(page)
+                problems = serious(page) + page.evaluate(NAME_MISMATCH)
                 if problems:
                     found[f"{scheme} {size}"] = problems
                 assert page.evaluate(LANDMARKS) == [1, 1], (name, size)
@@ -182,9 +202,9 @@ def test_the_front_door_has_nothing_serious_at_any_size_light_or_dark(
         found: dict[str, list[str]] = {}
         for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
-            for size, (width, height) in SIZES.items():
+            for size, (width, height) in AXE_SIZES.items():
                 page.set_viewport_size({"width": width, "height": height})
-                problems = serious(page)
+                problems = serious(page) + page.evaluate(NAME_MISMATCH)
                 if problems:
                     found[f"{scheme} {size}"] = problems
                 assert page.evaluate(LANDMARKS) == [1, 1], size
@@ -268,6 +288,9 @@ def test_save_focuses_the_result_which_stays_and_becomes_the_last_game(
         )
         page.wait_for_selector(".last-game >> text=won by Aki", timeout=20_000)
         assert page.locator(".winner").first.is_visible()
+        # The saved game's clock (started by the Rounds button) is stopped: no Resume.
+        page.wait_for_selector(".clock-panel >> text=(stopped: the game is saved)")
+        assert page.locator(".clock-button").is_hidden()
         # The saved pad takes no change (test_page_parts: one that arrives anyway is refused).
         page.wait_for_selector(".c-players-1-goals input:disabled", timeout=20_000)
         assert page.input_value(".c-players-1-goals input") == "3"
@@ -335,5 +358,145 @@ def test_the_clock_runs_pauses_and_the_rules_open_where_the_game_is(
         page.wait_for_selector("text=(paused)", timeout=20_000)
         state = json.loads(server.draft("tokaido"))
         assert state["clock"]["since"] is None and state["clock"]["elapsed"] >= 2
+    finally:
+        page.close()
+
+
+REGION_BOXES = """() => {
+  const heads = [...document.querySelectorAll(".grid > .heading")].find(e => e.offsetParent);
+  const mini = [...heads.querySelectorAll(".minihead")].map(e => e.getBoundingClientRect());
+  return [...document.querySelectorAll(".grid > [class*='c-players-0-regions-']")]
+    .filter(e => e.offsetParent)
+    .map(cell => [...cell.querySelectorAll("input")].map((box, k) => {
+      const r = box.getBoundingClientRect();
+      const middle = r.left + r.width / 2 - (mini[k].left + mini[k].width / 2);
+      return [Math.round(r.top), Math.round(middle)];
+    }));
+}"""
+SUMMARIES = """() => [document.querySelector(".my-summary").textContent,
+  document.querySelector(".scorepad .summary").textContent]"""
+
+
+@pytest.mark.timeout(600, method="signal")
+@pytest.mark.parametrize("name", ["shogun", "shimoda"])
+def test_my_column_on_a_phone_fits_and_says_who_is_still_filling_in(
+    server: Server, browser: Any, name: str
+) -> None:
+    page = open_page(browser, server, name, "phone")
+    try:
+        page.wait_for_selector(".scorepad", timeout=90_000)
+        if name == "shogun":
+            page.locator(".player-count select").select_option(label="3 players")
+            page.wait_for_selector(".c-players-2-score-before input", timeout=20_000)
+        GAMES[name](page)
+        page.wait_for_selector(".scorepad .summary .ok", timeout=30_000)
+        page.select_option("select[aria-label='My column']", label="Aki")
+        page.wait_for_selector(".my-summary >> text=Every column is filled in.", timeout=10_000)
+        settle(page)
+        summary, pad = page.evaluate(SUMMARIES)
+        assert "Still filling in" not in summary and pad == "Every cell is filled in and valid."
+        assert page.evaluate(CUT_SELECTS) == []
+        assert page.evaluate(
+            "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+        scroll, client, _, _ = page.evaluate(WIDE)
+        assert scroll <= client  # one column fits the phone
+        if name == "shogun":
+            regions = page.evaluate(REGION_BOXES)
+            assert len(regions) == 5
+            for boxes in regions:
+                assert len(boxes) == 4 and len({top for top, _ in boxes}) == 1, regions
+                assert all(abs(off) <= 3 for _, off in boxes), regions  # under its heading
+        else:
+            card = page.locator(".c-players-0-street-0-card")
+            tops = page.evaluate(
+                "e => [...e.querySelectorAll('select, input')].map(b => "
+                "Math.round(b.getBoundingClientRect().top))",
+                card.element_handle(),
+            )
+            assert tops[0] == tops[1] == tops[2], tops  # colour, what it scores, its points
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator(".scorepad").screenshot(path=str(ARTIFACTS / f"{name}-my-column-phone.png"))
+        # The pad filled in, its result and breakdown shown: still nothing serious.
+        assert serious(page) + page.evaluate(NAME_MISMATCH) == []
+        # A box emptied again: that column is being filled in, the others are not.
+        box = (
+            ".c-players-1-score-before input"
+            if name == "shogun"
+            else ".c-players-1-street-0-card input"
+        )
+        page.select_option("select[aria-label='My column']", label="Everyone (full grid)")
+        fill(page, box, "")
+        page.select_option("select[aria-label='My column']", label="Aki")
+        page.wait_for_selector(".my-summary >> text=Still filling in: Ben.", timeout=10_000)
+    finally:
+        page.close()
+
+
+TABLES = """() => [...document.querySelectorAll(".tablescroll")].filter(e => e.offsetParent)
+  .map(e => ({
+    label: e.getAttribute("aria-label") || "", role: e.getAttribute("role"), tab: e.tabIndex,
+    scroll: e.scrollWidth, client: e.clientWidth,
+    right: Math.round(e.getBoundingClientRect().right),
+  }))"""
+BROKEN_CELLS = """() => {
+  const broken = [];
+  document.querySelectorAll(".tablescroll th, .tablescroll td").forEach(cell => {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    let node;
+    while ((node = walker.nextNode())) {
+      const re = /\\S+/g;
+      let m;
+      while ((m = re.exec(node.data))) {
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const lines = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (lines.size > 1) { broken.push(m[0]); }
+      }
+    }
+  });
+  return broken;
+}"""
+
+
+@pytest.mark.timeout(600, method="signal")
+def test_the_history_tables_fit_a_phone_or_scroll_by_keyboard(server: Server, browser: Any) -> None:
+    from tests.support.history_fixture import fill as fill_history
+
+    if not server.db.exists():
+        fill_history(server.db)
+    page = open_page(browser, server, "history", "phone")
+    try:
+        page.wait_for_selector(".play-list", timeout=90_000)
+        for game in ("", "Tokaido"):  # every game, then one game's records and bests
+            if game:
+                page.locator(".companion select").first.select_option(label=game)
+                page.wait_for_selector(".records >> text=Tokaido records (", timeout=30_000)
+                page.wait_for_selector(".records >> text=Personal bests", timeout=30_000)
+            settle(page)
+            tables = page.evaluate(TABLES)
+            assert len(tables) >= 5, tables
+            width = page.evaluate("document.documentElement.clientWidth")
+            for found in tables:
+                assert found["role"] == "region" and found["tab"] == 0, found
+                assert found["label"].endswith(": a table, scroll sideways when it does not fit")
+                assert found["scroll"] <= found["client"], found  # it fits: nothing hidden
+                assert found["right"] <= width, found
+            assert page.evaluate(BROKEN_CELLS) == []
+            page.locator(".records").screenshot(
+                path=str(ARTIFACTS / f"history-records-phone{'-' + game if game else ''}.png")
+            )
+        # Zoomed to 200 %, the widest tables no longer fit: they scroll, by keyboard too.
+        page.evaluate("document.documentElement.style.zoom = '2'")
+        settle(page)
+        wide = [t for t in page.evaluate(TABLES) if t["scroll"] > t["client"]]
+        assert wide, "no table is wider than the phone at 200 %"
+        region = page.locator(f".tablescroll[aria-label='{wide[0]['label']}']").first
+        region.focus()
+        assert page.evaluate("document.activeElement.classList.contains('tablescroll')")
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("document.activeElement.scrollLeft > 0", timeout=5_000)
     finally:
         page.close()

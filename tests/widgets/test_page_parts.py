@@ -101,18 +101,18 @@ def test_a_change_after_save_is_refused_and_said(db_path: Path) -> None:
 
 @pytest.mark.parametrize(
     ("how", "seat"),
-    [("pad", 2), ("tracker", 1), ("draw", None), ("none", None)],
+    [("pad", 2), ("first inn", None), ("draw", None), ("none", None)],
 )
-def test_the_start_player_is_saved_from_the_draw_the_tracker_or_the_pad(
+def test_the_start_player_is_saved_from_the_draw_or_the_pad(
     db_path: Path, how: str, seat: int | None
 ) -> None:
     page = tokaido_page()
     if how == "pad":
         page.form.start_choice.value = 2
-    elif how == "tracker":
+    elif how == "first inn":  # who reached the first inn is not who started
         page.tracker.start.value = 1
         page.tracker.next_button.click()
-        assert page.form.start_choice.value == 1
+        assert page.form.start_choice.value == -1
     elif how == "draw":
         page.setup.seed.value = "7"
         drawn = page.setup.draw()
@@ -264,3 +264,199 @@ def test_a_clash_is_between_two_devices_whatever_they_are_named(
         "<div class='clash-note' role='status'>Aki: journey: Aki&#x27;s device changed it to "
         "“7”; it was “5Aki” from Aki&#x27;s device.</div>"
     )
+
+
+def test_the_drawn_start_player_stays_when_the_first_inn_is_chosen(db_path: Path) -> None:
+    page = tokaido_page()
+    assert "'Starts'" not in page.tracker.widget.children[2].value
+    assert page.tracker.start.tooltip == "First at the inn"
+    page.setup.seed.value = "7"
+    drawn = page.setup.draw()
+    seat = page.people().index(drawn["kyoto_line"][-1])
+    assert page.tracker.first_start == seat and page.form.start_choice.value == seat
+    other = (seat + 1) % 3
+    page.tracker.start.value = other  # the Rounds panel's own hint: who reached the inn first
+    page.tracker.next_button.click()
+    assert page.tracker.message.startswith(f"{page.people()[other]} reached the first inn")
+    assert page.tracker.first_start == seat and page.form.start_choice.value == seat
+    again = GamePage("tokaido", 3)
+    again.load_draft()
+    assert again.tracker.first_start == seat and again.form.start_choice.value == seat
+    assert page.form.save() == 1
+    with History(db_path) as history:
+        assert history.get(1).start_player == seat
+
+
+def test_the_start_player_changes_only_when_the_table_changes_it() -> None:
+    page = GamePage("kamakura", 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[seat].value = name
+    page.setup.seed.value = "4242"
+    drawn = page.people().index(page.setup.draw()["start_player"])
+    assert page.form.start_choice.value == drawn
+    page.name_inputs[0].value = "Ada"  # a name changes: the start player does not
+    assert page.tracker.first_start == drawn and page.form.start_choice.value == drawn
+    chosen = (drawn + 1) % 3
+    page.tracker.start.value = chosen  # the table says who starts the first round
+    assert page.tracker.first_start == chosen and page.form.start_choice.value == chosen
+    page.tracker.next_button.click()
+    page.tracker.start.value = drawn  # who starts round 2 is not the game's start player
+    assert page.tracker.round_number == 2
+    assert page.tracker.first_start == chosen and page.form.start_choice.value == chosen
+    shogun = GamePage("shogun", 3)
+    for seat, bid in enumerate(("1 chest", "Province card", "2 chests")):
+        shogun.tracker.bids[seat].value = bid
+    shogun.tracker.start.value = 2
+    shogun.tracker.next_button.click()  # the bids' action order starts season 2 with seat 1
+    assert shogun.tracker.start.value == 1 and shogun.tracker.first_start == 2
+
+
+def test_the_clock_started_with_its_button_keeps_every_round_and_not_the_scoring(
+    db_path: Path,
+) -> None:
+    page = tokaido_page()
+    now = FakeTime()
+    clock = page.helpers.clock
+    clock.now = now
+    assert clock.button.tooltip == "Start the clock"  # the name holds the words shown
+    clock.button.click()
+    assert clock.running and clock.round_label == "Stage 1: to the first inn"
+    for minutes in (10, 15, 12, 8):
+        now.now += minutes * 60
+        page.tracker.next_button.click()
+    assert page.tracker.ending == "over" and clock.rounds_over
+    now.now += 6 * 60  # the scoring
+    page.tracker.next_button.click()  # pressed again: still no round
+    type_in(page, "players[0].journey", "59")
+    assert page.form.save() == 1
+    with History(db_path) as history:
+        saved = timing(history, 1)
+    assert saved is not None and saved.seconds == 51 * 60
+    assert saved.rounds == (
+        ("Stage 1: to the first inn", 600),
+        ("Stage 2: to the second inn", 900),
+        ("Stage 3: to the third inn", 720),
+        ("Stage 4: to Edo", 480),
+    )
+    assert not clock.running and clock.button.layout.display == "none"
+    assert "(stopped: the game is saved)" in clock.shown.value
+    clock.toggle()  # a late press from another device
+    assert not clock.running
+    page.form.new_button.click()
+    assert clock.button.layout.display == "" and clock.button.description == "Start the clock"
+
+
+def test_the_last_round_ends_when_the_scoring_begins() -> None:
+    page = GamePage("kamakura", 2)
+    now = FakeTime()
+    clock = page.helpers.clock
+    clock.now = now
+    clock.button.click()
+    now.now += 300
+    page.tracker.counts[1].value = 8
+    page.tracker.next_button.click()  # one last turn each: round 1 goes on
+    assert page.tracker.ending == "last" and clock.rounds == []
+    now.now += 120
+    page.form.cells["players[0].site_coins"].add_button.click()
+    now.now += 600
+    found = clock.timing()
+    assert found is not None and found.seconds == 1020
+    assert found.rounds == (("Round 1", 420),)
+
+
+def test_a_draft_left_with_nobody_at_it_comes_back_paused(db_path: Path) -> None:
+    from companion.widgets.clock_panel import LOST_SECONDS
+
+    page = tokaido_page()
+    now = FakeTime()
+    page.helpers.clock.now = now
+    page.helpers.clock.button.click()
+    now.now += 25 * 60
+    assert page.helpers.clock.beat()  # the kernel's beat: the game is still open
+    page._keep()
+    left = now.now
+    soon = GamePage("tokaido", 3)  # back within a minute (a reload, a restarted server)
+    soon_now = FakeTime()
+    soon_now.now = left + 50
+    soon.helpers.clock.now = soon_now
+    soon.load_draft()
+    assert soon.helpers.clock.running and soon.helpers.clock.seconds() == 25 * 60 + 50
+    later = GamePage("tokaido", 3)  # the next day: the pages were closed
+    later_now = FakeTime()
+    later_now.now = left + 86_400
+    later.helpers.clock.now = later_now
+    later.load_draft()
+    clock = later.helpers.clock
+    assert not clock.running and clock.seconds() == 25 * 60
+    assert "25:00" in clock.shown.value and "(paused)" in clock.shown.value
+    assert clock.button.description == "Resume"
+    assert LOST_SECONDS < 86_400
+
+
+def test_the_kernels_beat_notes_a_running_clock(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from companion.widgets import helpers
+
+    monkeypatch.setattr(helpers, "BEAT_SECONDS", 0.01)
+    page = tokaido_page()
+    now = FakeTime()
+    page.helpers.clock.now = now
+    page.helpers.clock.start("Stage 1: to the first inn")
+    page.helpers.start_beat()  # no event loop: nothing
+    assert page.helpers.beating is None
+
+    async def open_for_a_while() -> None:
+        page.helpers.start_beat()
+        now.now += 600
+        await asyncio.sleep(0.2)
+        page.keeper.flush()
+        assert page.helpers.beating is not None
+        page.helpers.beating.cancel()
+
+    asyncio.run(open_for_a_while())
+    found = page.drafts.latest()
+    assert found is not None
+    assert found[1]["clock"]["seen"] == now.now
+    assert found[1]["clock"]["since"] == now.now - 600
+
+
+def heads(page: GamePage) -> list[str]:
+    """Each column heading's state, as "My column" reads it."""
+    return [
+        "done" if "column-done" in head._dom_classes else "open"
+        for head in page.form.head_labels
+        if {"column-done", "column-open"} & set(head._dom_classes)
+    ]
+
+
+def test_a_column_is_done_when_it_is_valid_empty_boxes_meaning_zero_included() -> None:
+    page = GamePage("shogun", 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[seat].value = name
+    assert heads(page) == ["open", "open", "open"]
+    page.form.cells["year"].controls["c"].value = 2
+    for seat in range(3):
+        page.form.cells[f"players[{seat}].regions.brown"].controls["provinces"].value = "2"
+        for key in ("score_before", "war_chests"):
+            page.form.cells[f"players[{seat}].{key}"].controls["n"].value = "0"
+        if seat == 1:
+            assert heads(page) == ["done", "done", "open"]
+    empty = [
+        box
+        for cell in page.form.cells.values()
+        for box in cell.controls.values()
+        if isinstance(box.value, str) and box.value == ""
+    ]
+    assert len(empty) > 20  # the other regions' boxes are empty: zero
+    assert page.form.summary.value == "<div class='ok'>Every cell is filled in and valid.</div>"
+    assert heads(page) == ["done", "done", "done"]
+    page.form.cells["players[2].regions.brown"].controls["castles"].value = "9"  # a mistake
+    assert heads(page) == ["done", "done", "open"]
+    page.name_inputs[0].value = ""  # the names at the top are not a column's cells
+    assert heads(page) == ["done", "done", "open"]
+    assert page.form.open_columns(
+        [("players[1]", "x"), ("year", "y"), ("players[0].name", "z")]
+    ) == {1}

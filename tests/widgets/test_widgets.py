@@ -774,7 +774,7 @@ def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
     assert best is not None and (best.value, best.who) == (70, "Cho")
     assert (
         "<tr><td>Tokaido</td><td>Highest total</td><td>70</td><td>Cho</td>"
-        "<td>#4, 2026-01-04</td></tr>"
+        "<td>#4, <span class='nobr'>2026-01-04</span></td></tr>"
     ) in sections["records"]
     assert [(t.game, t.players, t.plays, round(t.average_min, 1)) for t in timed] == [
         ("shibuya", 2, 1, 49.0),
@@ -784,7 +784,9 @@ def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
         ("shogun", 4, 1, 47.0),
     ]
     assert sections["lengths"] == (
-        "<h2>Time at the table</h2><div class='tablescroll'><table><tr><th>Game</th>"
+        "<h2>Time at the table</h2><div class='tablescroll' role='region' tabindex='0' "
+        "aria-label='Time at the table: a table, scroll sideways when it does not fit'>"
+        "<table><tr><th>Game</th>"
         "<th>Players</th><th>Games timed</th><th>Average length</th></tr>"
         "<tr><td>Shibuya</td><td>2</td><td>1</td><td>49 min</td></tr>"
         "<tr><td>Tokaido</td><td>2</td><td>1</td><td>50 min</td></tr>"
@@ -798,7 +800,9 @@ def test_history_page_shows_ratings_records_and_lengths(db_path: Path) -> None:
     assert "aria-label='Tokaido ratings'" in sections["ratings"]
     assert sections["ratings"].count("<polyline") == 3
     assert sections["records"].endswith(
-        "<h4>Personal bests</h4><div class='tablescroll'><table><tr><th>Player</th><th>Games</th>"
+        "<h4>Personal bests</h4><div class='tablescroll' role='region' tabindex='0' "
+        "aria-label='Personal bests: a table, scroll sideways when it does not fit'>"
+        "<table><tr><th>Player</th><th>Games</th>"
         "<th>Wins</th><th>Best total</th><th>Biggest win</th><th>Longest streak</th></tr>"
         "<tr><td>Cho</td><td>3</td><td>1</td><td>70</td><td>5</td><td>1</td></tr>"
         "<tr><td>Aki</td><td>4</td><td>2</td><td>65</td><td>10</td><td>2</td></tr>"

@@ -138,6 +138,7 @@ def check_end(state: RoundState) -> Step:
         f"{state.names[first]} has {END_COINS} site coins: one last turn each for {others}.",
         state.round,
         state.start,
+        last=True,
     )
 
 

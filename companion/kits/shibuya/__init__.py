@@ -117,7 +117,9 @@ def check_winner(state: RoundState) -> Step:
                 following,
             )
         return Step(f"{score}: " + "; ".join(messages), state.round, state.start)
-    return Step(f"{', '.join(result['winners'])} wins! ({score})", state.round, state.start)
+    return Step(
+        f"{', '.join(result['winners'])} wins! ({score})", state.round, state.start, over=True
+    )
 
 
 ROUNDS = Rounds(

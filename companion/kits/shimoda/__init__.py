@@ -87,6 +87,7 @@ def end_round(state: RoundState) -> Step:
             f"Round {ROUNDS} was the last: place the victory markers and score the game below.",
             state.round,
             state.start,
+            over=True,
         )
     tourists = [int(v or 0) for v in state.values[:2]]
     following = next_start(tourists, state.start)
@@ -290,7 +291,8 @@ def drawing(document: dict[str, Any], names: list[str]) -> str:
 
 
 CSS = (
-    "PAD .widget-dropdown select { padding: 0 2px; }\n"
+    # Room at the right for the list's arrow, which is drawn over the padding.
+    "PAD .widget-dropdown select { padding: 0 18px 0 2px; }\n"
     + "".join(
         f".companion .tourist-{c} input {{ border-left: 8px solid {STREET_COLOURS[c]}; }}\n"
         for c in COLORS

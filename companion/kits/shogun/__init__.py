@@ -103,7 +103,8 @@ def action_order(state: RoundState) -> Step:
             else " (an interim scoring)."
         )
     following = state.round + 1 if state.round < LAST_SEASON else state.round
-    return Step(text, following, names.index(order[0]), clear=True)
+    final = state.round >= LAST_SEASON  # its actions, then the final winter's scoring
+    return Step(text, following, names.index(order[0]), clear=True, last=final)
 
 
 ROUNDS = Rounds(

@@ -101,6 +101,7 @@ def arrived(state: RoundState) -> Step:
             f"{first} reached {stop} first: the journey is over, score it below.",
             state.round,
             state.start,
+            over=True,
         )
     meals = len(state.names) + 1
     return Step(
@@ -114,10 +115,12 @@ ROUNDS = Rounds(
     word="Stage",
     last=len(STAGES),
     name=lambda number: f"Stage {number}: to {STAGES[number - 1]}",
-    hint="Who reached the inn first? Choose them as 'Starts', then press the button.",
+    hint="Who reached the inn first? Choose them, then press the button.",
     button="Arrived at the inn",
     entry=NONE,
     step=arrived,
+    picker="first at the inn:",
+    picks_start=False,
 )
 
 # (field, row label, the question of the row's pass, rules topic)
