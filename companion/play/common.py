@@ -78,6 +78,7 @@ def ask_players(
                 )
             )
         )
+    t.players = list(names)
     return names
 
 

@@ -8,7 +8,9 @@ number prompt, type ``:undo``, ``:rules``, ``:pause`` or ``:time`` (``:u``,
 ``:r``, ``:p``, ``:t``). Rules and Time are shown and the question is asked
 again. A prompt's default stands in the field already selected: Enter takes
 it, typing replaces it (the arrow keys let you edit it instead). Ctrl-C is
-left to the caller, which tells the players how to resume.
+left to the caller, which tells the players how to resume. A refused answer
+stays on its line as typed, its bad value selected: typing replaces that value
+only.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.selection import SelectionState, SelectionType
 from prompt_toolkit.styles import Style
+from prompt_toolkit.validation import ValidationError, Validator
 
 from companion.play.table import Complete, Pause, Preview, Undo
 
@@ -187,12 +190,41 @@ def select_all(question: questionary.Question, default: str) -> None:
     buffer.selection_state = state
 
 
-def _clear_input() -> None:
-    """Empty the line being edited (the problem is still shown below it)."""
+def _mark_refused(text: str, problem: str) -> int:
+    """Keep the refused line as typed and select its bad part; where the cursor goes.
+
+    A problem with a ``span`` (a :class:`~companion.play.table.Refusal`) marks
+    those characters; any other is about the whole line. Typing replaces what
+    is selected, so the one bad value is typed again, not the whole line.
+    """
     from prompt_toolkit.application import get_app
 
-    with suppress(Exception):  # (no application running: nothing typed to clear)
-        get_app().current_buffer.text = ""
+    start, end = getattr(problem, "span", (0, len(text)))
+    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    with suppress(Exception):  # (no application running: nothing typed to mark)
+        buffer = get_app().current_buffer
+        buffer.selection_state = None
+        if end > start:
+            state = SelectionState(original_cursor_position=start, type=SelectionType.CHARACTERS)
+            state.enter_shift_mode()
+            buffer.selection_state = state
+    return end
+
+
+class KeptLineValidator(Validator):
+    """Runs a prompt's check; a refused line stays, the cursor at its bad value."""
+
+    def __init__(self, check: Callable[[str], bool | str]) -> None:
+        self.check = check
+
+    def validate(self, document: Document) -> None:
+        """Raise :class:`ValidationError` at the bad value when the check refuses."""
+        verdict = self.check(document.text)
+        if verdict is True:
+            return
+        message = "Not an answer" if verdict is False else verdict
+        cursor = _mark_refused(document.text, message)
+        raise ValidationError(message=str(message), cursor_position=cursor)
 
 
 class QuestionaryPrompter:
@@ -263,8 +295,6 @@ class QuestionaryPrompter:
             if control is not None and (control != TIME or self.show_time is not None):
                 return True
             problem = validate(text)
-            if problem is not None:
-                _clear_input()  # a refused answer does not stay to be typed onto
             return True if problem is None else problem
 
         if suggestions and complete is None:
@@ -289,7 +319,7 @@ class QuestionaryPrompter:
             question = questionary.text(
                 message,
                 default=default,
-                validate=check,
+                validate=KeptLineValidator(check),
                 instruction=hint,
                 style=STYLE,
                 validate_while_typing=False,

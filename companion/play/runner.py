@@ -186,6 +186,7 @@ def run(
             def save(key: str, value: Any, where: str) -> None:
                 session.append(key, value, note=where)
 
+            undone: tuple[str, Any] | None = None
             while True:
                 table = Table(
                     session.game,
@@ -194,6 +195,7 @@ def run(
                     prompter=prompter,
                     out=out,
                     known_names=names,
+                    undone=undone,
                 )
                 current["table"] = table
                 try:
@@ -203,10 +205,12 @@ def run(
                     if not table.answers:
                         out("Nothing to undo yet.")
                     else:
+                        undone = table.answers[-1]
                         session.truncate(len(table.answers) - 1)
-                        out("Undone: the last answer is asked again.")
+                        out("Undone: the last answer is asked again, offered for editing.")
                     continue
                 except ReplayError as error:
+                    undone = None
                     settle(session, len(table.answers), error, prompter, out)
                     continue
                 break

@@ -116,7 +116,9 @@ def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     # At the first inn, note what everyone gained: one answer per kind, every traveller.
     keys += sel(1) + yes_from_no()
     keys += txt("3 0 1") + txt("1 0 0") + txt("0 1 0") + txt("1 0 0") + txt("3 0 0")
-    keys += sel(0) + txt("") + sel(2) + txt("") + sel(1) + txt("")
+    # The table's last answer stays the default: Yes at the second inn (one down for
+    # No), then No at the third and fourth (Enter keeps it).
+    keys += sel(0) + sel(1) + sel(2) + sel(0) + sel(1) + sel(0)
     # The count: noted sums are offered (Enter keeps them), other rows typed over.
     rows = ["60 62 55", "", "7 6 4", "", "2 1 2", "2 4 1", "1 0 2"]
     keys += "".join(txt(r) for r in rows) + txt("")
@@ -254,7 +256,7 @@ def test_undo_and_rules_at_any_prompt(db_path: Path) -> None:
     keys += txt("Bo") + shibuya_keys()[len(sel(0) + txt("Aki") + txt("Ben")) :]
     result = run(["play", "shibuya"], keys)
     assert result.exit_code == 0, result.output
-    assert "Undone: the last answer is asked again." in result.stdout
+    assert "Undone: the last answer is asked again, offered for editing." in result.stdout
     assert "Setting up" in result.stdout
     [game] = saved(db_path)
     assert [p["name"] for p in game["score_file"]["players"]] == ["Ann", "Bo"]

@@ -55,6 +55,7 @@ def flow(t: Table) -> Outcome:
     t.say(f"{line[-1]} is furthest back and moves first.")
     if count == 2:
         t.say("Two players: place the neutral traveller too.")
+    noting = False  # the table's choice stays the default for the stages after it
     for stage, inn in enumerate(STAGES, 1):
         t.round(f"stage {stage}")
         t.at("turn", f"stage {stage}: to {inn}", "turn-order")
@@ -72,9 +73,10 @@ def flow(t: Table) -> Outcome:
                 t.say(f"Reminder for {name}: {INN_POWERS[traveler]}")
             if traveler in MEAL_POWERS:
                 t.say(f"Reminder for {name}: {MEAL_POWERS[traveler]}")
-        if t.yes(
-            f"inn{stage}.notes", "Note what each traveller gained on this stage?", default=False
-        ):
+        noting = t.yes(
+            f"inn{stage}.notes", "Note what each traveller gained on this stage?", default=noting
+        )
+        if noting:
             note_gains(t, stage, names, gains)
         if stage < len(STAGES):
             t.say("Unbought meals go under the pile; the last to arrive sets off first.")
