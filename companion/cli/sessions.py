@@ -8,7 +8,7 @@ once as a :class:`~companion.history.sessions.Session` that is handed to
 save comes from :mod:`companion.history.saving`.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -116,8 +116,10 @@ def resume_session(
         from scorers import SCORERS, title
 
         shown = title(info.game) if info.game in SCORERS else info.game
-        typer.echo(line(f"Resuming game #{info.id} ({shown}, {info.note or 'setup'})."))
-        drive(store.session(info.id))
+        drive(
+            store.session(info.id),
+            heading=lambda where: line(f"Resuming game #{info.id} ({shown}, {where or 'setup'})."),
+        )
 
 
 def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | None:
@@ -235,8 +237,14 @@ def prompts_to_stderr(wanted: bool) -> Iterator[None]:
         yield
 
 
-def drive(session: "Session", *, as_json: bool = False) -> None:
+def drive(
+    session: "Session", *, as_json: bool = False, heading: Callable[[str], str] | None = None
+) -> None:
     """Run an open session; a pause or Ctrl-C saves and says how to resume.
+
+    ``heading``, given the part of the game it goes on at, is the line said
+    before its first question (a resume's header: the stage asked now, not the
+    one of the last answer).
 
     With ``as_json`` every message goes to standard error and the result is
     printed as the JSON of ``companion score --input FILE --json``.
@@ -258,6 +266,7 @@ def drive(session: "Session", *, as_json: bool = False) -> None:
             session,
             prompter_for=QuestionaryPrompter,
             out=lambda text: echo(lines(text)),
+            heading=heading,
         )
     except (SessionHeld, SessionLost) as error:
         fail(str(error))

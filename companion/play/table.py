@@ -135,6 +135,8 @@ class Table:
         known_names: Player names from the history, offered as suggestions.
         undone: The answer just taken back with ``:undo`` (its key and value):
             when its question is asked again, it is offered for editing.
+        heading: Given the part of the game of the first question the players
+            see (after the replay), the line that heads it (a resume's header).
     """
 
     def __init__(
@@ -147,6 +149,7 @@ class Table:
         out: Callable[[str], None],
         known_names: Sequence[str] = (),
         undone: tuple[str, Any] | None = None,
+        heading: Callable[[str], str | None] | None = None,
     ) -> None:
         self.game = game
         self.answers = [(k, v) for k, v in events if is_answer(k)]
@@ -166,6 +169,7 @@ class Table:
         self.players: list[str] = []
         """The players' names in seat order, once asked (named in refusals of a row)."""
         self.undone = undone
+        self._heading = heading
         self._backlog: list[tuple[str, str]] = []
         self._replaying = bool(self.answers)
 
@@ -264,6 +268,11 @@ class Table:
             self.position += 1
             self.rounds.append(self.current_round)
             return value
+        if self._heading is not None:
+            said = self._heading(self.where)
+            self._heading = None
+            if said:
+                self._out(said)
         if self._replaying:
             self._replaying = False
             for _, line in self._backlog[-CONTEXT_LINES:]:

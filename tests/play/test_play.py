@@ -285,7 +285,7 @@ def test_pause_then_resume(db_path: Path) -> None:
     assert sessions(db_path) == [(1, "shibuya", "active")]
     resumed = run(["resume", "1"], rest)
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, setup).")
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, start player).")  # asked now
     [game] = saved(db_path)
     assert game["result"]["winners"] == ["Aki"]
 
@@ -380,3 +380,17 @@ def test_an_unfinished_game_can_be_set_aside(db_path: Path) -> None:
     assert run(["resume"], "").stdout == "No unfinished games.\n"
     again = run(["resume", "1", "--abandon"], "")
     assert again.exit_code == 1
+
+
+@pytest.mark.slow
+def test_the_resume_header_names_the_stage_asked_now(db_path: Path, seeds: list[int]) -> None:
+    names = ["Aki", "Ben", "Cho"]
+    keys = txt("3") + "".join(txt(n) for n in names) + txt("2 7") + sel(0)
+    keys += sel(1) + sel(0) + sel(0) + sel(0)  # tiles kept, the line-up drawn
+    keys += sel(1) + sel(0)  # the first inn: Ben first, no notes
+    keys += sel(0) + sel(0)  # the second inn: Aki first, no notes
+    paused = run(["play", "tokaido"], keys + pause(3))  # at "Who reached the third inn first?"
+    assert paused.exit_code == 0, paused.output
+    resumed = run(["resume", "1"], pause(3))
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stdout.startswith("Resuming game #1 (Tokaido, arriving at the third inn).")
