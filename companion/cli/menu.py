@@ -1,7 +1,8 @@
 """The menu of ``companion`` without a command.
 
 Every submenu ends with *Back*; Esc and Ctrl-C in a submenu go back a level
-too (Ctrl-C in the main menu leaves). Games are listed by their titles.
+too. In the main menu, Quit, Esc and Ctrl-C leave, with exit status 0 (leaving
+is on purpose). Games are listed by their titles.
 """
 
 from pathlib import Path
@@ -25,9 +26,10 @@ def game_choices() -> list[Any]:
 def menu(db: Path | None) -> None:
     """The main menu of ``companion`` without arguments."""
     import questionary
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
     while True:
-        choice = questionary.select(
+        question = questionary.select(
             "What now?",
             choices=[
                 "New game",
@@ -37,7 +39,16 @@ def menu(db: Path | None) -> None:
                 "History",
                 "Quit",
             ],
-        ).unsafe_ask()
+        )
+        keys = KeyBindings()
+
+        @keys.add("escape", eager=True)
+        def _quit(event: Any) -> None:
+            event.app.exit(result="Quit")
+
+        application = question.application
+        application.key_bindings = merge_key_bindings([application.key_bindings or keys, keys])
+        choice = question.unsafe_ask()
         if choice == "Quit":
             return
         if choice in ("New game", "Score a finished game"):

@@ -123,9 +123,10 @@ def resume_session(
 
 
 def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | None:
-    """Ask which unfinished game to resume; ``None`` when *Back* was chosen (``back``)."""
-    import questionary
+    """Ask which unfinished game to resume; ``None`` for *Back* (or Esc, or Ctrl-C).
 
+    ``back``: asked from the menu (kept for the callers; every chooser has Back).
+    """
     from companion.terminal.safe_text import line
     from scorers import title
 
@@ -138,11 +139,9 @@ def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | N
             f"(last answer {s.updated_at[:16]} UTC{where})"
         )
         labels[line(label)] = s.id
-    if back:
-        answer = ask("Which game?", list(labels))
-        return None if answer == BACK else labels[answer]
-    answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
-    return labels[answer]
+    # Back, Esc and Ctrl-C leave the chooser (from the menu: back to it; else: nothing done).
+    answer = ask("Which game?", list(labels))
+    return None if answer == BACK else labels[answer]
 
 
 OTHER_PLACE = "Somewhere else (type it)"

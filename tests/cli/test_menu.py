@@ -88,3 +88,19 @@ def test_goodbye_names_unfinished_games_only_when_there_are_some(db_path: Path) 
     assert goodbye(None) == "\nBye."
     run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
     assert goodbye(None) == "\nBye. 1 unfinished game waits in: companion resume"
+
+
+def test_esc_in_the_main_menu_leaves(started: list[tuple[str, str]]) -> None:
+    drive(ESC)
+    assert started == []
+
+
+def test_the_resume_chooser_has_back_and_honours_esc(db_path: Path) -> None:
+    for name in ("Aki", "Ann"):
+        run(["play", "shibuya"], sel(0) + txt(name) + CTRL_C)
+    for keys in (ESC, sel(2), CTRL_C):  # Esc; Back (after the two games); Ctrl-C
+        left = run(["resume"], keys)
+        assert left.exit_code == 0, left.output
+        assert "Resuming" not in left.stdout
+    resumed = run(["resume"], sel(1) + CTRL_C)
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players).")  # newest first
