@@ -15,7 +15,7 @@ only.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -132,16 +132,26 @@ class TypedPointer:
         return None
 
 
-def numbered(choices: Sequence[str | questionary.Separator]) -> list[Any]:
-    """The entries with their numbers shown (``1) Yes``); the value stays the entry."""
+def numbered(
+    choices: Sequence[str | questionary.Separator], unavailable: Mapping[str, str] | None = None
+) -> list[Any]:
+    """The entries with their numbers shown (``1) Yes``); the value stays the entry.
+
+    An ``unavailable`` entry (entry → why) keeps its place and number, greyed,
+    and cannot be picked.
+    """
     shown: list[Any] = []
     number = 0
+    barred = unavailable or {}
     for choice in choices:
         if isinstance(choice, questionary.Separator):
             shown.append(choice)
             continue
         number += 1
-        shown.append(questionary.Choice(title=f"{number}) {choice}", value=choice))
+        why = barred.get(choice)
+        shown.append(
+            questionary.Choice(title=f"{number}) {choice}", value=choice, disabled=why or None)
+        )
     return shown
 
 
@@ -258,18 +268,25 @@ class QuestionaryPrompter:
             raise Pause
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
-        """One of ``choices`` (or a request)."""
+        """One of ``choices`` (or a request); ``unavailable`` ones are shown, not picked."""
         options: list[str | questionary.Separator] = list(choices)
         if controls:
             options += [questionary.Separator(), UNDO, RULES, PAUSE]
             if self.show_time is not None:
                 options.append(TIME)
         while True:
-            shown = numbered(options)
+            shown = numbered(options, unavailable)
+            start = default if default not in (unavailable or {}) else None
             question = questionary.select(
-                message, choices=shown, default=default, instruction=LIST_HINT
+                message, choices=shown, default=start, instruction=LIST_HINT
             )
             typed_list(question, shown)
             answer = question.unsafe_ask()

@@ -176,7 +176,13 @@ class _RefusingPrompter:
     """A prompter for replays: being asked anything means the saved answers ran out."""
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Any = None,
     ) -> str:
         raise _Asked(message)
 

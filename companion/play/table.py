@@ -93,9 +93,19 @@ class Prompter(Protocol):
     """Asks one live question; raises :class:`Undo` or :class:`Pause` on request."""
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
-        """One of ``choices`` (``controls``: also offer Undo, Rules and Pause)."""
+        """One of ``choices`` (``controls``: also offer Undo, Rules and Pause).
+
+        ``unavailable`` (choice → why) are shown in their place but cannot be
+        picked (their numbers stay).
+        """
         ...
 
     def text(
@@ -295,22 +305,35 @@ class Table:
         *,
         topic: str | None = None,
         formerly: Mapping[str, str] | None = None,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
         """One of ``choices``.
 
         ``formerly`` maps the words an earlier version offered to today's choice:
         a game saved then replays (those words are never offered).
+        ``unavailable`` (choice → why, e.g. ``Aki's``) are listed, so every
+        choice keeps its number, but cannot be picked.
         """
         renamed = formerly or {}
+        barred = dict(unavailable or {})
 
         def problem(value: Any) -> str | None:
+            if renamed.get(value, value) in barred:
+                return f"is not to be had ({barred[renamed.get(value, value)]})"
             ok = value in choices or renamed.get(value) in choices
             return None if ok else "is not one of the choices"
 
         def ask() -> str:
             offered = self.offered(key, default)
-            shown = offered if offered in choices else default
-            return self.prompter.select(message, choices, shown)
+            shown = offered if offered in choices and offered not in barred else default
+            while True:
+                picked = (
+                    self.prompter.select(message, choices, shown, unavailable=barred)
+                    if barred
+                    else self.prompter.select(message, choices, shown)
+                )
+                if picked not in barred:
+                    return picked
 
         value = self._answer(key, message, ask, problem, topic)
         return renamed.get(value, str(value))

@@ -108,3 +108,24 @@ def test_undo_offers_the_undone_choice() -> None:
             )
             assert t.choose("first", "Who?", ["Aki", "Ben", "Cho"], "Aki") == "Ben"
             assert t.undone is None  # offered once: later questions keep their own default
+
+
+def test_score_tokaido_keeps_each_travellers_number_from_player_to_player() -> None:
+    from companion.kits.tokaido import TRAVELER_COINS
+    from companion.kits.tokaido.flow import ask_traveler
+
+    tiles = sorted(TRAVELER_COINS)
+    with create_pipe_input() as pipe:
+        pipe.send_text("2\r" + "3\r" + "2\r" + "4\r")  # Ben types Aki's number, then another
+        with create_app_session(input=pipe, output=DummyOutput()):
+            t = Table(
+                "tokaido",
+                [],
+                save=lambda *_: None,
+                prompter=QuestionaryPrompter(lambda: None),
+                out=lambda _: None,
+            )
+            aki = ask_traveler(t, "traveler.0", "Aki")
+            ben = ask_traveler(t, "traveler.1", "Ben", taken={aki: "Aki"})
+            cho = ask_traveler(t, "traveler.2", "Cho", taken={aki: "Aki", ben: "Ben"})
+    assert (aki, ben, cho) == (tiles[1], tiles[2], tiles[3])

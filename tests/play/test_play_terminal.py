@@ -68,7 +68,7 @@ def test_killed_mid_game_then_resumed_to_the_same_result(db_path: Path, tmp_path
     answer(child, "Player 2's name", "Ben\r")
     answer(child, "colour?", "\r")
     answer(child, "Which rules?", "\r")
-    answer(child, "Steps you skipped", "\r")
+    answer(child, "Steps not done", "\r")
     answer(child, "Who goes first?", "\r")
     for left in (16, 15, 14, 13, 12):
         answer(child, f"({left} to go)", "\r")

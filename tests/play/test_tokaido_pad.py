@@ -85,4 +85,4 @@ def test_the_inn_and_the_count_both_ask_the_printed_meal_price() -> None:
     count = next(words for field, _, words, *_ in FIELDS if field == "meal_cost")
     assert inn.startswith("Printed price of the meal")
     assert count.startswith("Total printed price of meal cards")
-    assert "Kinko pays one less" in inn and "Kinko pays one less" in count
+    assert "as printed, even for Kinko" in inn and "as printed, even for Kinko" in count
