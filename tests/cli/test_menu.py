@@ -71,7 +71,8 @@ def test_esc_in_a_submenu_goes_back_a_level(started: list[tuple[str, str]]) -> N
 
 
 def test_rules_topic_then_back_twice(capsys: pytest.CaptureFixture[str]) -> None:
-    drive(sel(3), sel(2), sel(0), UP + "\r", UP + "\r", QUIT)
+    # Rules, Tokaido, its first topic (after Search), then Back three times.
+    drive(sel(3), sel(2), sel(1), UP + "\r", UP + "\r", UP + "\r", QUIT)
     shown = capsys.readouterr().out
     assert "Tokaido" in shown
     assert "Tokaido: What is in the box" in shown
@@ -104,3 +105,15 @@ def test_the_resume_chooser_has_back_and_honours_esc(db_path: Path) -> None:
         assert "Resuming" not in left.stdout
     resumed = run(["resume"], sel(1) + CTRL_C)
     assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players).")  # newest first
+
+
+def test_rules_search_from_the_menu_then_a_related_topic_by_its_title(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    question = "does riding the rickshaw past a circle let me grab its coin"
+    # Rules, Kamakura, Search, the question, the best answer, then its first "See also".
+    drive(sel(3), sel(3), sel(0), txt(question), sel(0), sel(0), ESC, ESC, ESC, QUIT)
+    shown = capsys.readouterr().out
+    assert "Kamakura Collection: Collecting coins\n" in shown
+    assert "Kamakura Collection: The memento board\n" in shown  # its first "See also"
+    assert "Searching for" not in shown
