@@ -187,6 +187,28 @@ def offered_hint(hint: str, suggestions: Sequence[str]) -> str:
     return f"(known: {names}{more}; Tab completes) {hint}"
 
 
+def fitted(message: str, hint: str, columns: int | None = None) -> tuple[str, str]:
+    """``message`` and its ``hint`` broken between words to fit the terminal's width.
+
+    prompt_toolkit would break a long question anywhere ("C/ho"); this breaks it
+    at spaces, the first line after the ``? `` mark, and puts the hint on a line
+    of its own when it does not fit after the question's last line.
+    """
+    import shutil
+    import textwrap
+
+    width = max(20, (columns or shutil.get_terminal_size((80, 24)).columns) - 1)
+    lines = textwrap.wrap(message, width, initial_indent="? ", break_on_hyphens=False)
+    lines = [lines[0][2:], *lines[1:]] if lines else [message]
+    if not hint:
+        return "\n".join(lines), hint
+    last = len(lines[-1]) + (2 if len(lines) == 1 else 0)
+    if last + 1 + len(hint) + 8 <= width:  # room left after it to type a short answer
+        return "\n".join(lines), hint
+    wrapped = textwrap.wrap(hint, width, break_on_hyphens=False)
+    return "\n".join(lines), "\n" + "\n".join(wrapped) + "\n"
+
+
 def select_all(question: questionary.Question, default: str) -> None:
     """Put the cursor after ``default`` with all of it selected, so typing replaces it."""
     if not default:
@@ -285,9 +307,8 @@ class QuestionaryPrompter:
         while True:
             shown = numbered(options, unavailable)
             start = default if default not in (unavailable or {}) else None
-            question = questionary.select(
-                message, choices=shown, default=start, instruction=LIST_HINT
-            )
+            asked, hint = fitted(message, LIST_HINT)
+            question = questionary.select(asked, choices=shown, default=start, instruction=hint)
             typed_list(question, shown)
             answer = question.unsafe_ask()
             if self._shown(answer):
@@ -333,8 +354,9 @@ class QuestionaryPrompter:
             if self.show_time is None:
                 hint = hint.replace("  :time", "")
             hint = offered_hint(hint, suggestions)
+            asked, hint = fitted(message, hint)
             question = questionary.text(
-                message,
+                asked,
                 default=default,
                 validate=KeptLineValidator(check),
                 instruction=hint,
