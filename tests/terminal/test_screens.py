@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import sys
 import time
@@ -74,7 +75,7 @@ class Term:
 def no_word_cut(shown: str, columns: int) -> None:
     """No full screen line ends inside a word that goes on at the next line's start."""
     lines = shown.split("\n")
-    for upper, lower in zip(lines, lines[1:], strict=False):
+    for upper, lower in itertools.pairwise(lines):
         if len(upper) >= columns and upper[-1:].isalpha() and lower[:1].isalpha():
             raise AssertionError(f"a word is cut:\n{upper}\n{lower}")
 
