@@ -11,7 +11,9 @@ pad: from the pad showing the wrong value to the save, the save included.
 Kamakura with four players is an ordinary game (:func:`ordinary_kamakura`):
 68 turns in which every player walks off the station first, then visits,
 walks, rests and rides taxis, new circles described by their first taker.
-The other games are the test scripts.
+Shimoda is one too (:func:`ordinary_shimoda`): both streets full, each with
+seven cards of its own typed at the end count. The other games are the test
+scripts.
 
 Targets for the largest player count, answers per player at the end count:
 Tokaido <= 7, Shimoda <= 10, Kamakura <= 10, Shogun winter <= 7, Shibuya <= 2;
@@ -119,9 +121,35 @@ def ordinary_kamakura() -> Any:
     return script
 
 
-ORDINARY = {"kamakura": ordinary_kamakura}
+SHIMODA_STREETS = {
+    # Seven shops on each street, every kind of card, the words cut as short as
+    # they still read (an, tw, al, th, c, v); tourists on most spaces.
+    "Aki": (["by33", "krp55", "ran11", "ytw33", "pal77", "bc33c1", "kv47"], "yy b r kyp - bp y"),
+    "Ben": (["rk33", "yan11", "pby55", "kth33", "bv17", "yc33c2", "ral77"], "bb k rr y - kp b"),
+}
+"""Each player's street at the end of a Shimoda game: its shop cards, then its tourists."""
+
+
+def ordinary_shimoda() -> Any:
+    """Two players, seven rounds, both streets full: each street's seven cards typed.
+
+    The rounds are the test script's (``tests/support/play_scripts.py``); the test
+    script's second street repeats the first (``=7`` ...), here it holds cards of its own.
+    """
+    from tests.support.play_helpers import txt
+    from tests.support.play_scripts import shimoda
+
+    script = shimoda()
+    count = []
+    for cards, tourists in SHIMODA_STREETS.values():
+        count += [txt(card) for card in cards] + [txt(tourists)]
+    script.count = [*count, txt("")]
+    return script
+
+
+ORDINARY = {"kamakura": ordinary_kamakura, "shimoda": ordinary_shimoda}
 """Games played as an ordinary table plays them, in place of the test script."""
-ORDINARY_AT = {("kamakura", 4)}
+ORDINARY_AT = {("kamakura", 4), ("shimoda", 2)}
 
 
 def play(keys: str, args: list[str], folder: Path) -> dict[str, Any]:
