@@ -148,17 +148,20 @@ OTHER_PLACE = "Somewhere else (type it)"
 NO_PLACE = "No place (not saved)"
 
 
-def ask_place(places: "list[str]") -> str:
-    """Where the game is played: one of the known ``places``, another one, or none."""
+def ask_place(places: "list[str]") -> str | None:
+    """Where the game is played: one of the known ``places``, another one, or none.
+
+    ``None``: *Back* (or Esc): the players chose not to start.
+    """
     import questionary
 
     from companion.history.places import NONE, clean_place, place_problem
     from companion.terminal.safe_text import line
 
     choices = [questionary.Choice(line(p), value=p) for p in places]
-    answer = questionary.select(
-        "Where are you playing?", choices=[*choices, OTHER_PLACE, NO_PLACE], default=choices[0]
-    ).unsafe_ask()
+    answer = ask("Where are you playing?", [*choices, OTHER_PLACE, NO_PLACE], interrupt=True)
+    if answer == BACK:
+        return None
     if answer == NO_PLACE:
         return ""
     if answer != OTHER_PLACE:
@@ -209,6 +212,9 @@ def start_session(
             except KeyboardInterrupt:
                 typer.echo("\nStopped; nothing was started.", err=as_json)
                 raise typer.Exit(INTERRUPTED) from None
+            if place is None:
+                typer.echo("Nothing was started.", err=as_json)
+                return
         facts: list[tuple[str, object]] = [(LOCATION, place)] if place else []
         if not save:
             facts.append((NO_SAVE, True))

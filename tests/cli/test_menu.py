@@ -117,3 +117,16 @@ def test_rules_search_from_the_menu_then_a_related_topic_by_its_title(
     assert "Kamakura Collection: Collecting coins\n" in shown
     assert "Kamakura Collection: The memento board\n" in shown  # its first "See also"
     assert "Searching for" not in shown
+
+
+def test_the_place_chooser_has_back_and_esc_and_starts_nothing(db_path: Path) -> None:
+    from tests.support.play_scripts import shibuya
+
+    script = shibuya(2)
+    first = run([*script.args, "--location", "Home"], script.keys())
+    assert first.exit_code == 0, first.output
+    for keys in (ESC, sel(3)):  # Esc; Back (after Home, another place, no place)
+        left = run(["play", "shibuya"], keys)
+        assert left.exit_code == 0, left.output
+        assert left.stdout == "Nothing was started.\n"
+    assert run(["resume"], "").stdout == "No unfinished games.\n"
