@@ -129,3 +129,20 @@ def test_score_tokaido_keeps_each_travellers_number_from_player_to_player() -> N
             ben = ask_traveler(t, "traveler.1", "Ben", taken={aki: "Aki"})
             cho = ask_traveler(t, "traveler.2", "Cho", taken={aki: "Aki", ben: "Ben"})
     assert (aki, ben, cho) == (tiles[1], tiles[2], tiles[3])
+
+
+def test_a_refused_shimoda_street_keeps_the_line_and_selects_the_bad_space() -> None:
+    from companion.kits.shimoda.flow import street_refusal
+
+    wrong = street_refusal("yy b r kxp - bp y", "Aki")
+    assert wrong == "Aki's street, space 4: unknown colour letter x (use b k r y p)"
+    assert isinstance(wrong, Refusal) and wrong.span == (7, 10)
+    short = street_refusal("yy b r kyp - bp", "Ben")
+    assert isinstance(short, Refusal) and short.span == (15, 15)
+    assert short.startswith("Ben's street: 6 spaces typed")
+    assert street_refusal("yy b r kyp - bp y", "Aki") is None
+    answer, _ = ask(
+        "yy b r kxp - bp y\r" + "kyp\r",
+        lambda t: t.text("street", "Street?", check=lambda text: street_refusal(text, "Aki")),
+    )
+    assert answer == "yy b r kyp - bp y"
