@@ -146,3 +146,15 @@ def test_a_refused_shimoda_street_keeps_the_line_and_selects_the_bad_space() -> 
         lambda t: t.text("street", "Street?", check=lambda text: street_refusal(text, "Aki")),
     )
     assert answer == "yy b r kyp - bp y"
+
+
+def test_undo_at_the_table_offers_the_name_taken_back(db_path: Any) -> None:
+    from tests.support.play_helpers import run, saved, sel, txt
+    from tests.support.play_scripts import shibuya_keys
+
+    start = sel(0) + txt("Aki") + txt("Ben")
+    keys = sel(0) + txt("Aki") + txt(":undo") + txt("") + txt("Ben")  # Enter keeps "Aki"
+    result = run(["play", "shibuya"], keys + shibuya_keys()[len(start) :])
+    assert result.exit_code == 0, result.output
+    [game] = saved(db_path)
+    assert [p["name"] for p in game["score_file"]["players"]] == ["Aki", "Ben"]
