@@ -39,6 +39,9 @@ class GameInfo:
         bounds: The least and most value of each whole-number field the
             scorer checks, by name (``journey``: its key in a player's entry);
             the score pads read their bounds here, the scorer checks by them.
+        row_titles: A category's name as a row of a results table, where its
+            id's words are not it (``theater_majorities`` → ``Theatre
+            majorities``, spelt as the rest of the game is).
     """
 
     id: str
@@ -56,6 +59,7 @@ class GameInfo:
     unit: tuple[str, str] = ("point", "points")
     interim: Callable[[Mapping[str, object]], bool] | None = field(default=None, hash=False)
     bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict, hash=False)
+    row_titles: Mapping[str, str] = field(default_factory=dict, hash=False)
 
     def is_interim(self, data: object) -> bool:
         """Whether a parsed score file (valid or not) is an interim scoring of this game."""

@@ -70,6 +70,7 @@ INFO = GameInfo(
         "temple_majorities": "the temple majorities",
         "theater_majorities": "the theatre majorities",
     },
+    row_titles={"theater_majorities": "Theatre majorities"},
     rulebook="shogun.txt",
     bgg_id=20551,
     interim=first_winter,

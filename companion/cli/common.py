@@ -250,8 +250,11 @@ class HelpGroup(TyperGroup):
 BACK = "Back"
 
 
-def ask(message: str, choices: list[Any]) -> Any:
-    """Ask a submenu's question; *Back*, Esc or Ctrl-C answer :data:`BACK`."""
+def ask(message: str, choices: list[Any], *, interrupt: bool = False) -> Any:
+    """Ask a submenu's question; *Back*, Esc or Ctrl-C answer :data:`BACK`.
+
+    ``interrupt``: Ctrl-C is left to the caller (raised), Back and Esc still answer BACK.
+    """
     import questionary
     from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
@@ -267,4 +270,6 @@ def ask(message: str, choices: list[Any]) -> Any:
     try:
         return question.unsafe_ask()
     except KeyboardInterrupt:
+        if interrupt:
+            raise
         return BACK

@@ -1,7 +1,8 @@
 """The menu of ``companion`` without a command.
 
 Every submenu ends with *Back*; Esc and Ctrl-C in a submenu go back a level
-too (Ctrl-C in the main menu leaves). Games are listed by their titles.
+too. In the main menu, Quit, Esc and Ctrl-C leave, with exit status 0 (leaving
+is on purpose). Games are listed by their titles.
 """
 
 from pathlib import Path
@@ -25,9 +26,10 @@ def game_choices() -> list[Any]:
 def menu(db: Path | None) -> None:
     """The main menu of ``companion`` without arguments."""
     import questionary
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
 
     while True:
-        choice = questionary.select(
+        question = questionary.select(
             "What now?",
             choices=[
                 "New game",
@@ -37,7 +39,16 @@ def menu(db: Path | None) -> None:
                 "History",
                 "Quit",
             ],
-        ).unsafe_ask()
+        )
+        keys = KeyBindings()
+
+        @keys.add("escape", eager=True)
+        def _quit(event: Any) -> None:
+            event.app.exit(result="Quit")
+
+        application = question.application
+        application.key_bindings = merge_key_bindings([application.key_bindings or keys, keys])
+        choice = question.unsafe_ask()
         if choice == "Quit":
             return
         if choice in ("New game", "Score a finished game"):
@@ -63,26 +74,81 @@ def recent(db: Path | None) -> None:
     show_parts(listing_parts(shown, filtered=False))
 
 
-def rules_menu() -> None:
-    """Pick a game, then a topic, and show it; *Back* goes up a level."""
-    import questionary
+SEARCH = "Search these rules (type a question)"
+OTHER = "Other topics"
 
-    from companion.rules import load_topics
+
+def rules_menu() -> None:
+    """Pick a game, then a topic (or search its rules), and show it; *Back* goes up a level.
+
+    After a topic, a short question names it (so its title stays in view
+    under the text) and offers its related topics by their titles.
+    """
     from scorers import SCORERS
 
     while True:
         game = ask("Rules of which game?", game_choices())
         if game == BACK:
             return
-        topics = {t.id: t for t in load_topics(game)}
-        while True:
-            topic = ask(
-                f"Which topic of {SCORERS[game].info.title}?",
-                [questionary.Choice(title=t.title, value=t.id) for t in topics.values()],
-            )
-            if topic == BACK:
-                break
-            show_topic(topics[topic], SCORERS[game].info.title)
+        browse_rules(game, SCORERS[game].info.title)
+
+
+def browse_rules(game: str, title: str) -> None:
+    """The topics of one game: listed, searched, shown, and followed by their links."""
+    import questionary
+
+    from companion.rules import load_topics
+
+    topics = {t.id: t for t in load_topics(game)}
+    current: str | None = None
+    while True:
+        if current is None:
+            choices = [questionary.Choice(title=SEARCH, value=SEARCH)]
+            choices += [questionary.Choice(title=t.title, value=t.id) for t in topics.values()]
+            picked = ask(f"Which topic of {title}?", choices)
+            if picked == BACK:
+                return
+            current = search_rules(game, title) if picked == SEARCH else picked
+            if current is None or current not in topics:
+                current = None
+                continue
+        topic = topics[current]
+        show_topic(topic, title)
+        related = [
+            questionary.Choice(title=f"See also: {topics[i].title}", value=i)
+            for i in topic.see_also
+            if i in topics
+        ]
+        after = ask(
+            f"{title}: {topic.title}. Next?",
+            [*related, questionary.Choice(title=SEARCH, value=SEARCH), OTHER],
+        )
+        if after == SEARCH:
+            found = search_rules(game, title)
+            current = found if found in topics else current
+        elif after in (BACK, OTHER):
+            current = None
+        else:
+            current = after
+
+
+def search_rules(game: str, title: str) -> str | None:
+    """Ask a question, list the topics that answer it best; the one picked (``None``: back)."""
+    import questionary
+
+    from companion.rules.search import search
+    from companion.terminal.safe_text import line
+
+    typed = questionary.text(f"Search the rules of {title} (Enter alone: back):").unsafe_ask()
+    if not typed or not typed.strip():
+        return None
+    found = search(typed, game=game, limit=5)
+    if not found.hits:
+        typer.echo("Nothing found: try other words, or pick from the list.")
+        return None
+    choices = [questionary.Choice(title=line(hit.title), value=hit.topic) for hit in found.hits]
+    picked = ask(f"Best answers to {line(typed.strip()[:60])!r}:", choices)
+    return None if picked == BACK else str(picked)
 
 
 def goodbye(db: Path | None) -> str:

@@ -15,7 +15,6 @@ import typer
 
 from companion.cli.common import (
     GAMES_HELP,
-    INTERRUPTED,
     DbOption,
     HelpGroup,
     JsonOption,
@@ -74,10 +73,11 @@ def root(
         try:
             menu(db)
         except KeyboardInterrupt:
+            # Leaving from the main menu is on purpose (Quit or Ctrl-C): exit status 0.
             from companion.cli.menu import goodbye
 
             typer.echo(goodbye(db))
-            raise typer.Exit(INTERRUPTED) from None
+            raise typer.Exit(0) from None
 
 
 def score(

@@ -8,7 +8,7 @@ once as a :class:`~companion.history.sessions.Session` that is handed to
 save comes from :mod:`companion.history.saving`.
 """
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -116,14 +116,17 @@ def resume_session(
         from scorers import SCORERS, title
 
         shown = title(info.game) if info.game in SCORERS else info.game
-        typer.echo(line(f"Resuming game #{info.id} ({shown}, {info.note or 'setup'})."))
-        drive(store.session(info.id))
+        drive(
+            store.session(info.id),
+            heading=lambda where: line(f"Resuming game #{info.id} ({shown}, {where or 'setup'})."),
+        )
 
 
 def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | None:
-    """Ask which unfinished game to resume; ``None`` when *Back* was chosen (``back``)."""
-    import questionary
+    """Ask which unfinished game to resume; ``None`` for *Back* (or Esc, or Ctrl-C).
 
+    ``back``: asked from the menu (kept for the callers; every chooser has Back).
+    """
     from companion.terminal.safe_text import line
     from scorers import title
 
@@ -136,28 +139,29 @@ def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | N
             f"(last answer {s.updated_at[:16]} UTC{where})"
         )
         labels[line(label)] = s.id
-    if back:
-        answer = ask("Which game?", list(labels))
-        return None if answer == BACK else labels[answer]
-    answer = questionary.select("Which game?", choices=list(labels)).unsafe_ask()
-    return labels[answer]
+    # Back, Esc and Ctrl-C leave the chooser (from the menu: back to it; else: nothing done).
+    answer = ask("Which game?", list(labels))
+    return None if answer == BACK else labels[answer]
 
 
 OTHER_PLACE = "Somewhere else (type it)"
 NO_PLACE = "No place (not saved)"
 
 
-def ask_place(places: "list[str]") -> str:
-    """Where the game is played: one of the known ``places``, another one, or none."""
+def ask_place(places: "list[str]") -> str | None:
+    """Where the game is played: one of the known ``places``, another one, or none.
+
+    ``None``: *Back* (or Esc): the players chose not to start.
+    """
     import questionary
 
     from companion.history.places import NONE, clean_place, place_problem
     from companion.terminal.safe_text import line
 
     choices = [questionary.Choice(line(p), value=p) for p in places]
-    answer = questionary.select(
-        "Where are you playing?", choices=[*choices, OTHER_PLACE, NO_PLACE], default=choices[0]
-    ).unsafe_ask()
+    answer = ask("Where are you playing?", [*choices, OTHER_PLACE, NO_PLACE], interrupt=True)
+    if answer == BACK:
+        return None
     if answer == NO_PLACE:
         return ""
     if answer != OTHER_PLACE:
@@ -208,6 +212,9 @@ def start_session(
             except KeyboardInterrupt:
                 typer.echo("\nStopped; nothing was started.", err=as_json)
                 raise typer.Exit(INTERRUPTED) from None
+            if place is None:
+                typer.echo("Nothing was started.", err=as_json)
+                return
         facts: list[tuple[str, object]] = [(LOCATION, place)] if place else []
         if not save:
             facts.append((NO_SAVE, True))
@@ -235,8 +242,46 @@ def prompts_to_stderr(wanted: bool) -> Iterator[None]:
         yield
 
 
-def drive(session: "Session", *, as_json: bool = False) -> None:
+def between_words(text: str, columns: int | None = None) -> str:
+    """``text`` with each line wider than the terminal broken at spaces, not mid-word.
+
+    A broken line goes on indented as it began (plus two spaces for a list item).
+    Only on a terminal (or with ``columns``): a pipe has no width, its lines stay whole.
+    """
+    import shutil
+    import sys
+    import textwrap
+
+    if columns is None and not sys.stdout.isatty():
+        return text
+    width = columns or shutil.get_terminal_size((100, 24)).columns
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width or not line.strip():
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        out.extend(
+            textwrap.wrap(
+                line,
+                width,
+                subsequent_indent=indent + "  ",
+                break_on_hyphens=False,
+                drop_whitespace=True,
+            )
+            or [line]
+        )
+    return "\n".join(out)
+
+
+def drive(
+    session: "Session", *, as_json: bool = False, heading: Callable[[str], str] | None = None
+) -> None:
     """Run an open session; a pause or Ctrl-C saves and says how to resume.
+
+    ``heading``, given the part of the game it goes on at, is the line said
+    before its first question (a resume's header: the stage asked now, not the
+    one of the last answer).
 
     With ``as_json`` every message goes to standard error and the result is
     printed as the JSON of ``companion score --input FILE --json``.
@@ -257,7 +302,8 @@ def drive(session: "Session", *, as_json: bool = False) -> None:
         done = run(
             session,
             prompter_for=QuestionaryPrompter,
-            out=lambda text: echo(lines(text)),
+            out=lambda text: echo(between_words(lines(text))),
+            heading=heading,
         )
     except (SessionHeld, SessionLost) as error:
         fail(str(error))

@@ -319,10 +319,15 @@ class History(HistoryFile):
             return dict(self._db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
 
     def known_names(self) -> list[str]:
-        """The 50 player names most often in the history, most frequent first (suggestions)."""
+        """The 50 people most often in the history, most frequent first (suggestions).
+
+        People, not seats: a team game offers its members, never its sides'
+        names ("Blue", "Red"); nobody anonymous is offered.
+        """
         with self.guard("read the history"):
             rows = self._db.execute(
-                "SELECT name FROM play_players GROUP BY name ORDER BY count(*) DESC, name LIMIT 50"
+                "SELECT name FROM play_people WHERE anonymous = 0 "
+                "GROUP BY name ORDER BY count(*) DESC, name LIMIT 50"
             ).fetchall()
         return [row[0] for row in rows]
 

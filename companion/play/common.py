@@ -78,6 +78,7 @@ def ask_players(
                 )
             )
         )
+    t.players = list(names)
     return names
 
 
@@ -131,7 +132,9 @@ def run_checklist(t: Table, game: str, players: int, topic: str = "setup") -> Ch
         return None
 
     skipped = t.text(
-        "setup.skipped", "Steps you skipped (numbers), Enter when all are done:", check=check
+        "setup.skipped",
+        "Steps not done (numbers; not the ones offered next), Enter when all are done:",
+        check=check,
     )
     numbers = sorted({int(p) - 1 for p in skipped.replace(",", " ").split()})
     left = [k for k in numbers if k not in offered]

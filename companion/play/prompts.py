@@ -8,12 +8,14 @@ number prompt, type ``:undo``, ``:rules``, ``:pause`` or ``:time`` (``:u``,
 ``:r``, ``:p``, ``:t``). Rules and Time are shown and the question is asked
 again. A prompt's default stands in the field already selected: Enter takes
 it, typing replaces it (the arrow keys let you edit it instead). Ctrl-C is
-left to the caller, which tells the players how to resume.
+left to the caller, which tells the players how to resume. A refused answer
+stays on its line as typed, its bad value selected: typing replaces that value
+only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
 from typing import Any
 
@@ -22,6 +24,7 @@ from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.selection import SelectionState, SelectionType
 from prompt_toolkit.styles import Style
+from prompt_toolkit.validation import ValidationError, Validator
 
 from companion.play.table import Complete, Pause, Preview, Undo
 
@@ -129,16 +132,26 @@ class TypedPointer:
         return None
 
 
-def numbered(choices: Sequence[str | questionary.Separator]) -> list[Any]:
-    """The entries with their numbers shown (``1) Yes``); the value stays the entry."""
+def numbered(
+    choices: Sequence[str | questionary.Separator], unavailable: Mapping[str, str] | None = None
+) -> list[Any]:
+    """The entries with their numbers shown (``1) Yes``); the value stays the entry.
+
+    An ``unavailable`` entry (entry → why) keeps its place and number, greyed,
+    and cannot be picked.
+    """
     shown: list[Any] = []
     number = 0
+    barred = unavailable or {}
     for choice in choices:
         if isinstance(choice, questionary.Separator):
             shown.append(choice)
             continue
         number += 1
-        shown.append(questionary.Choice(title=f"{number}) {choice}", value=choice))
+        why = barred.get(choice)
+        shown.append(
+            questionary.Choice(title=f"{number}) {choice}", value=choice, disabled=why or None)
+        )
     return shown
 
 
@@ -174,6 +187,28 @@ def offered_hint(hint: str, suggestions: Sequence[str]) -> str:
     return f"(known: {names}{more}; Tab completes) {hint}"
 
 
+def fitted(message: str, hint: str, columns: int | None = None) -> tuple[str, str]:
+    """``message`` and its ``hint`` broken between words to fit the terminal's width.
+
+    prompt_toolkit would break a long question anywhere ("C/ho"); this breaks it
+    at spaces, the first line after the ``? `` mark, and puts the hint on a line
+    of its own when it does not fit after the question's last line.
+    """
+    import shutil
+    import textwrap
+
+    width = max(20, (columns or shutil.get_terminal_size((80, 24)).columns) - 1)
+    lines = textwrap.wrap(message, width, initial_indent="? ", break_on_hyphens=False)
+    lines = [lines[0][2:], *lines[1:]] if lines else [message]
+    if not hint:
+        return "\n".join(lines), hint
+    last = len(lines[-1]) + (2 if len(lines) == 1 else 0)
+    if last + 1 + len(hint) + 8 <= width:  # room left after it to type a short answer
+        return "\n".join(lines), hint
+    wrapped = textwrap.wrap(hint, width, break_on_hyphens=False)
+    return "\n".join(lines), "\n" + "\n".join(wrapped) + "\n"
+
+
 def select_all(question: questionary.Question, default: str) -> None:
     """Put the cursor after ``default`` with all of it selected, so typing replaces it."""
     if not default:
@@ -187,12 +222,41 @@ def select_all(question: questionary.Question, default: str) -> None:
     buffer.selection_state = state
 
 
-def _clear_input() -> None:
-    """Empty the line being edited (the problem is still shown below it)."""
+def _mark_refused(text: str, problem: str) -> int:
+    """Keep the refused line as typed and select its bad part; where the cursor goes.
+
+    A problem with a ``span`` (a :class:`~companion.play.table.Refusal`) marks
+    those characters; any other is about the whole line. Typing replaces what
+    is selected, so the one bad value is typed again, not the whole line.
+    """
     from prompt_toolkit.application import get_app
 
-    with suppress(Exception):  # (no application running: nothing typed to clear)
-        get_app().current_buffer.text = ""
+    start, end = getattr(problem, "span", (0, len(text)))
+    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    with suppress(Exception):  # (no application running: nothing typed to mark)
+        buffer = get_app().current_buffer
+        buffer.selection_state = None
+        if end > start:
+            state = SelectionState(original_cursor_position=start, type=SelectionType.CHARACTERS)
+            state.enter_shift_mode()
+            buffer.selection_state = state
+    return end
+
+
+class KeptLineValidator(Validator):
+    """Runs a prompt's check; a refused line stays, the cursor at its bad value."""
+
+    def __init__(self, check: Callable[[str], bool | str]) -> None:
+        self.check = check
+
+    def validate(self, document: Document) -> None:
+        """Raise :class:`ValidationError` at the bad value when the check refuses."""
+        verdict = self.check(document.text)
+        if verdict is True:
+            return
+        message = "Not an answer" if verdict is False else verdict
+        cursor = _mark_refused(document.text, message)
+        raise ValidationError(message=str(message), cursor_position=cursor)
 
 
 class QuestionaryPrompter:
@@ -226,19 +290,25 @@ class QuestionaryPrompter:
             raise Pause
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
-        """One of ``choices`` (or a request)."""
+        """One of ``choices`` (or a request); ``unavailable`` ones are shown, not picked."""
         options: list[str | questionary.Separator] = list(choices)
         if controls:
             options += [questionary.Separator(), UNDO, RULES, PAUSE]
             if self.show_time is not None:
                 options.append(TIME)
         while True:
-            shown = numbered(options)
-            question = questionary.select(
-                message, choices=shown, default=default, instruction=LIST_HINT
-            )
+            shown = numbered(options, unavailable)
+            start = default if default not in (unavailable or {}) else None
+            asked, hint = fitted(message, LIST_HINT)
+            question = questionary.select(asked, choices=shown, default=start, instruction=hint)
             typed_list(question, shown)
             answer = question.unsafe_ask()
             if self._shown(answer):
@@ -263,8 +333,6 @@ class QuestionaryPrompter:
             if control is not None and (control != TIME or self.show_time is not None):
                 return True
             problem = validate(text)
-            if problem is not None:
-                _clear_input()  # a refused answer does not stay to be typed onto
             return True if problem is None else problem
 
         if suggestions and complete is None:
@@ -286,10 +354,11 @@ class QuestionaryPrompter:
             if self.show_time is None:
                 hint = hint.replace("  :time", "")
             hint = offered_hint(hint, suggestions)
+            asked, hint = fitted(message, hint)
             question = questionary.text(
-                message,
+                asked,
                 default=default,
-                validate=check,
+                validate=KeptLineValidator(check),
                 instruction=hint,
                 style=STYLE,
                 validate_while_typing=False,

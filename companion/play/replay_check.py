@@ -176,7 +176,13 @@ class _RefusingPrompter:
     """A prompter for replays: being asked anything means the saved answers ran out."""
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Any = None,
     ) -> str:
         raise _Asked(message)
 
@@ -261,6 +267,44 @@ def check_session(session: Session) -> tuple[list[Finding], list[Finding]]:
     return [], _compare(where, session, outcome)
 
 
+def _names(result: Any) -> list[str]:
+    """The names of a result's players and of their members, in order."""
+    found: list[str] = []
+    players = result.get("players") if isinstance(result, dict) else None
+    for player in players if isinstance(players, list) else []:
+        if isinstance(player, dict):
+            found.append(str(player.get("name")))
+            members = player.get("members")
+            if isinstance(members, list):
+                found.extend(str(m) for m in members)
+    return found
+
+
+def _as_renamed(scored: Any, stored: Any) -> Any:
+    """``scored`` with its people named as in ``stored`` (a rename is no edit of the game).
+
+    ``history rename`` changes a name in the recorded game, never in its saved
+    answers: the names are matched seat by seat and member by member.
+    """
+    before, after = _names(scored), _names(stored)
+    if len(before) != len(after):
+        return scored
+    renamed = {old: new for old, new in zip(before, after, strict=True) if old != new}
+    if not renamed:
+        return scored
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, str):
+            return renamed.get(node, node)
+        if isinstance(node, list):
+            return [walk(item) for item in node]
+        if isinstance(node, dict):
+            return {key: walk(value) for key, value in node.items()}
+        return node
+
+    return walk(scored)
+
+
 def _compare(where: str, session: Session, outcome: Any) -> list[Finding]:
     """A note when the recorded game is not what the answers give (it was edited, say)."""
     from scorers import SCORERS, ScoreFileError
@@ -275,7 +319,7 @@ def _compare(where: str, session: Session, outcome: Any) -> list[Finding]:
         stored = json.loads(session.play["result"])
     except ValueError:
         return []  # reported with the game itself
-    difference = first_difference(stored, scored)
+    difference = first_difference(stored, _as_renamed(scored, stored))
     if difference is None:
         return []
     return [

@@ -148,6 +148,7 @@ def run(
     *,
     prompter_for: Callable[[ShowHelp, ShowHelp], Prompter],
     out: Callable[[str], None],
+    heading: Callable[[str], str] | None = None,
 ) -> Finished:
     """Play a session to its end and save it, holding it so no other terminal drives it.
 
@@ -156,6 +157,9 @@ def run(
             saved in its history.
         prompter_for: Builds the prompter, given how to show the rules and the time.
         out: Prints a line for the players.
+        heading: Given the part of the game the players go on at (the first
+            question asked after the replay), the line said once before it:
+            a resume's header names where the game stands now.
 
     Returns:
         The saved game.
@@ -186,6 +190,15 @@ def run(
             def save(key: str, value: Any, where: str) -> None:
                 session.append(key, value, note=where)
 
+            headed: list[str] = []
+
+            def head(where: str) -> str | None:
+                if heading is None or headed:
+                    return None
+                headed.append(where)
+                return heading(where)
+
+            undone: tuple[str, Any] | None = None
             while True:
                 table = Table(
                     session.game,
@@ -194,6 +207,8 @@ def run(
                     prompter=prompter,
                     out=out,
                     known_names=names,
+                    undone=undone,
+                    heading=head,
                 )
                 current["table"] = table
                 try:
@@ -203,10 +218,15 @@ def run(
                     if not table.answers:
                         out("Nothing to undo yet.")
                     else:
+                        undone = table.answers[-1]
                         session.truncate(len(table.answers) - 1)
-                        out("Undone: the last answer is asked again.")
+                        out("Undone: the last answer is asked again, offered for editing.")
                     continue
                 except ReplayError as error:
+                    undone = None
+                    said = head(table.where)
+                    if said:
+                        out(said)
                     settle(session, len(table.answers), error, prompter, out)
                     continue
                 break

@@ -194,15 +194,21 @@ def render(pad: Pad, marks: Mapping[str, Sequence[str]], title: str) -> str:
         )
     parts: list[Any] = [Text(title, style="bold"), grid]
     if shared:
-        table = RichTable(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
-        table.add_column("#", justify="right")
-        table.add_column("For the whole table")
-        table.add_column("", overflow="fold")
-        for number, row in enumerate(shared, len(player_rows) + 1):
-            table.add_row(
-                str(number), Text(row.label), cell_text(row.id, row.shown(pad.get(row.id)))
-            )
-        parts.append(table)
+        # The rows for the whole table flow several to a line (``5 Card I: pink 4``), so
+        # that on a 24-line terminal the players' rows stay in view above the question.
+        items = [
+            Text.assemble(f"{number} {row.label}: ", cell_text(row.id, row.shown(pad.get(row.id))))
+            for number, row in enumerate(shared, len(player_rows) + 1)
+        ]
+        lines: list[Text] = [Text("For the whole table", style="bold")]
+        current = Text()
+        for item in items:
+            if current.plain and len(current.plain) + 4 + len(item.plain) > _width():
+                lines.append(current)
+                current = Text()
+            current = Text.assemble(current, "    " if current.plain else "", item)
+        lines.append(current)
+        parts.extend(lines)
     console = Console(width=_width(), highlight=False, color_system=None)
     with console.capture() as capture:
         console.print(Group(*parts))

@@ -40,6 +40,35 @@ class Undo(Exception):
     """The player asked to take back the last answer."""
 
 
+class Refusal(str):
+    """Why a typed answer is refused, with the part of it that is wrong.
+
+    A plain ``str`` problem is about the whole line; a refusal's ``span``
+    (start, end) marks the characters of the typed text at fault, so the prompt
+    keeps the line and puts the cursor there (the bad value selected).
+    """
+
+    span: tuple[int, int]
+
+    def __new__(cls, message: str, span: tuple[int, int]) -> Refusal:
+        made = super().__new__(cls, message)
+        made.span = span
+        return made
+
+
+def shifted(problem: str | None, by: int) -> str | None:
+    """``problem`` with its span moved ``by`` characters (the text was stripped)."""
+    if isinstance(problem, Refusal) and by:
+        return Refusal(str(problem), (problem.span[0] + by, problem.span[1] + by))
+    return problem
+
+
+def _field_of(message: str) -> str:
+    """The words of a row question without its ``, in seat order (...)?`` tail."""
+    field = message.rstrip("?").split(", in seat order")[0].split(", one per")[0]
+    return field.strip()
+
+
 class Pause(Exception):
     """The player asked to save and stop."""
 
@@ -64,9 +93,19 @@ class Prompter(Protocol):
     """Asks one live question; raises :class:`Undo` or :class:`Pause` on request."""
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
-        """One of ``choices`` (``controls``: also offer Undo, Rules and Pause)."""
+        """One of ``choices`` (``controls``: also offer Undo, Rules and Pause).
+
+        ``unavailable`` (choice → why) are shown in their place but cannot be
+        picked (their numbers stay).
+        """
         ...
 
     def text(
@@ -104,6 +143,10 @@ class Table:
         prompter: Asks the live questions.
         out: Prints a line for the players.
         known_names: Player names from the history, offered as suggestions.
+        undone: The answer just taken back with ``:undo`` (its key and value):
+            when its question is asked again, it is offered for editing.
+        heading: Given the part of the game of the first question the players
+            see (after the replay), the line that heads it (a resume's header).
     """
 
     def __init__(
@@ -115,6 +158,8 @@ class Table:
         prompter: Prompter,
         out: Callable[[str], None],
         known_names: Sequence[str] = (),
+        undone: tuple[str, Any] | None = None,
+        heading: Callable[[str], str | None] | None = None,
     ) -> None:
         self.game = game
         self.answers = [(k, v) for k, v in events if is_answer(k)]
@@ -131,8 +176,20 @@ class Table:
         self.prompter = prompter
         self._out = out
         self.known_names = list(known_names)
+        self.players: list[str] = []
+        """The players' names in seat order, once asked (named in refusals of a row)."""
+        self.undone = undone
+        self._heading = heading
         self._backlog: list[tuple[str, str]] = []
         self._replaying = bool(self.answers)
+
+    def offered(self, key: str, default: Any) -> Any:
+        """What a live question offers: the answer just undone for it, else ``default``."""
+        if self.undone is None or not self.live or self.undone[0] != key:
+            return default
+        value = self.undone[1]
+        self.undone = None
+        return value
 
     @property
     def live(self) -> bool:
@@ -226,6 +283,11 @@ class Table:
             self.position += 1
             self.rounds.append(self.current_round)
             return value
+        if self._heading is not None:
+            said = self._heading(self.where)
+            self._heading = None
+            if said:
+                self._out(said)
         if self._replaying:
             self._replaying = False
             for _, line in self._backlog[-CONTEXT_LINES:]:
@@ -248,23 +310,39 @@ class Table:
         *,
         topic: str | None = None,
         formerly: Mapping[str, str] | None = None,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
         """One of ``choices``.
 
         ``formerly`` maps the words an earlier version offered to today's choice:
         a game saved then replays (those words are never offered).
+        ``unavailable`` (choice → why, e.g. ``Aki's``) are listed, so every
+        choice keeps its number, but cannot be picked.
         """
         renamed = formerly or {}
+        barred = dict(unavailable or {})
 
         def problem(value: Any) -> str | None:
             if not isinstance(value, str):
                 return "is not one of the choices"
+            if renamed.get(value, value) in barred:
+                return f"is not to be had ({barred[renamed.get(value, value)]})"
             ok = value in choices or renamed.get(value) in choices
             return None if ok else "is not one of the choices"
 
-        value = self._answer(
-            key, message, lambda: self.prompter.select(message, choices, default), problem, topic
-        )
+        def ask() -> str:
+            offered = self.offered(key, default)
+            shown = offered if offered in choices and offered not in barred else default
+            while True:
+                picked = (
+                    self.prompter.select(message, choices, shown, unavailable=barred)
+                    if barred
+                    else self.prompter.select(message, choices, shown)
+                )
+                if picked not in barred:
+                    return picked
+
+        value = self._answer(key, message, ask, problem, topic)
         return renamed.get(value, str(value))
 
     def yes(
@@ -297,9 +375,9 @@ class Table:
                 return f"{value} is too big: at most {high}"
             return None
 
-        shown = "" if default is None else str(default)
-
         def ask() -> int:
+            offered = self.offered(key, default)
+            shown = "" if offered is None else str(offered)
             return int(self.prompter.text(message, check, shown, ()).strip())
 
         value = self._answer(key, message, ask, lambda v: _number_problem(v, low, high), topic)
@@ -317,15 +395,38 @@ class Table:
     ) -> list[int]:
         """``count`` whole numbers from 0 to ``high`` in one answer (a row of the score pad)."""
 
+        field = _field_of(message)
+
+        def whose(seat: int) -> str:
+            names = self.players if len(self.players) == count else []
+            return names[seat] if names else f"player {seat + 1}"
+
         def check(text: str) -> str | None:
-            parts = text.replace(",", " ").split()
-            if len(parts) != count:
-                return f"{count} numbers, one per player, separated by spaces"
-            for part in parts:
+            import re
+
+            parts = [(m.group(), m.span()) for m in re.finditer(r"[^\s,]+", text)]
+            for seat, (part, span) in enumerate(parts[:count]):
+                shown = part if len(part) <= 12 else part[:11] + "…"
                 if not (part.isascii() and part.isdigit()) or len(part) > 9:
-                    return f"not a whole number: {part}"
+                    return Refusal(f"{field}, {whose(seat)}: {shown} is not a whole number", span)
                 if int(part) > high:
-                    return f"{part} is too big: at most {high}"
+                    return Refusal(
+                        f"{field}, {whose(seat)}: {part} is too big (at most {high})", span
+                    )
+            if len(parts) > count:
+                extra = len(parts) - count
+                start = parts[count][1][0]
+                return Refusal(
+                    f"{field}: {count} numbers, one per player; {plural(extra, 'number')} too many",
+                    (start, len(text.rstrip())),
+                )
+            if len(parts) < count:
+                missing = ", ".join(whose(seat) for seat in range(len(parts), count))
+                end = len(text)
+                return Refusal(
+                    f"{field}: {count} numbers, one per player; none yet for {missing}",
+                    (end, end),
+                )
             return None
 
         def problem(value: Any) -> str | None:
@@ -333,9 +434,9 @@ class Table:
                 return f"is not a list of {count} numbers"
             return next((p for p in (_number_problem(v, 0, high) for v in value) if p), None)
 
-        shown = "" if default is None else " ".join(str(v) for v in default)
-
         def ask() -> list[int]:
+            offered = self.offered(key, default)
+            shown = "" if offered is None else " ".join(str(v) for v in offered)
             text = self.prompter.text(message, check, shown, ())
             return [int(part) for part in text.replace(",", " ").split()]
 
@@ -356,7 +457,9 @@ class Table:
         """A line of text (stripped) that ``check`` accepts."""
 
         def validate(text: str) -> str | None:
-            return check(text.strip()) if check else None
+            if not check:
+                return None
+            return shifted(check(text.strip()), len(text) - len(text.lstrip()))
 
         def problem(value: Any) -> str | None:
             if not isinstance(value, str):
@@ -364,8 +467,10 @@ class Table:
             return validate(value)
 
         def ask() -> str:
+            offered = self.offered(key, default)
+            shown = offered if isinstance(offered, str) else default
             return self.prompter.text(
-                message, validate, default, suggestions, complete=complete, preview=preview
+                message, validate, shown, suggestions, complete=complete, preview=preview
             ).strip()
 
         return str(self._answer(key, message, ask, problem, topic))

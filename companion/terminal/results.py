@@ -25,8 +25,13 @@ if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
 
 
-def label(category: str) -> str:
-    """``victory_markers`` → ``Victory markers``."""
+def label(category: str, game: object = None) -> str:
+    """``victory_markers`` → ``Victory markers`` (or the ``game``'s own row title for it)."""
+    from scorers import SCORERS
+
+    scorer = SCORERS.get(game) if isinstance(game, str) else None
+    if scorer is not None and category in scorer.info.row_titles:
+        return scorer.info.row_titles[category]
     words = category.replace("_", " ")
     return words[:1].upper() + words[1:]
 
@@ -53,7 +58,7 @@ def result_table(result: Mapping[str, Any], *, title: str, interim: bool = False
         categories.extend(c for c in player["breakdown"] if c not in categories)
     for category in categories:
         table.add_row(
-            plain(label(category)),
+            plain(label(category, result.get("game"))),
             *(
                 plain(_shown(p["breakdown"].get(category, None if p["total"] is None else 0)))
                 for p in players

@@ -116,7 +116,13 @@ def topics_text(
 
 
 def _see_also(topic: Topic) -> str:
-    return f"See also: {', '.join(topic.see_also)}" if topic.see_also else ""
+    """The related topics by their titles (an id no topic has is shown as it is)."""
+    if not topic.see_also:
+        return ""
+    from companion.rules import load_topics
+
+    titles = {t.id: t.title for t in load_topics(topic.game)}
+    return f"See also: {'; '.join(titles.get(i, i) for i in topic.see_also)}"
 
 
 def topic_text(topic: Topic, title: str, width: int) -> str:

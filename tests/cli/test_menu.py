@@ -71,7 +71,8 @@ def test_esc_in_a_submenu_goes_back_a_level(started: list[tuple[str, str]]) -> N
 
 
 def test_rules_topic_then_back_twice(capsys: pytest.CaptureFixture[str]) -> None:
-    drive(sel(3), sel(2), sel(0), UP + "\r", UP + "\r", QUIT)
+    # Rules, Tokaido, its first topic (after Search), then Back three times.
+    drive(sel(3), sel(2), sel(1), UP + "\r", UP + "\r", UP + "\r", QUIT)
     shown = capsys.readouterr().out
     assert "Tokaido" in shown
     assert "Tokaido: What is in the box" in shown
@@ -88,3 +89,44 @@ def test_goodbye_names_unfinished_games_only_when_there_are_some(db_path: Path) 
     assert goodbye(None) == "\nBye."
     run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
     assert goodbye(None) == "\nBye. 1 unfinished game waits in: companion resume"
+
+
+def test_esc_in_the_main_menu_leaves(started: list[tuple[str, str]]) -> None:
+    drive(ESC)
+    assert started == []
+
+
+def test_the_resume_chooser_has_back_and_honours_esc(db_path: Path) -> None:
+    for name in ("Aki", "Ann"):
+        run(["play", "shibuya"], sel(0) + txt(name) + CTRL_C)
+    for keys in (ESC, sel(2), CTRL_C):  # Esc; Back (after the two games); Ctrl-C
+        left = run(["resume"], keys)
+        assert left.exit_code == 0, left.output
+        assert "Resuming" not in left.stdout
+    resumed = run(["resume"], sel(1) + CTRL_C)
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players).")  # newest first
+
+
+def test_rules_search_from_the_menu_then_a_related_topic_by_its_title(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    question = "does riding the rickshaw past a circle let me grab its coin"
+    # Rules, Kamakura, Search, the question, the best answer, then its first "See also".
+    drive(sel(3), sel(3), sel(0), txt(question), sel(0), sel(0), ESC, ESC, ESC, QUIT)
+    shown = capsys.readouterr().out
+    assert "Kamakura Collection: Collecting coins\n" in shown
+    assert "Kamakura Collection: The memento board\n" in shown  # its first "See also"
+    assert "Searching for" not in shown
+
+
+def test_the_place_chooser_has_back_and_esc_and_starts_nothing(db_path: Path) -> None:
+    from tests.support.play_scripts import shibuya
+
+    script = shibuya(2)
+    first = run([*script.args, "--location", "Home"], script.keys())
+    assert first.exit_code == 0, first.output
+    for keys in (ESC, sel(3)):  # Esc; Back (after Home, another place, no place)
+        left = run(["play", "shibuya"], keys)
+        assert left.exit_code == 0, left.output
+        assert left.stdout == "Nothing was started.\n"
+    assert run(["resume"], "").stdout == "No unfinished games.\n"

@@ -116,7 +116,9 @@ def test_tokaido_end_to_end(db_path: Path, seeds: list[int]) -> None:
     # At the first inn, note what everyone gained: one answer per kind, every traveller.
     keys += sel(1) + yes_from_no()
     keys += txt("3 0 1") + txt("1 0 0") + txt("0 1 0") + txt("1 0 0") + txt("3 0 0")
-    keys += sel(0) + txt("") + sel(2) + txt("") + sel(1) + txt("")
+    # The table's last answer stays the default: Yes at the second inn (one down for
+    # No), then No at the third and fourth (Enter keeps it).
+    keys += sel(0) + sel(1) + sel(2) + sel(0) + sel(1) + sel(0)
     # The count: noted sums are offered (Enter keeps them), other rows typed over.
     rows = ["60 62 55", "", "7 6 4", "", "2 1 2", "2 4 1", "1 0 2"]
     keys += "".join(txt(r) for r in rows) + txt("")
@@ -266,7 +268,7 @@ def test_undo_and_rules_at_any_prompt(db_path: Path) -> None:
     keys += txt("Bo") + shibuya_keys()[len(sel(0) + txt("Aki") + txt("Ben")) :]
     result = run(["play", "shibuya"], keys)
     assert result.exit_code == 0, result.output
-    assert "Undone: the last answer is asked again." in result.stdout
+    assert "Undone: the last answer is asked again, offered for editing." in result.stdout
     assert "Setting up" in result.stdout
     [game] = saved(db_path)
     assert [p["name"] for p in game["score_file"]["players"]] == ["Ann", "Bo"]
@@ -295,7 +297,7 @@ def test_pause_then_resume(db_path: Path) -> None:
     assert sessions(db_path) == [(1, "shibuya", "active")]
     resumed = run(["resume", "1"], rest)
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, setup).")
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, start player).")  # asked now
     [game] = saved(db_path)
     assert game["result"]["winners"] == ["Aki"]
 
@@ -390,3 +392,17 @@ def test_an_unfinished_game_can_be_set_aside(db_path: Path) -> None:
     assert run(["resume"], "").stdout == "No unfinished games.\n"
     again = run(["resume", "1", "--abandon"], "")
     assert again.exit_code == 1
+
+
+@pytest.mark.slow
+def test_the_resume_header_names_the_stage_asked_now(db_path: Path, seeds: list[int]) -> None:
+    names = ["Aki", "Ben", "Cho"]
+    keys = txt("3") + "".join(txt(n) for n in names) + txt("2 7") + sel(0)
+    keys += sel(1) + sel(0) + sel(0) + sel(0)  # tiles kept, the line-up drawn
+    keys += sel(1) + sel(0)  # the first inn: Ben first, no notes
+    keys += sel(0) + sel(0)  # the second inn: Aki first, no notes
+    paused = run(["play", "tokaido"], keys + pause(3))  # at "Who reached the third inn first?"
+    assert paused.exit_code == 0, paused.output
+    resumed = run(["resume", "1"], pause(3))
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stdout.startswith("Resuming game #1 (Tokaido, arriving at the third inn).")

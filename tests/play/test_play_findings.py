@@ -105,7 +105,9 @@ def test_undo_keeps_a_draw(db_path: Path) -> None:
 def test_undo_keeps_a_tie_drawn_between_bids(db_path: Path) -> None:
     keys = txt("3") + NAMES3 + txt("") + sel(0)
     keys += sel(4) + sel(4) + sel(4)  # three equal bids of 0 chests
-    keys += undo(1) + sel(4)  # at "Carry out the 10 actions": undo Cho's bid, bid the same
+    keys += undo(1) + sel(
+        0
+    )  # at "Carry out the 10 actions": undo Cho's bid (offered again), keep it
     keys += pause(1)
     result = run(["play", "shogun"], keys)
     assert result.exit_code == 0, result.output

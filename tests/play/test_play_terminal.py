@@ -68,7 +68,7 @@ def test_killed_mid_game_then_resumed_to_the_same_result(db_path: Path, tmp_path
     answer(child, "Player 2's name", "Ben\r")
     answer(child, "colour?", "\r")
     answer(child, "Which rules?", "\r")
-    answer(child, "Steps you skipped", "\r")
+    answer(child, "Steps not done", "\r")
     answer(child, "Who goes first?", "\r")
     for left in (16, 15, 14, 13, 12):
         answer(child, f"({left} to go)", "\r")
@@ -95,10 +95,11 @@ def test_menu_rules_and_history(db_path: Path) -> None:
     child = spawn()
     answer(child, "What now?", DOWN * 3 + "\r")  # Rules
     answer(child, "Rules of which game?", DOWN + "\r")  # shibuya
-    answer(child, "Which topic of Shibuya?", DOWN * 5 + "\r")  # How to win
+    answer(child, "Which topic of Shibuya?", DOWN * 6 + "\r")  # How to win (after Search)
     child.expect_exact("Shibuya: How to win")
     child.expect_exact("6 of its 8 pawns")
-    answer(child, "Which topic of Shibuya?", "\x1b[A\r")  # Back (the last entry)
+    answer(child, "Shibuya: How to win. Next?", "\x1b[A\r")  # Back (the last entry)
+    answer(child, "Which topic of Shibuya?", "\x1b[A\r")  # Back
     answer(child, "Rules of which game?", "\x1b[A\r")  # Back
     answer(child, "What now?", DOWN * 4 + "\r")  # History
     child.expect_exact("No games recorded yet.")

@@ -152,7 +152,7 @@ def test_shibuya_with_four_hands_over_the_start_player_as_a_person() -> None:
             return "All 16 tiles are laid" if "tile" in message else choices[1]
 
         def text(self, message: str, *args: Any, **kwargs: Any) -> str:
-            return next(answers) if "name" in message or "skipped" in message else ""
+            return next(answers) if "name" in message or "Steps not done" in message else ""
 
     outcome, _ = play("shibuya", Players(random.Random(0)), [])
     assert outcome.start_player == 3  # Dai, person 4 in seat order

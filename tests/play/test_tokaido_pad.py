@@ -85,7 +85,7 @@ def test_the_inn_and_the_count_both_ask_the_printed_meal_price() -> None:
     count = next(words for field, _, words, *_ in FIELDS if field == "meal_cost")
     assert inn.startswith("Printed price of the meal")
     assert count.startswith("Total printed price of meal cards")
-    assert "Kinko pays one less" in inn and "Kinko pays one less" in count
+    assert "as printed, even for Kinko" in inn and "as printed, even for Kinko" in count
 
 
 def test_the_count_after_noted_stages_says_it_takes_the_whole_game() -> None:
@@ -99,7 +99,7 @@ def test_the_count_after_noted_stages_says_it_takes_the_whole_game() -> None:
         "Score track on arrival in Edo, in seat order (Aki Ben)?",
         "Coins in the temple area in all, the whole game (the stages noted are added up), "
         "in seat order (Aki Ben)?",
-        "Total printed price of meal cards (Kinko pays one less), in seat order (Aki Ben)?",
+        "Total printed price of meal cards (as printed, even for Kinko), in seat order (Aki Ben)?",
         "Souvenir cards in all, the whole game (the stages noted are added up), "
         "in seat order (Aki Ben)?",
     ]

@@ -104,10 +104,10 @@ def test_a_turn_is_one_short_answer(text: str, action: str, coin: Any) -> None:
 
 
 def test_a_wrong_turn_says_what_fits() -> None:
-    assert parse_turn("x", ACTIONS) == (
+    assert parse_turn("xx", ACTIONS) == (
         None,
         None,
-        "one of: v B visited circle B, w walked, r rested, c called a taxi, "
+        "one of: B (or v B) visited circle B, w walked, r rested, c called a taxi, "
         "u used a ticket, n none",
     )
     assert parse_turn("8", ACTIONS)[2] == "the last turns have begun already: no 8 here"
@@ -117,12 +117,12 @@ def test_a_wrong_turn_says_what_fits() -> None:
 @pytest.mark.parametrize(
     ("done", "offered"),
     [
-        ([], VISIT),
-        ([VISIT], WALK),  # never the action just done
-        ([WALK], VISIT),
-        ([VISIT, WALK], VISIT),  # the one before the last
-        ([WALK, REST, WALK], REST),
-        ([REST, REST], VISIT),
+        ([], WALK),  # a first turn: no coin to take on a station
+        ([VISIT], WALK),  # never a visit (its circle is typed anyway)
+        ([WALK], REST),  # never the action just done
+        ([VISIT, WALK], REST),
+        ([WALK, REST, WALK], REST),  # the usual one but the last
+        ([REST, REST], WALK),
     ],
 )
 def test_the_action_offered_is_the_most_likely(done: list[str], offered: str) -> None:

@@ -571,7 +571,8 @@ the companion records is the number of pawns at goal per side (category goals).
 Note: the rulebook's wording "all 6 of his pawns" is read as 6 of the 8 (several
 sources agree).
 
-See also: optional-rule, four-players, tie-breaks
+See also: Optional rule: no construction part; Four players in two teams; Ties
+  and impossible endings
 """
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from companion.play.table import Complete, Preview
 
@@ -17,10 +17,16 @@ class Scripted:
         self.asked: list[str] = []
 
     def select(
-        self, message: str, choices: Sequence[str], default: str | None, *, controls: bool = True
+        self,
+        message: str,
+        choices: Sequence[str],
+        default: str | None,
+        *,
+        controls: bool = True,
+        unavailable: Mapping[str, str] | None = None,
     ) -> str:
         self.asked.append(message)
-        return self.rng.choice(list(choices))
+        return self.rng.choice([c for c in choices if c not in (unavailable or {})])
 
     def text(
         self,

@@ -68,7 +68,9 @@ SHORT = {
 }
 EIGHTH = "8"
 LETTERS = {"v": VISIT, "w": WALK, "r": REST, "c": CALL, "u": USE, "n": NONE}
-TURN_HELP = "v B visited circle B, w walked, r rested, c called a taxi, u used a ticket, n none"
+TURN_HELP = (
+    "B (or v B) visited circle B, w walked, r rested, c called a taxi, u used a ticket, n none"
+)
 
 
 def flow(t: Table) -> Outcome:
@@ -156,14 +158,20 @@ def ask_board(t: Table, key: str) -> Circles:
 
 
 def likely(history: list[str]) -> str:
-    """The action offered first: the one before the player's last, never the last one."""
-    if not history:
-        return VISIT
-    last = history[-1]
-    for action in reversed(history[:-1]):
-        if action != last:
-            return action
-    return WALK if last == VISIT else VISIT
+    """The action offered first: the player's usual one, never the last one, never a visit.
+
+    A visit is never offered: its circle is typed anyway, and a circle's
+    letter alone is a visit. The offer is the action other than a visit that
+    the player took most often, leaving out the last one (no action twice in a
+    row); of equals, the latest. A first turn offers a walk: every piece starts
+    on a station, where there is no site coin to take.
+    """
+    last = history[-1] if history else None
+    taken = [action for action in history if action not in (VISIT, last)]
+    if not taken:
+        return REST if last == WALK else WALK
+    latest = {action: k for k, action in enumerate(taken)}
+    return max(latest, key=lambda action: (taken.count(action), latest[action]))
 
 
 def turn_code(action: str) -> str:
@@ -177,6 +185,8 @@ def parse_turn(
     """A turn's answer → its action, the coin taken (for ``v B``) and the problem.
 
     The list's words (answers saved by older versions) are taken as they are.
+    A circle's letter alone is a visit there (``B``); the action letters keep
+    their meaning, so circle C alone is a capital ``C`` (``c`` calls a taxi).
     """
     if text in options:
         return text, None, None
@@ -193,8 +203,12 @@ def parse_turn(
         if len(rest.split()) != 1 or len(coins) != 1:
             return None, None, "v and one circle letter, like v B"
         return VISIT, coins[0], None
-    if head in LETTERS and len(parts) == 1:
+    if head in LETTERS and len(parts) == 1 and parts[0] != "C":
         return LETTERS[head], None, None
+    if len(parts) == 1 and head != EIGHTH:  # a circle alone: ``B`` is ``v B`` (``C``, not ``c``)
+        coins = parse_coins(parts[0])
+        if len(coins) == 1:
+            return VISIT, coins[0], None
     extra = ", 8 someone took an 8th coin" if eighth else ""
     return None, None, f"one of: {TURN_HELP}{extra}"
 

@@ -41,6 +41,9 @@ is the colours themselves: ``y``, ``rp``), its words on the web pad's dropdown, 
 KINDS = {code: (kind, words) for kind, (code, _, words) in TYPES.items() if code}
 """A card code's word for what it scores → the scorer's type and the words spelled out."""
 KIND_WORDS = {kind: word for word, (kind, _) in KINDS.items()}
+SHORT_KINDS = {"an": "any", "tw": "two", "al": "all", "th": "three", "c": "chair", "v": "vm"}
+"""The fewest letters that name each word unambiguously (no colour letter is among them):
+``bc33c1`` is ``bchair33c1``, ``kv47`` is ``kvm47``, ``ran11`` is ``rany11``."""
 RANGES = dict(
     zip(
         REACHES,
@@ -59,7 +62,8 @@ CODE_HELP = "\n".join(
         "           vm (victory markers)",
         "  range    1 (its own space), 3, 5 or 7 (the whole street)",
         "  chairs   only for a card that shows chair icons: add c1 (one chair) or c2 (two)",
-        "Run together works too (by33, bchair33c1); =3 repeats the card on the other",
+        "Run together works too (by33, bchair33c1); the words may be cut to an, tw, al,",
+        "th, c, v (bc33c1, kv47); =3 repeats the card on the other",
         "player's space 3 (their own numbering). Tab offers what fits.",
     ]
 )
@@ -97,6 +101,7 @@ def parse_card(text: str) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"{card_colour!r} is not a card colour: b k r y p"
     scoring: dict[str, Any]
     word = scores.replace("+", "")
+    word = SHORT_KINDS.get(word, word)
     if word in KINDS:
         scoring = {"type": KINDS[word][0]}
     elif colour(word):

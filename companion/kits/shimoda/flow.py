@@ -216,7 +216,7 @@ def ask_street(
         key,
         f"{names[seat]}'s street from {names[seat]}'s left: tourists on spaces 1-7 "
         f"(b k r y p, '-' for none; {names[seat]}'s space 1 faces {other}'s space 7)?",
-        check=lambda text: parse_street(text)[1],
+        check=lambda text: street_refusal(text, names[seat]),
         default=" ".join(s or EMPTY for s in current) if current else "",
         preview=preview,
         topic="scoring-victory-markers",
@@ -224,6 +224,22 @@ def ask_street(
     spaces, _ = parse_street(text)
     assert spaces is not None
     return spaces
+
+
+def street_refusal(text: str, name: str) -> str | None:
+    """What is wrong with a street's tourists, naming whose street, at the space at fault."""
+    import re
+
+    from companion.play.table import Refusal
+
+    problem = parse_street(text)[1]
+    if problem is None:
+        return None
+    found = re.match(r"space (\d+):", problem)
+    groups = [m.span() for m in re.finditer(r"[^\s,]+", text)]
+    if found and int(found.group(1)) <= len(groups):
+        return Refusal(f"{name}'s street, {problem}", groups[int(found.group(1)) - 1])
+    return Refusal(f"{name}'s street: {problem}", (len(text), len(text)))  # add what is missing
 
 
 def ask_card(

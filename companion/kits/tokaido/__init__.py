@@ -130,7 +130,7 @@ COUNTS = (
     (
         "meal_cost",
         "Meal prices",
-        "Total printed price of meal cards (Kinko pays one less)",
+        "Total printed price of meal cards (as printed, even for Kinko)",
         "scoring-gourmet",
     ),
     ("souvenirs", "Souvenir cards", "Souvenir cards", "scoring-collector"),

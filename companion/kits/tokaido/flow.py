@@ -6,6 +6,7 @@ answer per row with every traveller's number in seat order.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from companion.kits import KITS, PadOptions
@@ -25,7 +26,7 @@ MEAL_POWERS = {
 GAINS = (
     (
         "meal_cost",
-        "Printed price of the meal bought at the inn (0 for none; Kinko pays one less)",
+        "Printed price of the meal bought at the inn (0 for none; as printed, even for Kinko)",
         3,
         "inns",
     ),
@@ -55,6 +56,7 @@ def flow(t: Table) -> Outcome:
     t.say(f"{line[-1]} is furthest back and moves first.")
     if count == 2:
         t.say("Two players: place the neutral traveller too.")
+    noting = False  # the table's choice stays the default for the stages after it
     for stage, inn in enumerate(STAGES, 1):
         t.round(f"stage {stage}")
         t.at("turn", f"stage {stage}: to {inn}", "turn-order")
@@ -72,9 +74,10 @@ def flow(t: Table) -> Outcome:
                 t.say(f"Reminder for {name}: {INN_POWERS[traveler]}")
             if traveler in MEAL_POWERS:
                 t.say(f"Reminder for {name}: {MEAL_POWERS[traveler]}")
-        if t.yes(
-            f"inn{stage}.notes", "Note what each traveller gained on this stage?", default=False
-        ):
+        noting = t.yes(
+            f"inn{stage}.notes", "Note what each traveller gained on this stage?", default=noting
+        )
+        if noting:
             note_gains(t, stage, names, gains)
         if stage < len(STAGES):
             t.say("Unbought meals go under the pile; the last to arrive sets off first.")
@@ -120,7 +123,7 @@ def choose_travelers(t: Table, names: list[str], steps: Checklist | None = None)
             travelers[name] = t.choose(f"traveler.{seat}", f"{name} keeps?", tiles)
     else:
         for seat, name in enumerate(names):
-            taken = set(travelers.values())  # one tile each
+            taken = {tile: who for who, tile in travelers.items()}  # one tile each
             travelers[name] = ask_traveler(t, f"traveler.{seat}", name, taken=taken)
     for name, traveler in travelers.items():
         t.say(f"{name} is {traveler}: starts with {TRAVELER_COINS[traveler]} coins.")
@@ -128,11 +131,20 @@ def choose_travelers(t: Table, names: list[str], steps: Checklist | None = None)
 
 
 def ask_traveler(
-    t: Table, key: str, name: str, current: str | None = None, *, taken: set[str] | None = None
+    t: Table,
+    key: str,
+    name: str,
+    current: str | None = None,
+    *,
+    taken: Mapping[str, str] | None = None,
 ) -> str:
-    """One player's traveller, from the ten tiles (but those ``taken`` by others)."""
-    tiles = sorted(set(TRAVELER_COINS) - (taken or set()))
-    return t.choose(key, f"{name}'s traveller?", tiles, current, topic="travelers")
+    """One player's traveller, from the ten tiles; those ``taken`` (tile → whose) are
+    shown but cannot be picked, so every tile keeps its number from player to player."""
+    tiles = sorted(TRAVELER_COINS)
+    unavailable = {tile: f"{who}'s" for tile, who in (taken or {}).items()}
+    return t.choose(
+        key, f"{name}'s traveller?", tiles, current, topic="travelers", unavailable=unavailable
+    )
 
 
 def count_up(
@@ -169,6 +181,7 @@ def score_only(t: Table) -> Outcome:
     t.at("scoring", "travellers", "travelers")
     travelers: list[str] = []
     for seat, name in enumerate(names):
-        travelers.append(ask_traveler(t, f"traveler.{seat}", name, taken=set(travelers)))
+        taken = dict(zip(travelers, names, strict=False))
+        travelers.append(ask_traveler(t, f"traveler.{seat}", name, taken=taken))
     t.at("scoring", "scoring", "scoring-journey")
     return Outcome(count_up(t, names, travelers, {}))
