@@ -171,7 +171,7 @@ def test_conflicting_edits_keep_both_versions(club: str, tmp_path: Path) -> None
             history.replace(replace(play, notes=notes))
     ok(club, a)
     said = ok(club, b)
-    assert "1 conflict (both versions kept: companion club status)" in said
+    assert "1 new conflict (both versions kept: companion club conflicts)" in said
     ok(club, a)
     kept = contents(a)["a-0"]["notes"]
     assert contents(b)["a-0"]["notes"] == kept
@@ -179,8 +179,8 @@ def test_conflicting_edits_keep_both_versions(club: str, tmp_path: Path) -> None
     assert {kept, lost} == {"from table a", "from table b"}
     status = run("club", "status", club, "--db", str(a))
     assert status.exit_code == 0, status.output
-    assert "  Conflicts: 1\n" in status.output
-    assert "    a-0 (" in status.output
+    assert "  Conflicts to settle: 1\n" in status.output
+    assert ", play a-0: 1 = table " in status.output
     assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
 
 
