@@ -184,6 +184,8 @@ def meet(history: History, ledger: Ledger) -> bool:
     forked = bool(known) and known not in token.split()
     if forked:
         me = new_table_id(history)
+    if not ledger.writable():
+        return forked
     fresh = new_marker()
     set_marker(history, f"{token.split()[-1] if token and not forked else ''} {fresh}".strip())
     ledger.name_table(me, name, fresh)
