@@ -322,7 +322,8 @@ class Ledger:
                 == (True,)
             )
             renamed = self.db.execute(
-                "SELECT seq, id, old_name, new_name, made_at, origin FROM renames "
+                "SELECT seq, id, old_name, new_name, made_at, origin, coalesce(player_uuid, '') "
+                "FROM renames "
                 "WHERE seq > %s AND seq <= %s ORDER BY seq LIMIT %s",
                 (after, rows[-1][0] if cut else bound, limit),
             ).fetchall()
@@ -338,7 +339,7 @@ class Ledger:
                 found.append((seq, SetAside(seq, str(u), why)))
             else:
                 found.append((seq, Incoming(u, c, str(t), bool(d), e, seq)))
-        found += [(seq, Renamed(i, o, n, t, g)) for seq, i, o, n, t, g in renamed]
+        found += [(seq, Renamed(i, o, n, t, g, str(pu))) for seq, i, o, n, t, g, pu in renamed]
         found.sort(key=lambda item: item[0])
         found = found[:limit]
         return (found[-1][0] if found else after), found
@@ -369,10 +370,10 @@ class Ledger:
             self.db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
             for r in renames:
                 written += self.db.execute(
-                    "INSERT INTO renames (seq, id, origin, old_name, new_name, made_at) "
-                    "SELECT nextval('change_numbers'), %s, %s, %s, %s, %s "
+                    "INSERT INTO renames (seq, id, origin, old_name, new_name, made_at, "
+                    "player_uuid) SELECT nextval('change_numbers'), %s, %s, %s, %s, %s, %s "
                     "WHERE NOT EXISTS (SELECT 1 FROM renames WHERE id = %s)",
-                    (r.id, origin, r.old, r.new, r.at, r.id),
+                    (r.id, origin, r.old, r.new, r.at, r.uuid[:100] or None, r.id),
                 ).rowcount
         return written
 

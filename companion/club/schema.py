@@ -163,6 +163,7 @@ MIGRATIONS += (
                 token text CHECK (length(token) <= 100),
                 seen_at timestamptz NOT NULL DEFAULT now()
             )""",
+            "ALTER TABLE renames ADD COLUMN player_uuid text CHECK (length(player_uuid) <= 100)",
             "ALTER TABLE conflicts ADD COLUMN kind text NOT NULL DEFAULT 'version'",
             "ALTER TABLE conflicts ADD COLUMN kept_entry jsonb",
             "ALTER TABLE conflicts ADD COLUMN kept_changed_at text",

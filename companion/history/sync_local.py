@@ -28,6 +28,7 @@ from companion.history.people import RenameError, apply_rename
 from companion.history.rows import PLAY_COLUMNS, _insert_log, _Numbers, _play, _Rows
 from companion.history.store import History
 from scorers import ScoreFileError
+from scorers.names import name_key
 
 _CHUNK = 500
 
@@ -99,6 +100,8 @@ class Renamed:
         new: The new name.
         at: When it was made (ISO 8601 UTC).
         origin: The table that made it (as the ledger has it; empty here).
+        uuid: The person's BG Stats player uuid where it was made (empty: none),
+            so that every table ends with the same one, and OLD as its alias.
     """
 
     id: str
@@ -106,6 +109,7 @@ class Renamed:
     new: str
     at: str
     origin: str = ""
+    uuid: str = ""
 
 
 @dataclass(frozen=True)
@@ -154,7 +158,11 @@ def outgoing_renames(history: HistoryFile) -> list[Renamed]:
         rows = history._db.execute(
             "SELECT id, old_name, new_name, at FROM rename_log WHERE sent = 0 ORDER BY n"
         ).fetchall()
-    return [Renamed(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+        uuids = dict(history._db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
+    return [
+        Renamed(str(a), str(b), str(c), str(d), "", str(uuids.get(name_key(str(c)), "")))
+        for a, b, c, d in rows
+    ]
 
 
 def renames_waiting(history: HistoryFile) -> int:
@@ -343,6 +351,14 @@ def take(
             except RenameError as error:
                 done.not_renamed.append(f"{item.old} -> {item.new}: {error}")
                 continue
+            if item.uuid:
+                db.executemany(
+                    "INSERT OR REPLACE INTO player_uuids (name_key, uuid, name) VALUES (?, ?, ?)",
+                    [
+                        (name_key(item.old), item.uuid, item.old),
+                        (name_key(item.new), item.uuid, item.new),
+                    ],
+                )
             if games:
                 done.renamed += 1
                 done.renamed_games += games

@@ -227,3 +227,62 @@ def test_rows_a_table_cannot_take_are_set_aside_and_the_club_goes_on(
     assert "play num: its entry is a JSON number, not a play" in status
     assert "play clash: its entry carries another play's uuid" in status
     assert "1 row with a change number the server never gave" in status
+
+
+def kamakura_table(path: Path) -> Path:
+    """A history with one Kamakura game whose first tour Aki claimed."""
+    from companion.history.model import Play
+    from companion.history.rescoring import rescore
+
+    text, result = rescore("kamakura", Path("examples/kamakura.json").read_text())
+    play = Play(0, "k-0", "2026-03-01T18:00:00Z", "kamakura", text, result)
+    with History(path) as history:
+        history.add([play], keep_ids=False)
+    return path
+
+
+def test_a_tours_claimer_is_renamed_here_and_from_the_club(club: str, tmp_path: Path) -> None:
+    # Expected: `history rename Aki Akiko` renames the claimer too; the rename
+    # travels, and every table ends with Akiko as claimer, Aki as her alias, and
+    # the same BG Stats player uuid for her.
+    a = kamakura_table(tmp_path / "a.sqlite3")
+    b = tmp_path / "b.sqlite3"
+    ok(club, a)
+    ok(club, b)
+    renamed = run("history", "rename", "Aki", "Akiko", "--db", str(a))
+    assert renamed.exit_code == 0, renamed.output
+    assert contents(a)["k-0"]["score_file"]["tours"][0]["claimed_by"] == "Akiko"
+    ok(club, a)
+    said = ok(club, b)
+    assert "could not be made" not in said
+    assert contents(a) == contents(b)
+    uuids_a = sql(a, "SELECT name_key, uuid FROM player_uuids ORDER BY name_key")
+    uuids_b = sql(b, "SELECT name_key, uuid FROM player_uuids ORDER BY name_key")
+    assert uuids_a == uuids_b
+    assert [k for k, _ in uuids_b] == ["aki", "akiko"]
+    assert len({u for _, u in uuids_b}) == 1
+
+
+def test_a_rename_at_one_table_and_an_edit_at_another_are_no_conflict(
+    club: str, tmp_path: Path
+) -> None:
+    # Expected: a renames a person, b edits the notes of one of their games: both
+    # changes reach every table, and no conflict is kept.
+    a, b, _ = three(club, tmp_path)
+    uuid, seat = next(
+        (u, k)
+        for u, p in contents(a).items()
+        for k, person in enumerate(p["people"])
+        if not person["anonymous"]
+    )
+    name = contents(a)[uuid]["people"][seat]["name"]
+    assert run("history", "rename", name, "Renamed One", "--db", str(a)).exit_code == 0
+    edit(b, uuid, notes="after the rename")
+    ok(club, a)
+    said = ok(club, b)
+    assert "conflict" not in said
+    ok(club, a)
+    for db in (a, b):
+        play = contents(db)[uuid]
+        assert (play["people"][seat]["name"], play["notes"]) == ("Renamed One", "after the rename")
+    assert ledger_rows(club, "SELECT count(*) FROM conflicts") == [(0,)]

@@ -518,4 +518,5 @@ KIT = Kit(
     draws=draws,
     describe_draws=describe_draws,
     pad_width="15em",
+    name_fields=(("tours", "claimed_by"),),
 )
