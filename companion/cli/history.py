@@ -93,7 +93,7 @@ def history_list(
 
 @history_app.command("show")
 def history_show(
-    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    game: Annotated[str, typer.Argument(metavar="ID", help="The game's number, or its uuid.")],
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -103,8 +103,17 @@ def history_show(
     """
     from companion.history.errors import HistoryError
     from companion.history.reports import play_report
+    from companion.history.sync_local import local_numbers
+    from companion.terminal.safe_text import line
 
     with open_history(db, write=False) as history:
+        if game.strip().isdigit():
+            play_id = int(game.strip())
+        else:
+            found = local_numbers(history, [game.strip()[:100]])
+            if not found:
+                fail(line(f"no game with the uuid {game.strip()[:100]} in this history"))
+            play_id = next(iter(found.values()))
         try:
             report = play_report(history, play_id)
         except HistoryError as error:

@@ -286,3 +286,19 @@ def test_a_rename_at_one_table_and_an_edit_at_another_are_no_conflict(
         play = contents(db)[uuid]
         assert (play["people"][seat]["name"], play["notes"]) == ("Renamed One", "after the rename")
     assert ledger_rows(club, "SELECT count(*) FROM conflicts") == [(0,)]
+
+
+def test_history_show_takes_a_games_uuid_as_conflicts_name_it(tmp_path: Path) -> None:
+    # Expected: `history show A-1` shows the same as the game's number; an unknown
+    # uuid is one line.
+    a = table(tmp_path / "a.sqlite3", "a", 3)
+    [(number,)] = sql(a, "SELECT id FROM plays WHERE uuid = 'a-1'")
+    by_number = run("history", "show", str(number), "--db", str(a))
+    by_uuid = run("history", "show", "A-1", "--db", str(a))
+    assert by_uuid.exit_code == 0, by_uuid.output
+    assert by_uuid.output == by_number.output
+    missing = run("history", "show", "no-such-game", "--db", str(a))
+    assert (missing.exit_code, missing.output) == (
+        1,
+        "Error: no game with the uuid no-such-game in this history\n",
+    )
