@@ -204,10 +204,16 @@ class Ledger:
                 self.db.rollback()
                 return None
             try:
-                rows = dict(self.db.execute("SELECT key, value FROM ledger").fetchall())
+                rows = dict(self.db.execute("SELECT key::text, value::text FROM ledger").fetchall())
             except psycopg.errors.InsufficientPrivilege:
                 self.db.rollback()
                 raise
+            except (psycopg.errors.UndefinedColumn, psycopg.errors.DataError, ValueError):
+                self.db.rollback()
+                raise ClubError(
+                    f"{self.shown} is not a club's ledger: it holds another program's table "
+                    "named ledger (give the club its own database)"
+                ) from None
             self.db.rollback()
         if rows.get("format") != FORMAT or not str(rows.get("version", "")).isdigit():
             raise ClubError(f"{self.shown} is not a club's ledger (run companion club init there)")
