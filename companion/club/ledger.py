@@ -289,9 +289,7 @@ class Ledger:
     def _bound(self) -> int:
         """The last change number the server itself has given (rows above it were
         written around the server's numbering and are never trusted)."""
-        row = self.db.execute(
-            "SELECT coalesce(pg_sequence_last_value('change_numbers'), 0)"
-        ).fetchone()
+        row = self.db.execute("SELECT companion_last_change()").fetchone()
         return int(row[0]) if row else 0
 
     def pull(

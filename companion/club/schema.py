@@ -153,6 +153,12 @@ MIGRATIONS += (
                 RETURN NEW;
             END
             $$""",
+            # The last change number the server gave, readable by every member
+            # (a reader need not have rights on the sequence itself).
+            """CREATE FUNCTION companion_last_change() RETURNS bigint LANGUAGE sql STABLE
+            SECURITY DEFINER SET search_path FROM CURRENT AS $$
+                SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_numbers
+            $$""",
             "CREATE TRIGGER plays_stamped BEFORE INSERT OR UPDATE ON plays "
             "FOR EACH ROW EXECUTE FUNCTION companion_stamp()",
             "CREATE TRIGGER renames_stamped BEFORE INSERT OR UPDATE ON renames "

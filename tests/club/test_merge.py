@@ -302,3 +302,20 @@ def test_history_show_takes_a_games_uuid_as_conflicts_name_it(tmp_path: Path) ->
         1,
         "Error: no game with the uuid no-such-game in this history\n",
     )
+
+
+def test_a_reader_with_rights_on_the_tables_only_takes_every_play(
+    club: str, tmp_path: Path, server: Any, monkeypatch: Any
+) -> None:
+    # Expected: a role granted SELECT on the tables alone (as docs/club.md shows)
+    # still takes the club's plays: the server's last change number is readable.
+    a = table(tmp_path / "a.sqlite3", "a", 2)
+    ok(club, a)
+    database = club.rsplit("/", 1)[1]
+    server.admin("CREATE ROLE only_tables LOGIN PASSWORD 'reader-pass'")
+    server.admin("GRANT SELECT ON ALL TABLES IN SCHEMA public TO only_tables", database)
+    monkeypatch.setenv("PGPASSWORD", "reader-pass")
+    b = tmp_path / "b.sqlite3"
+    said = ok(f"postgresql://only_tables@127.0.0.1:{server.port}/{database}", b)
+    assert said.startswith("Took 2 plays from the club's ledger;")
+    assert set(contents(b)) == {"a-0", "a-1"}
