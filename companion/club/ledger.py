@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from companion.club.address import ClubError, masked, scrub
 from companion.club.merge import Differs, merge
 from companion.club.schema import FORMAT, MIGRATIONS, VERSION
-from companion.history.sync_local import Incoming, Outgoing, Renamed, SetAside
+from companion.history.sync_local import Incoming, Outgoing, Renamed, SetAside, scorer_stamp
 from scorers.names import name_key
 
 if TYPE_CHECKING:
@@ -306,14 +306,14 @@ class Ledger:
         with self.guard("read the ledger"):
             bound = self._bound()
             rows = self.db.execute(
-                "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, "
+                "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, scored, "
                 "coalesce(octet_length(entry::text), 0) AS size FROM plays "
                 "WHERE seq > %s AND seq <= %s ORDER BY seq LIMIT %s), "
                 "r AS (SELECT *, sum(least(size, %s)) OVER (ORDER BY seq) - least(size, %s) "
                 "AS before FROM s) "
                 "SELECT seq, uuid, counter, changed_at, deleted, "
                 "CASE WHEN size <= %s AND jsonb_typeof(entry) = 'object' THEN entry END, "
-                "size, coalesce(jsonb_typeof(entry), 'null') FROM r "
+                "size, coalesce(jsonb_typeof(entry), 'null'), coalesce(scored, '') FROM r "
                 "WHERE before < %s ORDER BY seq",
                 (after, bound, limit, MAX_ENTRY, MAX_ENTRY, MAX_ENTRY, PULL_BUDGET),
             ).fetchall()
@@ -333,7 +333,7 @@ class Ledger:
             ).fetchall()
             self.db.rollback()
         found: list[tuple[int, Incoming | Renamed | SetAside]] = []
-        for seq, u, c, t, d, e, size, kind in rows:
+        for seq, u, c, t, d, e, size, kind, scored in rows:
             if not d and e is None:
                 why = (
                     f"its entry is {size:,} bytes long (at most {MAX_ENTRY:,})"
@@ -342,7 +342,7 @@ class Ledger:
                 )
                 found.append((seq, SetAside(seq, str(u), why)))
             else:
-                found.append((seq, Incoming(u, c, str(t), bool(d), e, seq)))
+                found.append((seq, Incoming(u, c, str(t), bool(d), e, seq, str(scored))))
         found += [(seq, Renamed(i, o, n, t, g, str(pu))) for seq, i, o, n, t, g, pu in renamed]
         found.sort(key=lambda item: item[0])
         found = found[:limit]
@@ -639,7 +639,7 @@ class Ledger:
             (list(people), list(people.values())),
         )
         db.execute("DELETE FROM sides WHERE play_uuid = ANY(%s)", (keys,))
-        columns: list[list[Any]] = [[] for _ in range(8)]
+        columns: list[list[Any]] = [[] for _ in range(9)]
         for w in writes:
             entry = w.entry
             values = (
@@ -651,6 +651,9 @@ class Ledger:
                 entry["played_at"] if entry else None,
                 (entry["location"] or None) if entry else None,
                 _json(entry),
+                scorer_stamp(str(entry["game"])) or None
+                if entry and entry.get("score_file") is not None
+                else None,
             )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)
@@ -658,12 +661,12 @@ class Ledger:
             str(u): int(c)
             for u, c in db.execute(
                 "INSERT INTO plays (uuid, counter, changed_at, origin, seq, deleted, game, "
-                "played_at, place, entry) SELECT u, 1, t, o, 0, d, g, p, pl, "
-                "e::jsonb FROM unnest(%s::text[], %s::text[], %s::text[], "
-                "%s::boolean[], %s::text[], %s::text[], %s::text[], %s::text[]) "
-                "AS x(u, t, o, d, g, p, pl, e) "
+                "played_at, place, entry, scored) SELECT u, 1, t, o, 0, d, g, p, pl, "
+                "e::jsonb, sc FROM unnest(%s::text[], %s::text[], %s::text[], "
+                "%s::boolean[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) "
+                "AS x(u, t, o, d, g, p, pl, e, sc) "
                 "ON CONFLICT (uuid) DO UPDATE SET changed_at = excluded.changed_at, "
-                "origin = excluded.origin, "
+                "origin = excluded.origin, scored = excluded.scored, "
                 "deleted = excluded.deleted, game = excluded.game, played_at = excluded.played_at, "
                 "place = excluded.place, entry = excluded.entry RETURNING uuid, counter",
                 columns,

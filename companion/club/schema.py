@@ -170,6 +170,8 @@ MIGRATIONS += (
                 seen_at timestamptz NOT NULL DEFAULT now()
             )""",
             "ALTER TABLE renames ADD COLUMN player_uuid text CHECK (length(player_uuid) <= 100)",
+            # The scorer a play's score file was scored by where it was written.
+            "ALTER TABLE plays ADD COLUMN scored text CHECK (length(scored) <= 100)",
             "ALTER TABLE conflicts ADD COLUMN kind text NOT NULL DEFAULT 'version'",
             "ALTER TABLE conflicts ADD COLUMN kept_entry jsonb",
             "ALTER TABLE conflicts ADD COLUMN kept_changed_at text",

@@ -319,3 +319,33 @@ def test_a_reader_with_rights_on_the_tables_only_takes_every_play(
     said = ok(f"postgresql://only_tables@127.0.0.1:{server.port}/{database}", b)
     assert said.startswith("Took 2 plays from the club's ledger;")
     assert set(contents(b)) == {"a-0", "a-1"}
+
+
+def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
+    club: str, tmp_path: Path, monkeypatch: Any
+) -> None:
+    # Expected: a play coming down that the ledger holds as scored by this very
+    # scorer is not re-scored; one stamped by another scorer is.
+    from companion.history.formats import ours
+
+    calls: list[str] = []
+    rescored = ours._rescored
+
+    def counted(*args: Any) -> Any:
+        calls.append(args[3])
+        return rescored(*args)
+
+    monkeypatch.setattr(ours, "_rescored", counted)
+    a = kamakura_table(tmp_path / "a.sqlite3")
+    ok(club, a)
+    b = tmp_path / "b.sqlite3"
+    calls.clear()
+    assert ok(club, b) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
+    assert calls == []
+    with connected(club) as ledger:
+        ledger.db.execute("UPDATE plays SET scored = 'another scorer', entry = entry")
+        ledger.db.commit()
+    c = tmp_path / "c.sqlite3"
+    assert ok(club, c) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
+    assert calls == ["kamakura"]
+    assert contents(c) == contents(a)

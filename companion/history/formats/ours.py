@@ -85,11 +85,12 @@ class OurPlays:
         self.version = version if type(version) is int else 0
         self.r = r or Reader()
         self.parsed = parsed or Parsed("json")
+        self.trusted = False
 
     def play(self, k: int, item: object) -> None:
         """Check play ``k``; keep it when it has no problem."""
         path = f"plays[{k}]"
-        play = _read_play(self.r, item, path, self.version)
+        play = _read_play(self.r, item, path, self.version, trusted=self.trusted)
         if play is not None:
             log = _read_events(self.r, item, f"{path}.events")
             if not self.r.problems:  # (a file with a problem adds nothing: none are kept)
@@ -163,7 +164,9 @@ def _iso_time(r: Reader, value: object, path: str) -> str | None:
         return None
 
 
-def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None:
+def _read_play(
+    r: Reader, value: object, path: str, version: int, *, trusted: bool = False
+) -> Play | None:
     raw = r.obj(
         value, path, required=PLAY_KEYS if version == 1 else PLAY_KEYS_V2, optional=("status",)
     )
@@ -193,7 +196,7 @@ def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None
         r.error(f"{path}.score_file", "must be the score file's text, or null")
         score_file = None
     result = _read_result(r, raw.get("result"), f"{path}.result", game)
-    if result is not None and isinstance(score_file, str) and game is not None:
+    if result is not None and isinstance(score_file, str) and game is not None and not trusted:
         result = _rescored(r, score_file, result, game, f"{path}.score_file")
     people: tuple[Person, ...] | None = None
     if result is not None:
@@ -409,16 +412,24 @@ def _rescored(
     return result
 
 
-def read_entry(item: object, path: str = "play") -> tuple[Play, list[dict[str, Any]]]:
+def read_entry(
+    item: object, path: str = "play", *, trusted: bool = False
+) -> tuple[Play, list[dict[str, Any]]]:
     """One play of our json export (:func:`play_entry`),
     checked exactly as an import checks it: the play and its event log.
+
+    With ``trusted``, a score file is not scored again: its stored result is
+    taken as the one it gives (a club's ledger holds it as scored by this very
+    scorer); every other check is made.
 
     Raises:
         ScoreFileError: Every problem of the entry, with its JSON path.
     """
     r = Reader()
     parsed = Parsed("json")
-    OurPlays(2, r, parsed).play(0, item)
+    reader = OurPlays(2, r, parsed)
+    reader.trusted = trusted
+    reader.play(0, item)
     if r.problems or not parsed.plays:
         raise ScoreFileError(
             [Problem(p.path.replace("plays[0]", path, 1), p.message) for p in r.problems]
