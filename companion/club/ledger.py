@@ -526,9 +526,10 @@ class Ledger:
             theirs = {
                 row[0]: row
                 for row in self.db.execute(
-                    "SELECT uuid, counter, changed_at, origin, deleted, entry "
+                    "SELECT uuid, counter, changed_at, origin, deleted, "
+                    "CASE WHEN octet_length(entry::text) <= %s THEN entry END "
                     "FROM plays WHERE uuid = ANY(%s) FOR UPDATE",
-                    (keys,),
+                    (MAX_ENTRY, keys),
                 )
             }
             writes: list[Write] = []

@@ -349,3 +349,26 @@ def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
     assert ok(club, c) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
     assert calls == ["kamakura"]
     assert contents(c) == contents(a)
+
+
+def test_oversized_rows_are_set_aside_and_never_taken_whole(club: str, tmp_path: Path) -> None:
+    # Expected: three rows of 3 MB written straight into the ledger are set aside,
+    # each named with its size; the club's real plays still come down.
+    a = table(tmp_path / "a.sqlite3", "a", 2)
+    ok(club, a)
+    with connected(club) as ledger:
+        ledger.db.execute(
+            "INSERT INTO plays (uuid, counter, changed_at, origin, seq, deleted, game, "
+            "played_at, entry) SELECT 'big-' || k, 1, 'x', 'evil', 0, false, 'shogun', 'x', "
+            "jsonb_build_object('uuid', 'big-' || k, 'notes', repeat('x', 3000000)) "
+            "FROM generate_series(1, 3) AS k"
+        )
+        ledger.db.commit()
+    b = tmp_path / "b.sqlite3"
+    said = ok(club, b)
+    assert "3 rows of the ledger set aside (big-1: its entry is 3,000," in said
+    assert set(contents(b)) == {"a-0", "a-1"}
+    edit(a, "a-0", notes="after the big rows")
+    ok(club, a)
+    ok(club, b)
+    assert contents(b)["a-0"]["notes"] == "after the big rows"
