@@ -39,6 +39,10 @@ class GameInfo:
         bounds: The least and most value of each whole-number field the
             scorer checks, by name (``journey``: its key in a player's entry);
             the score pads read their bounds here, the scorer checks by them.
+        name_fields: Other places of a score file that name a person, as
+            ``(list, field)``: each item of the top-level list ``list`` may name
+            one in ``field`` (Kamakura's ``tours``' ``claimed_by``); a rename or
+            merge of the person renames them there too.
     """
 
     id: str
@@ -56,6 +60,7 @@ class GameInfo:
     unit: tuple[str, str] = ("point", "points")
     interim: Callable[[Mapping[str, object]], bool] | None = field(default=None, hash=False)
     bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict, hash=False)
+    name_fields: tuple[tuple[str, str], ...] = ()
 
     def is_interim(self, data: object) -> bool:
         """Whether a parsed score file (valid or not) is an interim scoring of this game."""

@@ -146,12 +146,12 @@ def _change_file(
 def _rename_elsewhere(
     data: dict[str, Any], game: str, wanted: dict[str, str], renames: dict[str, str]
 ) -> None:
-    """Rename the people named in the score file's other places (the game's kit says where)."""
-    from companion.kits import KITS
+    """Rename the people named in the score file's other places (the game says where)."""
+    from scorers import SCORERS
 
-    if not renames or game not in KITS:
+    if not renames or game not in SCORERS:
         return
-    for listed, field_name in KITS[game].name_fields:
+    for listed, field_name in SCORERS[game].info.name_fields:
         items = data.get(listed)
         for item in items if isinstance(items, list) else []:
             named = item.get(field_name) if isinstance(item, dict) else None

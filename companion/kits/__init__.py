@@ -87,10 +87,6 @@ class Kit:
             (``PAD .grid { --companion-label: 9em; }``).
         line_entry: Some rows of a column typed in one line of codes on the web
             pad (Shimoda's street of seven shop cards), ``None`` for none.
-        name_fields: Other places of the score file that name a person, as
-            ``(list, field)``: each item of the top-level list ``list`` may name
-            one in ``field`` (Kamakura's ``tours``' ``claimed_by``); a rename or
-            merge of the person renames them there too.
     """
 
     game: str
@@ -109,7 +105,6 @@ class Kit:
     label_width: str = "var(--companion-label, max-content)"
     drawing: Callable[[dict[str, Any], list[str]], str] | None = None
     line_entry: LineEntry | None = None
-    name_fields: tuple[tuple[str, str], ...] = ()
 
     def flows(self) -> Any:
         """The module of the play-along flows (imported when first asked)."""

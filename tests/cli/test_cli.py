@@ -343,6 +343,8 @@ def test_every_command_has_help_text() -> None:
             "club init",
             "club sync",
             "club status",
+            "club conflicts",
+            "club settle",
         ]
     )
 

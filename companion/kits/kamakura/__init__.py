@@ -518,5 +518,4 @@ KIT = Kit(
     draws=draws,
     describe_draws=describe_draws,
     pad_width="15em",
-    name_fields=(("tours", "claimed_by"),),
 )
