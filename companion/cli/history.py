@@ -489,6 +489,9 @@ def history_export(
     database = db or default_path()
     if out is not None:
         _check_out(out, database, force=force)
+    if fmt == "json":
+        _export_json(out, game, db)
+        return
     with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
@@ -509,6 +512,39 @@ def history_export(
         return
     _write_out(out, data)
     typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
+
+
+def _export_json(out: Path | None, game: str | None, db: Path | None) -> None:
+    """Our json export, written a page of games at a time: bounded memory for a history
+    of any size (to ``out`` through a temporary file, or to the screen)."""
+    import io
+    import sys
+
+    from companion.history.formats.ours import write_json
+    from companion.history.sync_local import game_logs
+
+    with open_history(db, write=False) as history:
+        pages = ((page, game_logs(history, page)) for page in history.play_pages(make_filter(game)))
+        uuids = history.player_uuids()
+        if out is None:
+            stream = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
+            try:
+                write_json(stream, pages, player_uuids=uuids)
+            finally:
+                stream.flush()
+                stream.detach()
+            return
+        from companion.safe_file import replacing
+
+        try:
+            with (
+                replacing(out) as temporary,
+                temporary.open("w", encoding="utf-8", newline="\n") as file,
+            ):
+                count = write_json(file, pages, player_uuids=uuids)
+        except OSError as error:
+            fail(f"cannot write {out}: {error.strerror or error}")
+    typer.echo(f"Exported {count} games to {out}.", err=True)
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -596,3 +596,9 @@ def local_numbers(history: HistoryFile, uuids: Sequence[str]) -> dict[str, int]:
     """``uuid -> the game's number here`` for the plays ``uuids`` this history has."""
     with history.guard("read the history"):
         return _local_ids(history._db, [fold_uuid(u) for u in uuids])
+
+
+def game_logs(history: HistoryFile, plays: Sequence[Play]) -> dict[int, list[dict[str, Any]]]:
+    """The answers of the played-along games among ``plays``, by play id."""
+    with history.guard("read the history"):
+        return _event_logs(history._db, [p.id for p in plays])

@@ -10,9 +10,9 @@ never read as answers.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 from companion.events import DRAFT
 from companion.history.formats.bounded import (
@@ -458,6 +458,44 @@ def to_json(
     if known:
         document["players"] = known
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(
+    out: TextIO,
+    pages: Iterable[tuple[Sequence[Play], Mapping[int, list[dict[str, Any]]]]],
+    *,
+    player_uuids: Mapping[str, str] | None = None,
+) -> int:
+    """Write what :func:`to_json` writes, a page of plays (with their event logs) at a
+    time, so that a history of any size is exported in bounded memory. The count of
+    plays written."""
+    out.write(f'{{\n  "format": {json.dumps(JSON_FORMAT)},\n  "version": {JSON_VERSION},\n')
+    uuids = player_uuids or {}
+    names: dict[str, tuple[str, bool]] = {}
+    count = 0
+    for plays, logs in pages:
+        for play in plays:
+            text = json.dumps(play_entry(play, logs.get(play.id, [])), indent=2, ensure_ascii=False)
+            out.write('  "plays": [\n' if count == 0 else ",\n")
+            out.write("\n".join("    " + line for line in text.split("\n")))
+            count += 1
+            for person in play.persons:
+                key = ANONYMOUS_KEY if person.anonymous else name_key(person.name)
+                if key in uuids:
+                    names[key] = (ANONYMOUS if person.anonymous else person.name, person.anonymous)
+    out.write('  "plays": []' if count == 0 else "\n  ]")
+    known = [
+        {"name": name, "uuid": uuids[key], **({"anonymous": True} if anonymous else {})}
+        for key, (name, anonymous) in sorted(names.items(), key=lambda item: item[1][0].casefold())
+    ]
+    if known:
+        text = json.dumps(known, indent=2, ensure_ascii=False)
+        out.write(
+            ',\n  "players": '
+            + "\n".join(("  " + line if k else line) for k, line in enumerate(text.split("\n")))
+        )
+    out.write("\n}\n")
+    return count
 
 
 def play_entry(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
