@@ -233,7 +233,7 @@ def settle(
     number: Annotated[int, typer.Argument(metavar="N", help="The conflict's number.")],
     keep: Annotated[
         str,
-        typer.Option("--keep", metavar="1|2", help="The version to keep: 1 (kept now) or 2."),
+        typer.Option("--keep", metavar="VERSION", help="The version to keep: 1 (kept now) or 2."),
     ],
     url: UrlArgument = None,
     club: ClubOption = None,
