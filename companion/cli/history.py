@@ -490,7 +490,7 @@ def history_export(
     if out is not None:
         _check_out(out, database, force=force)
     if fmt == "json":
-        _export_json(out, game, db)
+        _export_json(out, game, db, force=force)
         return
     with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
@@ -514,14 +514,18 @@ def history_export(
     typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
 
 
-def _export_json(out: Path | None, game: str | None, db: Path | None) -> None:
+def _export_json(out: Path | None, game: str | None, db: Path | None, *, force: bool) -> None:
     """Our json export, written a page of games at a time: bounded memory for a history
-    of any size (to ``out`` through a temporary file, or to the screen)."""
+    of any size. To the screen, one document; to ``out``, through temporary files, in
+    parts an import takes (``out``, then ``NAME-2.json``… when it is larger than an
+    import reads at once)."""
     import io
     import sys
 
-    from companion.history.formats.ours import write_json
+    from companion.history.formats.bounded import MAX_IMPORT_BYTES
+    from companion.history.formats.ours import JsonWriter, entries, write_json
     from companion.history.sync_local import game_logs
+    from companion.safe_file import replacing
 
     with open_history(db, write=False) as history:
         pages = ((page, game_logs(history, page)) for page in history.play_pages(make_filter(game)))
@@ -534,17 +538,42 @@ def _export_json(out: Path | None, game: str | None, db: Path | None) -> None:
                 stream.flush()
                 stream.detach()
             return
-        from companion.safe_file import replacing
-
-        try:
-            with (
-                replacing(out) as temporary,
-                temporary.open("w", encoding="utf-8", newline="\n") as file,
-            ):
-                count = write_json(file, pages, player_uuids=uuids)
-        except OSError as error:
-            fail(f"cannot write {out}: {error.strerror or error}")
-    typer.echo(f"Exported {count} games to {out}.", err=True)
+        items = entries(pages)
+        item = next(items, None)
+        written: list[tuple[Path, int]] = []
+        limit = MAX_IMPORT_BYTES * 9 // 10  # room for the people's uuids at the end
+        while item is not None or not written:
+            path = (
+                out if not written else out.with_name(f"{out.stem}-{len(written) + 1}{out.suffix}")
+            )
+            if written and path.exists() and not force:
+                fail(f"{path} already exists; use --force to replace it")
+            try:
+                with (
+                    replacing(path) as temporary,
+                    temporary.open("w", encoding="utf-8", newline="\n") as file,
+                ):
+                    writer = JsonWriter(file, uuids)
+                    while item is not None:
+                        size = len(item[1].encode("utf-8", "surrogatepass")) + 2
+                        if writer.count and writer.size + size > limit:
+                            break
+                        writer.add(*item)
+                        item = next(items, None)
+                    writer.close()
+            except OSError as error:
+                fail(f"cannot write {path}: {error.strerror or error}")
+            written.append((path, writer.count))
+    count = sum(n for _, n in written)
+    if len(written) == 1:
+        typer.echo(f"Exported {count} games to {out}.", err=True)
+        return
+    typer.echo(
+        f"Exported {count} games to {out} and {len(written) - 1} more files "
+        f"({', '.join(p.name for p, _ in written[1:])}): each is imported on its own "
+        "(history import FILE, for each).",
+        err=True,
+    )
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -8,6 +8,8 @@ import tracemalloc
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from companion.history.formats.ours import to_json, write_json
 from companion.history.store import History
 from companion.history.sync_local import game_logs
@@ -66,3 +68,30 @@ def test_the_streamed_export_takes_a_fraction_of_the_whole_exports_memory(tmp_pa
         streamed = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
     assert streamed < whole / 4, (streamed, whole)
+
+
+def test_an_export_larger_than_an_import_reads_is_written_in_parts_it_takes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Expected: with an import limit of 20 kB, 60 games go to e.json, e-2.json, …,
+    # each under the limit; importing each gives back every game.
+    from companion.history.formats import bounded
+
+    monkeypatch.setattr(bounded, "MAX_IMPORT_BYTES", 20_000)
+    db = filled(tmp_path / "h.sqlite3", 60)
+    out = tmp_path / "e.json"
+    said = run("history", "export", "-f", "json", "--out", str(out), "--db", str(db))
+    assert said.exit_code == 0, said.output
+    parts = sorted(tmp_path.glob("e*.json"), key=lambda p: (len(p.name), p.name))
+    assert len(parts) >= 3
+    assert parts[0] == out and parts[1].name == "e-2.json"
+    assert said.output.startswith(
+        f"Exported 60 games to {out} and {len(parts) - 1} more files (e-2.json, "
+    )
+    back = tmp_path / "back.sqlite3"
+    for part in parts:
+        assert part.stat().st_size <= 20_000
+        taken = run("history", "import", str(part), "--db", str(back))
+        assert taken.exit_code == 0, taken.output
+    with History(db, write=False) as a, History(back, write=False) as b:
+        assert [p.uuid for p in a.plays()] == [p.uuid for p in b.plays()]

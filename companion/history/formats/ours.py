@@ -10,7 +10,7 @@ never read as answers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TextIO
 
@@ -460,42 +460,82 @@ def to_json(
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_json(
-    out: TextIO,
-    pages: Iterable[tuple[Sequence[Play], Mapping[int, list[dict[str, Any]]]]],
-    *,
-    player_uuids: Mapping[str, str] | None = None,
-) -> int:
+class JsonWriter:
+    """Our json export written a play at a time (what :func:`to_json` writes, to ``out``).
+
+    Args:
+        out: Where to write.
+        player_uuids: The uuids BG Stats knows people by (``players``, for the
+            people of the plays written).
+    """
+
+    def __init__(self, out: TextIO, player_uuids: Mapping[str, str] | None = None) -> None:
+        self.out = out
+        self.uuids = player_uuids or {}
+        self.names: dict[str, tuple[str, bool]] = {}
+        self.count = 0
+        self.size = self._write(
+            f'{{\n  "format": {json.dumps(JSON_FORMAT)},\n  "version": {JSON_VERSION},\n'
+        )
+
+    def _write(self, text: str) -> int:
+        self.out.write(text)
+        return len(text.encode("utf-8", "surrogatepass"))
+
+    @staticmethod
+    def entry(play: Play, events: list[dict[str, Any]]) -> str:
+        """One play's text as the export writes it (indented in the list)."""
+        text = json.dumps(play_entry(play, events), indent=2, ensure_ascii=False)
+        return "\n".join("    " + line for line in text.split("\n"))
+
+    def add(self, play: Play, text: str) -> None:
+        """Write one play, ``text`` being :meth:`entry`'s."""
+        self.size += self._write('  "plays": [\n' if self.count == 0 else ",\n")
+        self.size += self._write(text)
+        self.count += 1
+        for person in play.persons:
+            key = ANONYMOUS_KEY if person.anonymous else name_key(person.name)
+            if key in self.uuids:
+                self.names[key] = (ANONYMOUS if person.anonymous else person.name, person.anonymous)
+
+    def close(self) -> None:
+        """End the document: the list of plays, then the people's uuids."""
+        self._write('  "plays": []' if self.count == 0 else "\n  ]")
+        known = [
+            {"name": name, "uuid": self.uuids[key], **({"anonymous": True} if anonymous else {})}
+            for key, (name, anonymous) in sorted(
+                self.names.items(), key=lambda item: item[1][0].casefold()
+            )
+        ]
+        if known:
+            lines = json.dumps(known, indent=2, ensure_ascii=False).split("\n")
+            self._write(
+                ',\n  "players": '
+                + "\n".join(("  " + line if k else line) for k, line in enumerate(lines))
+            )
+        self._write("\n}\n")
+
+
+Pages = Iterable[tuple[Sequence[Play], Mapping[int, list[dict[str, Any]]]]]
+
+
+def write_json(out: TextIO, pages: Pages, *, player_uuids: Mapping[str, str] | None = None) -> int:
     """Write what :func:`to_json` writes, a page of plays (with their event logs) at a
     time, so that a history of any size is exported in bounded memory. The count of
     plays written."""
-    out.write(f'{{\n  "format": {json.dumps(JSON_FORMAT)},\n  "version": {JSON_VERSION},\n')
-    uuids = player_uuids or {}
-    names: dict[str, tuple[str, bool]] = {}
-    count = 0
+    writer = JsonWriter(out, player_uuids)
     for plays, logs in pages:
         for play in plays:
-            text = json.dumps(play_entry(play, logs.get(play.id, [])), indent=2, ensure_ascii=False)
-            out.write('  "plays": [\n' if count == 0 else ",\n")
-            out.write("\n".join("    " + line for line in text.split("\n")))
-            count += 1
-            for person in play.persons:
-                key = ANONYMOUS_KEY if person.anonymous else name_key(person.name)
-                if key in uuids:
-                    names[key] = (ANONYMOUS if person.anonymous else person.name, person.anonymous)
-    out.write('  "plays": []' if count == 0 else "\n  ]")
-    known = [
-        {"name": name, "uuid": uuids[key], **({"anonymous": True} if anonymous else {})}
-        for key, (name, anonymous) in sorted(names.items(), key=lambda item: item[1][0].casefold())
-    ]
-    if known:
-        text = json.dumps(known, indent=2, ensure_ascii=False)
-        out.write(
-            ',\n  "players": '
-            + "\n".join(("  " + line if k else line) for k, line in enumerate(text.split("\n")))
-        )
-    out.write("\n}\n")
-    return count
+            writer.add(play, writer.entry(play, logs.get(play.id, [])))
+    writer.close()
+    return writer.count
+
+
+def entries(pages: Pages) -> Iterator[tuple[Play, str]]:
+    """Each play of ``pages`` with its text in our export, one at a time."""
+    for plays, logs in pages:
+        for play in plays:
+            yield play, JsonWriter.entry(play, logs.get(play.id, []))
 
 
 def play_entry(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
