@@ -124,6 +124,25 @@ def sync(
             typer.echo(line(said))
 
 
+@club_app.command("name")
+def name(
+    new: Annotated[
+        str, typer.Argument(metavar="NAME", help='The table\'s name, such as "Back room".')
+    ],
+    db: DbOption = None,
+) -> None:
+    """Name this table, as the club's other tables see it (goes up at the next sync)."""
+    from companion.history.sync_local import name_table
+    from companion.terminal.safe_text import line
+
+    cleaned = line(new).strip()[:100]
+    if not cleaned:
+        fail("a table's name needs at least one letter", 2)
+    with open_history(db) as history:
+        name_table(history, cleaned)
+    typer.echo(line(f"This table is '{cleaned}' (the club sees it at the next sync)."))
+
+
 @club_app.command("status")
 def status(url: UrlArgument = None, club: ClubOption = None, db: DbOption = None) -> None:
     """What waits to go up or come down, the last sync, and the conflicts kept."""

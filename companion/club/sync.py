@@ -160,6 +160,7 @@ def sync(history: History, ledger: Ledger, *, batch: int = BATCH) -> SyncReport:
         report.read_only = True
         report.not_sent = waiting(history)[0]
         _take(history, ledger, batch, report)
+        _tell(history, ledger, origin, report)
         return report
     for _ in range(2):
         _send(history, ledger, origin, batch, report)

@@ -136,7 +136,9 @@ def test_the_same_value_changed_at_two_tables_is_listed_and_settled(
     # tables and both values; `club settle 1 --keep 2` gives every table version 2.
     a, b, c = three(club, tmp_path)
     assert run("club", "sync", club, "--db", str(a), "--name", "Aki's kitchen").exit_code == 0
-    assert run("club", "sync", club, "--db", str(b), "--name", "Back room").exit_code == 0
+    named = run("club", "name", "Back room", "--db", str(b))
+    assert named.output == "This table is 'Back room' (the club sees it at the next sync).\n"
+    ok(club, b)
     edit(a, "a-0", total=36)
     edit(b, "a-0", total=32)
     ok(club, a)
