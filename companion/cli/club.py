@@ -242,8 +242,8 @@ def conflicts(url: UrlArgument = None, club: ClubOption = None, db: DbOption = N
         for said in _differences(c):
             typer.echo(line(f"    {said}"))
     typer.echo(
-        "Settle one with: companion club settle N --keep 1 (or --keep 2); a conflict stays "
-        "open, both versions kept, until then."
+        "Settle one with: companion club settle N --keep 1 (or --keep 2, or one digit per "
+        "value to combine them: --keep 21); a conflict stays open, both versions kept, until then."
     )
 
 
@@ -264,8 +264,8 @@ def settle(
     from companion.history.sync_local import table_of
     from companion.terminal.safe_text import line
 
-    if keep not in ("1", "2"):
-        fail("--keep takes 1 or 2 (companion club conflicts shows both)")
+    if not keep or set(keep) - {"1", "2"}:
+        fail("--keep takes 1 or 2, or a digit 1 or 2 per value (companion club conflicts)", 2)
     with _ledger(url, club) as ledger:
         ledger.check()
         with open_history(db) as history:
@@ -273,9 +273,7 @@ def settle(
             found = ledger.settle(number, keep, table_of(history)[0], now_utc())
             run(history, ledger)
     what = f"{found.game or 'the game'} {(found.played_at or '')[:10]}".strip()
+    kept = f"version {keep} kept" if keep in ("1", "2") else f"versions combined ({keep})"
     typer.echo(
-        line(
-            f"Settled conflict {number} ({what}): version {keep} kept; every table takes it "
-            "at its next sync."
-        )
+        line(f"Settled conflict {number} ({what}): {kept}; every table takes it at its next sync.")
     )

@@ -9,6 +9,7 @@ change up to ``n`` misses none when it next asks for those above ``n``.
 
 from __future__ import annotations
 
+import copy
 import json
 import uuid as uuids
 from collections.abc import Iterator, Sequence
@@ -451,14 +452,16 @@ class Ledger:
         return [c for c in found if c.id > after and origin in (c.kept_origin, c.lost_origin)]
 
     def settle(self, number: int, keep: str, origin: str, changed_at: str) -> Conflict:
-        """Settle the open conflict ``number``: keep version ``1`` or ``2``.
+        """Settle the open conflict ``number``: keep version ``1`` or ``2``, or combine
+        them: one digit per value that differs, in the order ``club conflicts`` lists
+        them (``21``: the first value from version 2, the second from version 1).
 
-        Keeping version 2 writes it as the play's new version (merged with any
+        Keeping anything of version 2 writes the game's new version (merged with any
         change made to the play since the conflict). Either way the conflict is
         closed, by this table.
 
         Raises:
-            ClubError: No such open conflict.
+            ClubError: No such open conflict, or a combination that is not one.
         """
         found = self.conflict(number)
         if found is None:
@@ -467,14 +470,14 @@ class Ledger:
             )
         if found.settled is not None:
             raise ClubError(f"conflict {number} was settled already (version {found.settled} kept)")
+        chosen = _combined(found, keep)
         with self.guard("settle a conflict"), self._one_write():
             self.db.execute("SELECT pg_advisory_xact_lock(%s)", (LOCK,))
-            if keep == "2":
+            if keep != "1" and set(keep) != {"1"}:
                 row = self.db.execute(
                     "SELECT deleted, entry FROM plays WHERE uuid = %s FOR UPDATE", (found.uuid,)
                 ).fetchone()
                 now = None if row is None or row[0] else row[1]
-                chosen = found.lost_entry
                 if now != found.kept_entry and now is not None and chosen is not None:
                     chosen = merge(found.kept_entry, chosen, now).kept
                 kind = "deleted" if chosen is None else "edited"
@@ -714,6 +717,41 @@ class Ledger:
                             )
                         )
         return counters
+
+
+def _combined(found: Conflict, keep: str) -> dict[str, Any] | None:
+    """The version ``keep`` chooses of the conflict ``found`` (see :meth:`Ledger.settle`).
+
+    Raises:
+        ClubError: ``keep`` is not 1, 2 or one digit 1 or 2 per value that differs, or
+            the combination is not a valid game.
+    """
+    if keep == "1":
+        return found.kept_entry
+    if keep == "2":
+        return found.lost_entry
+    count = len(found.differs)
+    if found.kind == "deleted" or len(keep) != count or set(keep) - {"1", "2"}:
+        raise ClubError(
+            f"--keep takes 1, 2 or, to combine, one digit 1 or 2 for each of the {count} "
+            f"values that differ in conflict {found.id} (such as {'21'[: max(count, 1)]})"
+        )
+    combined = copy.deepcopy(found.kept_entry)
+    for choice, differs in zip(keep, found.differs, strict=True):
+        if choice == "2" and differs.path:
+            _set(combined, differs.path, differs.other)
+    if not _valid(combined):
+        raise ClubError(
+            f"that combination of conflict {found.id} is not a valid game "
+            "(its score file and result disagree): keep 1 or 2, then edit the game"
+        )
+    return combined
+
+
+def _set(node: Any, path: tuple[str | int, ...], value: Any) -> None:
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
 
 
 def _conflict(row: Sequence[Any]) -> Conflict:

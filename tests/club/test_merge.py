@@ -374,3 +374,28 @@ def test_oversized_rows_are_set_aside_and_never_taken_whole(club: str, tmp_path:
     ok(club, a)
     ok(club, b)
     assert contents(b)["a-0"]["notes"] == "after the big rows"
+
+
+def test_a_conflict_over_two_values_is_settled_by_combining_them(club: str, tmp_path: Path) -> None:
+    # Expected: notes and length changed differently at a and b; `--keep 21` takes
+    # the notes from version 2 and the length from version 1, at every table.
+    a, b, _ = three(club, tmp_path)
+    edit(a, "a-2", notes="from a", duration_min=40)
+    edit(b, "a-2", notes="from b", duration_min=50)
+    ok(club, a)
+    ok(club, b)
+    listed = run("club", "conflicts", club, "--db", str(a)).output.splitlines()
+    assert listed[1].startswith("    Table table ") and 'set the notes to "from b"' in listed[1]
+    assert "set the length to 50" in listed[2]
+    wrong = run("club", "settle", "1", "--keep", "212", club, "--db", str(a))
+    assert wrong.output == (
+        "Error: --keep takes 1, 2 or, to combine, one digit 1 or 2 for each of the 2 values "
+        "that differ in conflict 1 (such as 21)\n"
+    )
+    said = run("club", "settle", "1", "--keep", "21", club, "--db", str(a))
+    assert said.exit_code == 0, said.output
+    assert "versions combined (21)" in said.output
+    for db in (a, b):
+        ok(club, db)
+        play = contents(db)["a-2"]
+        assert (play["notes"], play["duration_min"]) == ("from a", 50)
