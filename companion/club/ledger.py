@@ -554,7 +554,8 @@ class Ledger:
                 if (deleted and v.deleted) or (not deleted and entry == out.entry):
                     done.settled.append((v.uuid, v.counter, counter, out.entry))
                     continue
-                if v.base == counter:
+                if v.base == counter or (not deleted and entry is None):
+                    # (the ledger's entry is not a play's, or too long: ours replaces it)
                     writes.append(Write(v.uuid, out.entry, v.changed_at, kind))
                     ours_as_is.append(out)
                     continue
