@@ -42,6 +42,10 @@ class GameInfo:
         row_titles: A category's name as a row of a results table, where its
             id's words are not it (``theater_majorities`` → ``Theatre
             majorities``, spelt as the rest of the game is).
+        name_fields: Other places of a score file that name a person, as
+            ``(list, field)``: each item of the top-level list ``list`` may name
+            one in ``field`` (Kamakura's ``tours``' ``claimed_by``); a rename or
+            merge of the person renames them there too.
     """
 
     id: str
@@ -60,6 +64,7 @@ class GameInfo:
     interim: Callable[[Mapping[str, object]], bool] | None = field(default=None, hash=False)
     bounds: Mapping[str, tuple[int, int]] = field(default_factory=dict, hash=False)
     row_titles: Mapping[str, str] = field(default_factory=dict, hash=False)
+    name_fields: tuple[tuple[str, str], ...] = ()
 
     def is_interim(self, data: object) -> bool:
         """Whether a parsed score file (valid or not) is an interim scoring of this game."""

@@ -70,6 +70,7 @@ INFO = GameInfo(
         "taxi": "the taxi tickets",
     },
     rulebook="kamakura-collection.txt",
+    name_fields=(("tours", "claimed_by"),),
     bounds={
         "track": (0, MAX_TRACK),
         "site_coins.value": (0, MAX_COIN_VALUE),

@@ -93,7 +93,7 @@ def history_list(
 
 @history_app.command("show")
 def history_show(
-    play_id: Annotated[int, typer.Argument(metavar="ID", help="The game's number.")],
+    game: Annotated[str, typer.Argument(metavar="ID", help="The game's number, or its uuid.")],
     json: JsonOption = False,
     db: DbOption = None,
 ) -> None:
@@ -103,8 +103,17 @@ def history_show(
     """
     from companion.history.errors import HistoryError
     from companion.history.reports import play_report
+    from companion.history.sync_local import local_numbers
+    from companion.terminal.safe_text import line
 
     with open_history(db, write=False) as history:
+        if game.strip().isdigit():
+            play_id = int(game.strip())
+        else:
+            found = local_numbers(history, [game.strip()[:100]])
+            if not found:
+                fail(line(f"no game with the uuid {game.strip()[:100]} in this history"))
+            play_id = next(iter(found.values()))
         try:
             report = play_report(history, play_id)
         except HistoryError as error:
@@ -482,6 +491,9 @@ def history_export(
     database = db or default_path()
     if out is not None:
         _check_out(out, database, force=force)
+    if fmt == "json":
+        _export_json(out, game, db, force=force)
+        return
     with open_history(db, write=False) as history:
         plays = history.plays(make_filter(game))
         logs = history.event_logs() if fmt == "json" else {}
@@ -505,6 +517,68 @@ def history_export(
         return
     _write_out(out, data)
     typer.echo(f"Exported {len(plays)} games to {out}.", err=True)
+
+
+def _export_json(out: Path | None, game: str | None, db: Path | None, *, force: bool) -> None:
+    """Our json export, written a page of games at a time: bounded memory for a history
+    of any size. To the screen, one document; to ``out``, through temporary files, in
+    parts an import takes (``out``, then ``NAME-2.json``… when it is larger than an
+    import reads at once)."""
+    import io
+    import sys
+
+    from companion.history.formats.bounded import MAX_IMPORT_BYTES
+    from companion.history.formats.ours import JsonWriter, entries, write_json
+    from companion.history.sync_local import game_logs
+    from companion.safe_file import replacing
+
+    with open_history(db, write=False) as history:
+        pages = ((page, game_logs(history, page)) for page in history.play_pages(make_filter(game)))
+        uuids = history.player_uuids()
+        if out is None:
+            stream = io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8", newline="\n")
+            try:
+                write_json(stream, pages, player_uuids=uuids)
+            finally:
+                stream.flush()
+                stream.detach()
+            return
+        items = entries(pages)
+        item = next(items, None)
+        written: list[tuple[Path, int]] = []
+        limit = MAX_IMPORT_BYTES * 9 // 10  # room for the people's uuids at the end
+        while item is not None or not written:
+            path = (
+                out if not written else out.with_name(f"{out.stem}-{len(written) + 1}{out.suffix}")
+            )
+            if written and path.exists() and not force:
+                fail(f"{path} already exists; use --force to replace it")
+            try:
+                with (
+                    replacing(path) as temporary,
+                    temporary.open("w", encoding="utf-8", newline="\n") as file,
+                ):
+                    writer = JsonWriter(file, uuids)
+                    while item is not None:
+                        size = len(item[1].encode("utf-8", "surrogatepass")) + 2
+                        if writer.count and writer.size + size > limit:
+                            break
+                        writer.add(*item)
+                        item = next(items, None)
+                    writer.close()
+            except OSError as error:
+                fail(f"cannot write {path}: {error.strerror or error}")
+            written.append((path, writer.count))
+    count = sum(n for _, n in written)
+    if len(written) == 1:
+        typer.echo(f"Exported {count} games to {out}.", err=True)
+        return
+    typer.echo(
+        f"Exported {count} games to {out} and {len(written) - 1} more files "
+        f"({', '.join(p.name for p, _ in written[1:])}): each is imported on its own "
+        "(history import FILE, for each).",
+        err=True,
+    )
 
 
 def _same_file(a: Path, b: Path) -> bool:

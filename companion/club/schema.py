@@ -130,5 +130,79 @@ MIGRATIONS += (
         ),
     ),
 )
+# Version 3: the server keeps the order. A play's change number (``seq``) and its
+# counter are given by the server itself, in a trigger under the writers' lock,
+# whatever a member writes: a member cannot skip tables past games, or push a
+# counter out of range. Tables have names (``tables``, with the marker that
+# tells a copied history file from its original). A conflict keeps both
+# versions whole, the version both started from, and each value that differs;
+# it stays open until a person settles it. Member roles take on the new tables
+# the rights they have on ``plays``.
+MIGRATIONS += (
+    (
+        3,
+        "change numbers kept by the server, tables' names, conflicts to settle",
+        (
+            """CREATE FUNCTION companion_stamp() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_advisory_xact_lock(1668052322);
+                NEW.seq := nextval('change_numbers');
+                IF TG_TABLE_NAME = 'plays' THEN
+                    NEW.counter := NEW.seq;
+                END IF;
+                RETURN NEW;
+            END
+            $$""",
+            # The last change number the server gave, readable by every member
+            # (a reader need not have rights on the sequence itself).
+            """CREATE FUNCTION companion_last_change() RETURNS bigint LANGUAGE sql STABLE
+            SECURITY DEFINER SET search_path FROM CURRENT AS $$
+                SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM change_numbers
+            $$""",
+            "CREATE TRIGGER plays_stamped BEFORE INSERT OR UPDATE ON plays "
+            "FOR EACH ROW EXECUTE FUNCTION companion_stamp()",
+            "CREATE TRIGGER renames_stamped BEFORE INSERT OR UPDATE ON renames "
+            "FOR EACH ROW EXECUTE FUNCTION companion_stamp()",
+            """CREATE TABLE tables (
+                id text PRIMARY KEY CHECK (length(id) BETWEEN 1 AND 100),
+                name text CHECK (length(name) <= 100),
+                token text CHECK (length(token) <= 100),
+                seen_at timestamptz NOT NULL DEFAULT now()
+            )""",
+            "ALTER TABLE renames ADD COLUMN player_uuid text CHECK (length(player_uuid) <= 100)",
+            # The scorer a play's score file was scored by where it was written.
+            "ALTER TABLE plays ADD COLUMN scored text CHECK (length(scored) <= 100)",
+            "ALTER TABLE conflicts ADD COLUMN kind text NOT NULL DEFAULT 'version'",
+            "ALTER TABLE conflicts ADD COLUMN kept_entry jsonb",
+            "ALTER TABLE conflicts ADD COLUMN kept_changed_at text",
+            "ALTER TABLE conflicts ADD COLUMN base_entry jsonb",
+            "ALTER TABLE conflicts ADD COLUMN differs jsonb",
+            "ALTER TABLE conflicts ADD COLUMN settled_at timestamptz",
+            "ALTER TABLE conflicts ADD COLUMN settled_by text",
+            "ALTER TABLE conflicts ADD COLUMN settled_keep text",
+            # Conflicts kept before were decided: they are shown as settled.
+            "UPDATE conflicts SET settled_at = at, settled_keep = '1'",
+            """DO $$
+            DECLARE grant_row record;
+            BEGIN
+                FOR grant_row IN
+                    SELECT DISTINCT grantee, privilege_type
+                    FROM information_schema.role_table_grants
+                    WHERE table_schema = current_schema() AND table_name = 'plays'
+                        AND privilege_type IN ('SELECT', 'INSERT', 'UPDATE')
+                        AND grantee <> current_user AND grantee <> 'PUBLIC'
+                LOOP
+                    EXECUTE format(
+                        'GRANT %s ON tables TO %I', grant_row.privilege_type, grant_row.grantee
+                    );
+                    EXECUTE format(
+                        'GRANT %s ON conflicts TO %I', grant_row.privilege_type, grant_row.grantee
+                    );
+                END LOOP;
+            END
+            $$""",
+        ),
+    ),
+)
 VERSION = MIGRATIONS[-1][0]
 """The ledger version this companion writes and reads."""

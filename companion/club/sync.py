@@ -20,13 +20,20 @@ from companion.history.history_file import HistoryFile
 from companion.history.store import History
 from companion.history.sync_local import (
     Renamed,
+    new_marker,
+    new_table_id,
     outgoing,
     outgoing_renames,
     renames_sent,
     renames_waiting,
+    set_aside,
+    set_marker,
+    set_told,
     state,
     table_id,
+    table_of,
     take,
+    told_up_to,
     waiting,
 )
 from companion.wording import plural
@@ -67,6 +74,21 @@ class SyncReport:
     renamed: int = 0
     renamed_games: int = 0
     not_renamed: list[str] = field(default_factory=list)
+    merged: int = 0
+    told: list[str] = field(default_factory=list)
+    forked: bool = False
+
+    def lines(self) -> list[str]:
+        """The sync in one line, then what this table is told: a copy noticed, and
+        each conflict about its changes (one line each)."""
+        said = self.line()
+        first = said[0].upper() + said[1:] + "."
+        before = (
+            ["This history is a copy of another table's: it is a table of its own from now."]
+            if self.forked
+            else []
+        )
+        return [*before, first, *self.told]
 
     def line(self) -> str:
         """The sync in one line."""
@@ -84,7 +106,7 @@ class SyncReport:
                 f"{plural(self.not_sent, 'change')} here stayed waiting to go up"
             )
         renames = self.renames_sent or self.renamed or self.not_renamed
-        if not (self.sent or came or self.conflicts or self.refused or renames):
+        if not (self.sent or came or self.conflicts or self.refused or renames or self.merged):
             return "nothing new: this history and the club's ledger were already the same"
         sent = f"sent {plural(self.sent, 'play')}"
         if self.renames_sent:
@@ -98,10 +120,18 @@ class SyncReport:
             parts.append(applied)
         if self.conflicts:
             parts.append(
-                f"{plural(self.conflicts, 'conflict')} (both versions kept: companion club status)"
+                f"{plural(self.conflicts, 'new conflict')} (both versions kept: "
+                "companion club conflicts)"
             )
+        if self.merged:
+            parts.append(f"{plural(self.merged, 'play')} changed here and at another table merged")
         if self.refused:
-            parts.append(f"{plural(len(self.refused), 'play')} refused as malformed")
+            more = len(self.refused) - 1
+            parts.append(
+                f"{plural(len(self.refused), 'row')} of the ledger set aside "
+                f"({self.refused[0]}{f'; and {more} more' if more else ''}: "
+                "companion club status)"
+            )
         if self.not_renamed:
             more = len(self.not_renamed) - 1
             parts.append(
@@ -124,18 +154,75 @@ def sync(history: History, ledger: Ledger, *, batch: int = BATCH) -> SyncReport:
         batch: Plays in one transaction.
     """
     report = SyncReport()
+    report.forked = meet(history, ledger)
     origin = table_id(history)
     if not ledger.writable():
         report.read_only = True
         report.not_sent = waiting(history)[0]
         _take(history, ledger, batch, report)
+        _tell(history, ledger, origin, report)
         return report
     for _ in range(2):
         _send(history, ledger, origin, batch, report)
         _take(history, ledger, batch, report)
         if not waiting(history)[0]:
             break
+    _tell(history, ledger, origin, report)
     return report
+
+
+def meet(history: History, ledger: Ledger) -> bool:
+    """Note this table (its name, a new marker) in the ledger; whether this history
+    turned out to be a copy of another table's, and became a table of its own.
+
+    Each sync renews the table's marker, here and in the ledger. A copy of a history
+    file carries the marker of when it was copied: when the original synced since,
+    the ledger's marker is another, and the copy takes a table id of its own (its
+    later changes, and the other copy's renames, then travel between the two).
+    """
+    me, name, token = table_of(history)
+    known = ledger.table_marker(me)
+    forked = bool(known) and known not in token.split()
+    if forked:
+        me = new_table_id(history)
+    if not ledger.writable():
+        return forked
+    fresh = new_marker()
+    set_marker(history, f"{token.split()[-1] if token and not forked else ''} {fresh}".strip())
+    ledger.name_table(me, name, fresh)
+    set_marker(history, fresh)
+    return forked
+
+
+def _tell(history: History, ledger: Ledger, origin: str, report: SyncReport) -> None:
+    """Tell this table each open conflict about its changes it was not told yet."""
+    known = state(history, ledger.id)
+    told = told_up_to(history, ledger.id)
+    found = ledger.told(told, origin)
+    for c in found:
+        report.told.append(conflict_line(c, origin))
+    if found and known is not None:
+        set_told(history, ledger.id, found[-1].id)
+
+
+def table_name(name: str | None, table: str) -> str:
+    """A table as people read it: its name, or ``table 1a2b3c4d``."""
+    return f"'{name}'" if name else f"table {table[:8]}"
+
+
+def conflict_line(c: Conflict, origin: str) -> str:
+    """One line telling a table of a conflict about its change."""
+    mine = "your change" if origin == c.lost_origin else "your version"
+    other = table_name(
+        c.kept_name if origin == c.lost_origin else c.lost_name,
+        c.kept_origin if origin == c.lost_origin else c.lost_origin,
+    )
+    what = f"{c.game or 'a game'} {(c.played_at or '')[:10]}".strip()
+    keep = "is kept for now" if origin == c.kept_origin else "waits, not kept for now"
+    return (
+        f"Conflict {c.id}: {what} was changed here and at {other} differently; {mine} "
+        f"{keep} (companion club conflicts; companion club settle {c.id} --keep 1|2)."
+    )
 
 
 def _send(history: History, ledger: Ledger, origin: str, batch: int, report: SyncReport) -> None:
@@ -160,6 +247,7 @@ def _send(history: History, ledger: Ledger, origin: str, batch: int, report: Syn
         )
         report.sent += pushed.written
         report.conflicts += pushed.conflicts
+        report.merged += pushed.merged
         report.changed += applied.changed
         report.deleted += applied.deleted
         report.added += applied.added
@@ -182,10 +270,9 @@ def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> N
     known = state(history, ledger.id)
     seen = known.last_seq if known else 0
     while True:
-        got = ledger.pull(seen, batch)
+        seen, got = ledger.pull(seen, batch)
         if not got:
             break
-        seen = got[-1][0]
         items = [
             item for _, item in got if not (isinstance(item, Renamed) and item.origin == origin)
         ]
@@ -208,6 +295,12 @@ def idle(history: HistoryFile, ledger: Ledger) -> SyncReport | None:
     known = state(history, ledger.id)
     if ledger.last_seq() > (known.last_seq if known else 0):
         return None
+    me, _, token = table_of(history)
+    marker = ledger.table_marker(me)
+    if marker is None or (marker and marker not in token.split()):
+        return None
+    if ledger.told(told_up_to(history, ledger.id), me):
+        return None
     up = waiting(history)[0]
     writable = ledger.writable()
     if writable and (up or renames_waiting(history)):
@@ -228,7 +321,13 @@ class Status:
         renames_down: Renames and merges made at other tables since then.
         last_sync: When this table last synced with this ledger (``None``: never).
         read_only: This role may only read the ledger.
-        conflicts: How many conflicts the ledger keeps, and the latest ones.
+        conflict_count: How many conflicts are open in the ledger.
+        conflicts: The open conflicts.
+        name: This table's name (``None``: never named) and ``table`` its id.
+        copy: This history is a copy of another table's (its next sync makes it
+            a table of its own).
+        set_aside: The ledger's rows this table set aside ``(change number, uuid, why)``.
+        beyond: Rows of the ledger with a change number the server never gave.
     """
 
     shown: str
@@ -243,6 +342,11 @@ class Status:
     read_only: bool
     conflict_count: int
     conflicts: list[Conflict]
+    name: str | None = None
+    table: str = ""
+    copy: bool = False
+    set_aside: list[tuple[int, str, str]] = field(default_factory=list)
+    beyond: int = 0
 
 
 def status(history: HistoryFile, ledger: Ledger) -> Status:
@@ -251,6 +355,9 @@ def status(history: HistoryFile, ledger: Ledger) -> Status:
     up, deleting = waiting(history)
     plays, deleted = ledger.counts()
     count, conflicts = ledger.conflicts()
+    me, name, token = table_of(history)
+    marker = ledger.table_marker(me)
+    copy = bool(marker) and marker not in token.split()
     return Status(
         ledger.shown,
         plays,
@@ -258,9 +365,14 @@ def status(history: HistoryFile, ledger: Ledger) -> Status:
         up,
         deleting,
         renames_waiting(history),
-        *ledger.waiting_for(known.last_seq if known else 0, table_id(history)),
+        *ledger.waiting_for(known.last_seq if known else 0, "" if copy else me),
         known.last_sync if known else None,
         not ledger.writable(),
         count,
         conflicts,
+        name,
+        me,
+        copy,
+        set_aside(history, ledger.id),
+        ledger.beyond(),
     )

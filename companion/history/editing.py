@@ -101,7 +101,7 @@ def _rescore_edited(
     from scorers import ScoreFileError
 
     def change(data: object) -> object:
-        return _change_file(data, renames, members)
+        return _change_file(data, renames, members, game)
 
     try:
         return rescore(game, text, change if renames or members else None)
@@ -112,11 +112,14 @@ def _rescore_edited(
         ) from error
 
 
-def _change_file(data: object, renames: dict[str, str], members: dict[str, list[str]]) -> object:
+def _change_file(
+    data: object, renames: dict[str, str], members: dict[str, list[str]], game: str = ""
+) -> object:
     players = data.get("players") if isinstance(data, dict) else None
-    if not isinstance(players, list):
+    if not isinstance(players, list) or not isinstance(data, dict):
         raise EditError("the score file has no players to change")
     wanted = {name_key(old): old for old in renames}
+    _rename_elsewhere(data, game, wanted, renames)
     found: set[str] = set()
     sides = {name_key(side): side for side in members}
     named: set[str] = set()
@@ -139,6 +142,22 @@ def _change_file(data: object, renames: dict[str, str], members: dict[str, list[
     _check_found(renames, found, "person or team")
     _check_found(members, named, "team")
     return data
+
+
+def _rename_elsewhere(
+    data: dict[str, Any], game: str, wanted: dict[str, str], renames: dict[str, str]
+) -> None:
+    """Rename the people named in the score file's other places (the game says where)."""
+    from scorers import SCORERS
+
+    if not renames or game not in SCORERS:
+        return
+    for listed, field_name in SCORERS[game].info.name_fields:
+        items = data.get(listed)
+        for item in items if isinstance(items, list) else []:
+            named = item.get(field_name) if isinstance(item, dict) else None
+            if isinstance(named, str) and name_key(named) in wanted:
+                item[field_name] = renames[wanted[name_key(named)]]
 
 
 def _rename(

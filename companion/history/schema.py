@@ -505,4 +505,32 @@ MIGRATIONS += (
         ),
     ),
 )
+# Migration 12: what a club's merges and conflicts need
+# here. ``base_entry``: each play's entry as this table last had it from the
+# ledger (or sent it), the version both sides started from when it changed
+# both here and at another table (see companion.club.merge). The table's name
+# chosen by a person and a per-file marker that tells a copy of this file
+# from the original (``token``, renewed at each sync and kept in the ledger).
+# ``told``: the last conflict of the ledger this table was told about; the
+# ledger's rows set aside here (a row a table cannot take) with why.
+MIGRATIONS += (
+    (
+        12,
+        "bases for merging a club's edits, the table's name, rows set aside",
+        (
+            "ALTER TABLE play_versions ADD COLUMN base_entry TEXT",
+            "ALTER TABLE club_table ADD COLUMN name TEXT",
+            "ALTER TABLE club_table ADD COLUMN token TEXT",
+            "ALTER TABLE club_state ADD COLUMN told INTEGER NOT NULL DEFAULT 0",
+            """CREATE TABLE club_set_aside (
+                ledger TEXT NOT NULL,
+                seq INTEGER NOT NULL,
+                uuid TEXT NOT NULL,
+                why TEXT NOT NULL,
+                at TEXT NOT NULL,
+                PRIMARY KEY (ledger, seq)
+            ) WITHOUT ROWID""",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -357,6 +357,28 @@ class History(HistoryFile):
             people = self._people([row[0] for row in rows])
         return [_play(row, people.get(row[0], ())) for row in rows]
 
+    def play_pages(self, where: Filter | None = None, size: int = 1000) -> Iterator[list[Play]]:
+        """The games that match ``where``, oldest first, ``size`` at a time (so that a
+        history of any size is read in bounded memory)."""
+        condition, params = (where or Filter()).where()
+        after: tuple[str, int] | None = None
+        while True:
+            more, extra = condition, list(params)
+            if after is not None:
+                more += (" AND " if condition else " WHERE ") + "(played_at, id) > (?, ?)"
+                extra += list(after)
+            with self.guard("read the history"):
+                rows = self._db.execute(
+                    f"SELECT {PLAY_COLUMNS} FROM plays{more} ORDER BY played_at, id LIMIT ?",
+                    [*extra, size],
+                ).fetchall()
+                people = self._people([row[0] for row in rows])
+            if not rows:
+                return
+            page = [_play(row, people.get(row[0], ())) for row in rows]
+            yield page
+            after = (page[-1].played_at, page[-1].id)
+
     def _people(self, ids: list[int]) -> dict[int, tuple[Person, ...]]:
         """The people of the plays ``ids``, in seat order."""
         found: dict[int, list[Person]] = {}

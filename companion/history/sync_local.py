@@ -28,6 +28,7 @@ from companion.history.people import RenameError, apply_rename
 from companion.history.rows import PLAY_COLUMNS, _insert_log, _Numbers, _play, _Rows
 from companion.history.store import History
 from scorers import ScoreFileError
+from scorers.names import name_key
 
 _CHUNK = 500
 
@@ -53,10 +54,13 @@ class Version:
 
 @dataclass(frozen=True)
 class Outgoing:
-    """A change waiting to go up: the version and the play's entry (``None`` when deleted)."""
+    """A change waiting to go up: the version, the play's entry (``None`` when deleted)
+    and the entry it was changed from (as this table last had it from the ledger or
+    sent it: ``None`` when none is known)."""
 
     version: Version
     entry: dict[str, Any] | None
+    base_entry: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,23 @@ class Incoming:
     changed_at: str
     deleted: bool
     entry: dict[str, Any] | None
+    seq: int = 0
+    scored: str = ""
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A row of the ledger this table cannot take: set aside, named, never in the way.
+
+    Attributes:
+        seq: Its change number.
+        uuid: The play's uuid as the row has it.
+        why: Why, in words.
+    """
+
+    seq: int
+    uuid: str
+    why: str
 
 
 @dataclass(frozen=True)
@@ -80,6 +101,8 @@ class Renamed:
         new: The new name.
         at: When it was made (ISO 8601 UTC).
         origin: The table that made it (as the ledger has it; empty here).
+        uuid: The person's BG Stats player uuid where it was made (empty: none),
+            so that every table ends with the same one, and OLD as its alias.
     """
 
     id: str
@@ -87,6 +110,7 @@ class Renamed:
     new: str
     at: str
     origin: str = ""
+    uuid: str = ""
 
 
 @dataclass(frozen=True)
@@ -96,6 +120,30 @@ class ClubState:
     last_seq: int
     last_sync: str | None
     shown: str
+
+
+_STAMPS: dict[str, str] = {}
+
+
+def scorer_stamp(game: str) -> str:
+    """The stamp of this companion's scorer of ``game`` (a digest of its source): a
+    play the ledger holds as scored by the same stamp is not scored again here."""
+    if game not in _STAMPS:
+        import hashlib
+        import importlib.util
+
+        from scorers import SCORERS
+
+        if game not in SCORERS:
+            return ""
+        spec = importlib.util.find_spec(f"scorers.{game}")
+        origin = spec.origin if spec else None
+        try:
+            data = open(origin, "rb").read() if origin else b""  # noqa: SIM115
+        except OSError:
+            data = b""
+        _STAMPS[game] = hashlib.sha256(data).hexdigest()[:16] if data else ""
+    return _STAMPS[game]
 
 
 def entry_of(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -135,7 +183,11 @@ def outgoing_renames(history: HistoryFile) -> list[Renamed]:
         rows = history._db.execute(
             "SELECT id, old_name, new_name, at FROM rename_log WHERE sent = 0 ORDER BY n"
         ).fetchall()
-    return [Renamed(str(a), str(b), str(c), str(d)) for a, b, c, d in rows]
+        uuids = dict(history._db.execute("SELECT name_key, uuid FROM player_uuids").fetchall())
+    return [
+        Renamed(str(a), str(b), str(c), str(d), "", str(uuids.get(name_key(str(c)), "")))
+        for a, b, c, d in rows
+    ]
 
 
 def renames_waiting(history: HistoryFile) -> int:
@@ -166,21 +218,37 @@ def outgoing(history: HistoryFile, *, after: str = "", limit: int = _CHUNK) -> l
     with history.guard("read the history"):
         db = history._db
         rows = db.execute(
-            "SELECT uuid, counter, changed_at, base, deleted FROM play_versions "
+            "SELECT uuid, counter, changed_at, base, deleted, base_entry FROM play_versions "
             "WHERE dirty = 1 AND uuid > ? ORDER BY uuid LIMIT ?",
             (after, limit),
         ).fetchall()
-        versions = [Version(fold_uuid(u), c, t, b, bool(d)) for u, c, t, b, d in rows]
+        versions = [Version(fold_uuid(u), c, t, b, bool(d)) for u, c, t, b, d, _ in rows]
+        bases = {fold_uuid(r[0]): _loaded(r[5]) for r in rows}
         plays = _plays_by_uuid(db, [v.uuid for v in versions if not v.deleted])
         logs = _event_logs(db, [p.id for p in plays.values()])
     found = []
     for version in versions:
         play = plays.get(version.uuid)
         if play is None:  # gone without its tombstone noted: a deletion all the same
-            found.append(Outgoing(replace(version, deleted=True), None))
+            found.append(Outgoing(replace(version, deleted=True), None, bases[version.uuid]))
         else:
-            found.append(Outgoing(version, entry_of(play, logs.get(play.id, []))))
+            entry = entry_of(play, logs.get(play.id, []))
+            found.append(Outgoing(version, entry, bases[version.uuid]))
     return found
+
+
+def _loaded(text: str | None) -> dict[str, Any] | None:
+    if not text:
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _dumped(entry: dict[str, Any] | None) -> str | None:
+    return None if entry is None else json.dumps(entry, ensure_ascii=False, sort_keys=True)
 
 
 def _plays_by_uuid(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, Play]:
@@ -252,13 +320,13 @@ class Applied:
 
 def take(
     history: History,
-    items: Sequence[Incoming | Renamed],
+    items: Sequence[Incoming | Renamed | SetAside],
     *,
     ledger: str,
     shown: str,
     last_seq: int | None = None,
     sent: dict[str, int] | None = None,
-    pushed: Sequence[tuple[str, int, int]] = (),
+    pushed: Sequence[tuple[str, int, int, dict[str, Any] | None]] = (),
 ) -> Applied:
     """Bring the ledger's versions of plays, and its renames, into this history in one transaction.
 
@@ -282,19 +350,24 @@ def take(
     """
     done = Applied(refused=[])
     with history.guard("save the club's plays"), history.transaction() as db:
-        for uuid, sent_counter, now in pushed:
-            db.execute(
-                "UPDATE play_versions SET base = ?, "
-                "dirty = CASE WHEN counter = ? THEN 0 ELSE 1 END, "
-                "counter = CASE WHEN counter = ? THEN ? ELSE counter END WHERE uuid = ?",
-                (now, sent_counter, sent_counter, now, uuid),
-            )
+        db.executemany(
+            "UPDATE play_versions SET base = ?, base_entry = ?, "
+            "dirty = CASE WHEN counter = ? THEN 0 ELSE 1 END, "
+            "counter = CASE WHEN counter = ? THEN ? ELSE counter END WHERE uuid = ?",
+            [
+                (now, _dumped(entry), sent_counter, sent_counter, now, uuid)
+                for uuid, sent_counter, now, entry in pushed
+            ],
+        )
         run: list[Incoming] = []
         for item in [*items, None]:
             if isinstance(item, Incoming):
                 run.append(item)
                 continue
-            _take_plays(db, run, sent, done)
+            if isinstance(item, SetAside):
+                _set_aside(db, ledger, item, done)
+                continue
+            _take_plays(db, run, sent, done, ledger)
             run = []
             if item is None:
                 break
@@ -303,6 +376,14 @@ def take(
             except RenameError as error:
                 done.not_renamed.append(f"{item.old} -> {item.new}: {error}")
                 continue
+            if item.uuid:
+                db.executemany(
+                    "INSERT OR REPLACE INTO player_uuids (name_key, uuid, name) VALUES (?, ?, ?)",
+                    [
+                        (name_key(item.old), item.uuid, item.old),
+                        (name_key(item.new), item.uuid, item.new),
+                    ],
+                )
             if games:
                 done.renamed += 1
                 done.renamed_games += games
@@ -316,15 +397,43 @@ def take(
     return done
 
 
+def _set_aside(db: sqlite3.Connection, ledger: str, item: SetAside, done: Applied) -> None:
+    """Note a row of the ledger this table cannot take, and say so once."""
+    uuid = item.uuid[:100]
+    line = f"{uuid}: {item.why}"
+    done.refused.append(line)  # type: ignore[union-attr]
+    db.execute(
+        "INSERT OR REPLACE INTO club_set_aside (ledger, seq, uuid, why, at) VALUES (?, ?, ?, ?, ?)",
+        (ledger, item.seq, uuid, item.why[:300], now_utc()),
+    )
+
+
 def _take_plays(
     db: sqlite3.Connection,
     items: Sequence[Incoming],
     sent: dict[str, int] | None,
     done: Applied,
+    ledger: str = "",
 ) -> None:
-    """Bring the ledger's versions of ``items`` into this history, inside the transaction."""
+    """Bring the ledger's versions of ``items`` into this history, inside the transaction.
+
+    An entry that is not a play's (not an object, or carrying another play's uuid)
+    is set aside and named; every other one is still taken.
+    """
     if not items:
         return
+    fit: list[Incoming] = []
+    for item in items:
+        if item.deleted:
+            fit.append(item)
+        elif not isinstance(item.entry, dict):
+            _set_aside(db, ledger, SetAside(item.seq, item.uuid, "its entry is not a play"), done)
+        elif fold_uuid(str(item.entry.get("uuid", ""))) != item.uuid:
+            why = "its entry carries another play's uuid"
+            _set_aside(db, ledger, SetAside(item.seq, item.uuid, why), done)
+        else:
+            fit.append(item)
+    items = fit
     local = _versions(db, [item.uuid for item in items])
     ids = _local_ids(db, [item.uuid for item in items])
     numbers = _Numbers(db)
@@ -341,10 +450,13 @@ def _take_plays(
         play: Play | None = None
         events: list[dict[str, Any]] = []
         if not item.deleted:
+            entry = item.entry or {}
+            trusted = bool(item.scored) and item.scored == scorer_stamp(str(entry.get("game")))
             try:
-                play, events = read_entry({**(item.entry or {}), "id": 1}, item.uuid)
+                play, events = read_entry({**entry, "id": 1}, item.uuid, trusted=trusted)
             except ScoreFileError as error:
-                done.refused.append(f"{item.uuid}: {error.problems[0]}")  # type: ignore[union-attr]
+                why = f"{error.problems[0]}"
+                _set_aside(db, ledger, SetAside(item.seq, item.uuid, why), done)
                 continue
         found = ids.get(item.uuid)
         if found is not None:
@@ -377,15 +489,25 @@ def _take_plays(
                 _insert_log(db, play_id, play.game, events)
                 numbers = _Numbers(db)
             done.added += 1
-        settled.append((item.uuid, item.counter, item.changed_at, item.counter, item.deleted))
+        settled.append(
+            (
+                item.uuid,
+                item.counter,
+                item.changed_at,
+                item.counter,
+                item.deleted,
+                _dumped(item.entry),
+            )
+        )
     rows.write(db)
     numbers.claim()
     db.executemany("UPDATE sessions SET play_id = ? WHERE id = ?", relink)
     db.executemany(
-        "INSERT INTO play_versions (uuid, counter, changed_at, base, dirty, deleted) "
-        "VALUES (?, ?, ?, ?, 0, ?) ON CONFLICT (uuid) DO UPDATE SET "
+        "INSERT INTO play_versions (uuid, counter, changed_at, base, dirty, deleted, base_entry) "
+        "VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (uuid) DO UPDATE SET "
         "counter = excluded.counter, changed_at = excluded.changed_at, "
-        "base = excluded.base, dirty = 0, deleted = excluded.deleted",
+        "base = excluded.base, dirty = 0, deleted = excluded.deleted, "
+        "base_entry = excluded.base_entry",
         settled,
     )
 
@@ -414,3 +536,75 @@ def _local_ids(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, int]:
         ):
             found[fold_uuid(uuid)] = int(play_id)
     return found
+
+
+def table_of(history: HistoryFile) -> tuple[str, str | None, str]:
+    """This table's id, its name (``None``: never named) and its marker(s), space-separated."""
+    with history.guard("read the history"):
+        row = history._db.execute("SELECT table_id, name, token FROM club_table").fetchone()
+    return str(row[0]), row[1], str(row[2] or "")
+
+
+def name_table(history: History, name: str) -> None:
+    """Name this table (it goes up to the ledger at the next sync)."""
+    with history.guard("name this table"), history.transaction() as db:
+        db.execute("UPDATE club_table SET name = ?", (name,))
+
+
+def new_marker() -> str:
+    """A new random marker for this history file."""
+    import uuid
+
+    return str(uuid.uuid4())
+
+
+def set_marker(history: History, token: str) -> None:
+    """Keep this history's marker (or the previous and the new one while they change)."""
+    with history.guard("save the table's marker"), history.transaction() as db:
+        db.execute("UPDATE club_table SET token = ?", (token,))
+
+
+def new_table_id(history: History) -> str:
+    """Give this history (a copy of another table's) a table id of its own."""
+    import uuid
+
+    fresh = str(uuid.uuid4())
+    with history.guard("save the table's id"), history.transaction() as db:
+        db.execute("UPDATE club_table SET table_id = ?", (fresh,))
+    return fresh
+
+
+def told_up_to(history: HistoryFile, ledger: str) -> int:
+    """The last conflict of the ledger ``ledger`` this table was told about."""
+    with history.guard("read the history"):
+        row = history._db.execute(
+            "SELECT told FROM club_state WHERE ledger = ?", (ledger,)
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def set_told(history: History, ledger: str, told: int) -> None:
+    """Note that this table was told of the ledger's conflicts up to ``told``."""
+    with history.guard("save the club's state"), history.transaction() as db:
+        db.execute("UPDATE club_state SET told = max(told, ?) WHERE ledger = ?", (told, ledger))
+
+
+def set_aside(history: HistoryFile, ledger: str) -> list[tuple[int, str, str]]:
+    """The ledger's rows this table set aside: ``(change number, uuid, why)``."""
+    with history.guard("read the history"):
+        rows = history._db.execute(
+            "SELECT seq, uuid, why FROM club_set_aside WHERE ledger = ? ORDER BY seq", (ledger,)
+        ).fetchall()
+    return [(int(a), str(b), str(c)) for a, b, c in rows]
+
+
+def local_numbers(history: HistoryFile, uuids: Sequence[str]) -> dict[str, int]:
+    """``uuid -> the game's number here`` for the plays ``uuids`` this history has."""
+    with history.guard("read the history"):
+        return _local_ids(history._db, [fold_uuid(u) for u in uuids])
+
+
+def game_logs(history: HistoryFile, plays: Sequence[Play]) -> dict[int, list[dict[str, Any]]]:
+    """The answers of the played-along games among ``plays``, by play id."""
+    with history.guard("read the history"):
+        return _event_logs(history._db, [p.id for p in plays])

@@ -342,7 +342,10 @@ def test_every_command_has_help_text() -> None:
             "club",
             "club init",
             "club sync",
+            "club name",
             "club status",
+            "club conflicts",
+            "club settle",
         ]
     )
 

@@ -171,7 +171,7 @@ def test_conflicting_edits_keep_both_versions(club: str, tmp_path: Path) -> None
             history.replace(replace(play, notes=notes))
     ok(club, a)
     said = ok(club, b)
-    assert "1 conflict (both versions kept: companion club status)" in said
+    assert "1 new conflict (both versions kept: companion club conflicts)" in said
     ok(club, a)
     kept = contents(a)["a-0"]["notes"]
     assert contents(b)["a-0"]["notes"] == kept
@@ -179,8 +179,8 @@ def test_conflicting_edits_keep_both_versions(club: str, tmp_path: Path) -> None
     assert {kept, lost} == {"from table a", "from table b"}
     status = run("club", "status", club, "--db", str(a))
     assert status.exit_code == 0, status.output
-    assert "  Conflicts: 1\n" in status.output
-    assert "    a-0 (" in status.output
+    assert "  Conflicts to settle: 1\n" in status.output
+    assert ", play a-0: 1 = table " in status.output
     assert ok(club, b) == "Nothing new: this history and the club's ledger were already the same.\n"
 
 
@@ -194,12 +194,13 @@ def test_status_shows_what_waits_and_the_last_sync(
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0] == f"Club's ledger: {club}"
-    assert lines[1:6] == [
+    assert lines[1].startswith("  This table: table ") and len(lines[1]) == 28
+    assert lines[2:7] == [
         "  2 plays (0 deleted)",
         "  Waiting to go up: 3 plays (0 deleted)",
         "  Waiting to come down: 2 plays",
         "  Last sync: never",
-        "  Conflicts: 0",
+        "  Conflicts to settle: 0",
     ]
     ok(club, a)
     monkeypatch.setenv("COMPANION_CLUB", club)
@@ -254,7 +255,9 @@ def test_a_malformed_play_in_the_ledger_is_refused_and_the_rest_taken(
     b = tmp_path / "b.sqlite3"
     said = ok(club, b)
     assert said == (
-        "Sent 0 plays; took 2 plays (2 new, 0 changed, 0 deleted); 1 play refused as malformed.\n"
+        "Sent 0 plays; took 2 plays (2 new, 0 changed, 0 deleted); 1 row of the ledger set "
+        'aside (a-1: a-1.game: unknown game "chess" (one of: shimoda, shibuya, tokaido, '
+        "kamakura, shogun, orchard): companion club status).\n"
     )
     assert set(contents(b)) == {"a-0", "a-2"}
 
@@ -377,7 +380,7 @@ def test_a_ledger_of_a_newer_version(club: str, local: Path) -> None:
         ledger.db.commit()
     message = (
         f"the club's ledger {club} was made by a newer companion (ledger version 99, "
-        "this one knows 2); update the companion"
+        "this one knows 3); update the companion"
     )
     for command in ("sync", "status"):
         _fails(["club", command, club], local, message)
@@ -401,15 +404,16 @@ def test_no_club_given(local: Path) -> None:
 def test_init_twice(server: Server, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PGPASSWORD", server.password)
     url = server.url(server.new_database())
-    assert run("club", "init", url).output == f"Created the club's ledger in {url} (version 2).\n"
+    assert run("club", "init", url).output == f"Created the club's ledger in {url} (version 3).\n"
     assert run("club", "init", url).output == (
-        f"The club's ledger {url} is ready (version 2); nothing to do.\n"
+        f"The club's ledger {url} is ready (version 3); nothing to do.\n"
     )
     with connected(url) as ledger:
         rows = ledger.db.execute("SELECT version, name FROM schema_migrations").fetchall()
     assert rows == [
         (1, "plays, sides, people, places, changes and conflicts"),
         (2, "renames and merges of people"),
+        (3, "change numbers kept by the server, tables' names, conflicts to settle"),
     ]
 
 
@@ -433,7 +437,7 @@ def test_a_ledger_of_version_1_is_upgraded_and_its_members_keep_their_rights(
     member, member_password = server.new_role(database, read_only=False)
     reader, reader_password = server.new_role(database, read_only=True)
     assert run("club", "init", url).output == (
-        f"Upgraded the club's ledger {url} from version 1 to 2.\n"
+        f"Upgraded the club's ledger {url} from version 1 to 3.\n"
     )
     x, r = tmp_path / "x.sqlite3", tmp_path / "r.sqlite3"
     _record(x, "Ben", "Aki", at="2026-02-01T20:00:00Z")

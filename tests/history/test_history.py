@@ -103,6 +103,7 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         (9, "renames noted to travel to a club's ledger"),
         (10, "team members' names by the name rule; a renamed name's spelling"),
         (11, "what other apps wrote that we do not use, kept for the round trip"),
+        (12, "bases for merging a club's edits, the table's name, rows set aside"),
     ]
     assert versions[-1][0] == SCHEMA_VERSION
 
@@ -447,6 +448,7 @@ def test_migration_10_stores_members_kept_as_typed_by_the_name_rule(tmp_path: Pa
     for typed, name in (("Aki\r", "Aki"), ("\n\nWinner:\tBlue", "Cho"), ("Dai\u3164", "Dai")):
         db.execute("UPDATE play_people SET name = ? WHERE name = ?", (typed, name))
     db.execute("ALTER TABLE player_uuids DROP COLUMN name")
+    undo_migration_12(db)
     db.execute("DELETE FROM schema_migrations WHERE version >= 10")
     db.execute("PRAGMA user_version = 9")
     db.close()
@@ -499,3 +501,16 @@ def test_an_older_history_gives_the_same_stats_after_migration_6(tmp_path: Path)
         expected = compute(seat_rows(history)).to_json()
         assert expected["head_to_head"] and expected["players"]
         assert of_history(history).to_json() == expected
+
+
+def undo_migration_12(db: sqlite3.Connection) -> None:
+    """Take a history back to before migration 12 (for a test of an older one)."""
+    for table, column in (
+        ("play_versions", "base_entry"),
+        ("club_table", "name"),
+        ("club_table", "token"),
+        ("club_state", "told"),
+    ):
+        db.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    db.execute("DROP TABLE club_set_aside")
+    db.execute("DELETE FROM schema_migrations WHERE version = 12")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from companion.history.sync_local import (
     take,
     waiting,
 )
+from tests.history.test_history import undo_migration_12
 from tests.support.club_tables import sql, table
 
 
@@ -38,7 +40,7 @@ def test_a_new_play_waits_to_go_up_with_counter_1(tmp_path: Path) -> None:
 def test_an_edit_a_deletion_and_a_direct_update_each_count(tmp_path: Path) -> None:
     db = table(tmp_path / "h.sqlite3", "p", 3)
     with History(db) as history:
-        take(history, [], ledger="L", shown="x", pushed=[("p-0", 1, 1), ("p-1", 1, 1)])
+        take(history, [], ledger="L", shown="x", pushed=[("p-0", 1, 1, None), ("p-1", 1, 1, None)])
         assert versions(db)[:2] == [("p-0", 1, 1, 0, 0), ("p-1", 1, 1, 0, 0)]
         plays = {p.uuid: p for p in history.plays()}
         history.replace(replace(plays["p-0"], notes="edited"))
@@ -57,7 +59,7 @@ def test_an_edit_a_deletion_and_a_direct_update_each_count(tmp_path: Path) -> No
 def test_a_rename_in_place_counts_for_every_play_and_is_noted(tmp_path: Path) -> None:
     db = table(tmp_path / "h.sqlite3", "p", 10)
     with History(db) as history:
-        take(history, [], ledger="L", shown="x", pushed=[(f"p-{k}", 1, 1) for k in range(10)])
+        take(history, [], ledger="L", shown="x", pushed=[(f"p-{k}", 1, 1, None) for k in range(10)])
     touched = {
         row[0]
         for row in sql(
@@ -99,7 +101,7 @@ def test_a_rename_from_the_ledger_applies_in_its_place_among_the_plays(tmp_path:
         assert len(before) > 1
         first = sorted(before)[0]
         entry = next(o.entry for o in outgoing(history, limit=100) if o.version.uuid == first)
-        take(history, [], ledger="L", shown="x", pushed=[(f"p-{k}", 1, 1) for k in range(10)])
+        take(history, [], ledger="L", shown="x", pushed=[(f"p-{k}", 1, 1, None) for k in range(10)])
         came = Incoming(first, 5, "2026-01-02T00:00:00.000Z", False, {**entry, "notes": "y"})
         done = take(history, [came, rename], ledger="L", shown="x", last_seq=12)
         assert (done.renamed, done.renamed_games, done.changed, done.not_renamed) == (
@@ -169,6 +171,8 @@ def test_migrating_an_older_history_gives_its_plays_versions(tmp_path: Path) -> 
 def test_migrating_notes_the_renames_made_in_place_before_to_go_up(tmp_path: Path) -> None:
     db = table(tmp_path / "h.sqlite3", "p", 2)
     # The history as migration 8 left it, with one rename made in place.
+    with sqlite3.connect(db) as connection:
+        undo_migration_12(connection)
     sql(db, "ALTER TABLE player_uuids DROP COLUMN name")  # migration 10's
     sql(db, "DROP TABLE rename_log")
     sql(db, "DELETE FROM schema_migrations WHERE version >= 9")

@@ -33,7 +33,13 @@ from companion.history.formats.bounded import (
     stdin_copy,
 )
 from companion.history.formats.csv_export import to_csv
-from companion.history.formats.ours import JSON_FORMAT, OurPlays, parse_ours, to_json
+from companion.history.formats.ours import (
+    JSON_FORMAT,
+    OurPlays,
+    cleaned_play,
+    parse_ours,
+    to_json,
+)
 from companion.history.formats.shared import BGG_IDS
 from companion.history.import_spool import Spool
 from companion.history.model import Play
@@ -280,7 +286,7 @@ def export(
         kept: What BG Stats wrote that we do not use (:meth:`History.kept`):
             the bgstats format writes it back.
     """
-    plays = [_cleaned(play) for play in plays]
+    plays = [cleaned_play(play) for play in plays]
     if fmt == "json":
         return to_json(plays, events=events, player_uuids=player_uuids)
     if fmt == "csv":
@@ -288,19 +294,6 @@ def export(
     if fmt == "bgstats":
         return to_bgstats(plays, player_uuids=player_uuids, kept=kept)
     return to_bgg_xml(plays)
-
-
-def _cleaned(play: Play) -> Play:
-    """``play`` with its notes and place cleaned as they are on the way in (a history
-    written before that rule may hold an escape sequence): no export writes one."""
-    from dataclasses import replace
-
-    from companion.history.user_text import clean_text
-
-    notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
-    if notes == play.notes and location == play.location:
-        return play
-    return replace(play, notes=notes, location=location)
 
 
 def encoded(text: str, *, excel: bool = False) -> bytes:

@@ -10,9 +10,9 @@ never read as answers.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TextIO
 
 from companion.events import DRAFT
 from companion.history.formats.bounded import (
@@ -85,11 +85,12 @@ class OurPlays:
         self.version = version if type(version) is int else 0
         self.r = r or Reader()
         self.parsed = parsed or Parsed("json")
+        self.trusted = False
 
     def play(self, k: int, item: object) -> None:
         """Check play ``k``; keep it when it has no problem."""
         path = f"plays[{k}]"
-        play = _read_play(self.r, item, path, self.version)
+        play = _read_play(self.r, item, path, self.version, trusted=self.trusted)
         if play is not None:
             log = _read_events(self.r, item, f"{path}.events")
             if not self.r.problems:  # (a file with a problem adds nothing: none are kept)
@@ -163,7 +164,9 @@ def _iso_time(r: Reader, value: object, path: str) -> str | None:
         return None
 
 
-def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None:
+def _read_play(
+    r: Reader, value: object, path: str, version: int, *, trusted: bool = False
+) -> Play | None:
     raw = r.obj(
         value, path, required=PLAY_KEYS if version == 1 else PLAY_KEYS_V2, optional=("status",)
     )
@@ -193,7 +196,7 @@ def _read_play(r: Reader, value: object, path: str, version: int) -> Play | None
         r.error(f"{path}.score_file", "must be the score file's text, or null")
         score_file = None
     result = _read_result(r, raw.get("result"), f"{path}.result", game)
-    if result is not None and isinstance(score_file, str) and game is not None:
+    if result is not None and isinstance(score_file, str) and game is not None and not trusted:
         result = _rescored(r, score_file, result, game, f"{path}.score_file")
     people: tuple[Person, ...] | None = None
     if result is not None:
@@ -409,16 +412,24 @@ def _rescored(
     return result
 
 
-def read_entry(item: object, path: str = "play") -> tuple[Play, list[dict[str, Any]]]:
+def read_entry(
+    item: object, path: str = "play", *, trusted: bool = False
+) -> tuple[Play, list[dict[str, Any]]]:
     """One play of our json export (:func:`play_entry`),
     checked exactly as an import checks it: the play and its event log.
+
+    With ``trusted``, a score file is not scored again: its stored result is
+    taken as the one it gives (a club's ledger holds it as scored by this very
+    scorer); every other check is made.
 
     Raises:
         ScoreFileError: Every problem of the entry, with its JSON path.
     """
     r = Reader()
     parsed = Parsed("json")
-    OurPlays(2, r, parsed).play(0, item)
+    reader = OurPlays(2, r, parsed)
+    reader.trusted = trusted
+    reader.play(0, item)
     if r.problems or not parsed.plays:
         raise ScoreFileError(
             [Problem(p.path.replace("plays[0]", path, 1), p.message) for p in r.problems]
@@ -447,6 +458,97 @@ def to_json(
     if known:
         document["players"] = known
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+
+
+class JsonWriter:
+    """Our json export written a play at a time (what :func:`to_json` writes, to ``out``).
+
+    Args:
+        out: Where to write.
+        player_uuids: The uuids BG Stats knows people by (``players``, for the
+            people of the plays written).
+    """
+
+    def __init__(self, out: TextIO, player_uuids: Mapping[str, str] | None = None) -> None:
+        self.out = out
+        self.uuids = player_uuids or {}
+        self.names: dict[str, tuple[str, bool]] = {}
+        self.count = 0
+        self.size = self._write(
+            f'{{\n  "format": {json.dumps(JSON_FORMAT)},\n  "version": {JSON_VERSION},\n'
+        )
+
+    def _write(self, text: str) -> int:
+        self.out.write(text)
+        return len(text.encode("utf-8", "surrogatepass"))
+
+    @staticmethod
+    def entry(play: Play, events: list[dict[str, Any]]) -> str:
+        """One play's text as the export writes it (indented in the list)."""
+        text = json.dumps(play_entry(cleaned_play(play), events), indent=2, ensure_ascii=False)
+        return "\n".join("    " + line for line in text.split("\n"))
+
+    def add(self, play: Play, text: str) -> None:
+        """Write one play, ``text`` being :meth:`entry`'s."""
+        self.size += self._write('  "plays": [\n' if self.count == 0 else ",\n")
+        self.size += self._write(text)
+        self.count += 1
+        for person in play.persons:
+            key = ANONYMOUS_KEY if person.anonymous else name_key(person.name)
+            if key in self.uuids:
+                self.names[key] = (ANONYMOUS if person.anonymous else person.name, person.anonymous)
+
+    def close(self) -> None:
+        """End the document: the list of plays, then the people's uuids."""
+        self._write('  "plays": []' if self.count == 0 else "\n  ]")
+        known = [
+            {"name": name, "uuid": self.uuids[key], **({"anonymous": True} if anonymous else {})}
+            for key, (name, anonymous) in sorted(
+                self.names.items(), key=lambda item: item[1][0].casefold()
+            )
+        ]
+        if known:
+            lines = json.dumps(known, indent=2, ensure_ascii=False).split("\n")
+            self._write(
+                ',\n  "players": '
+                + "\n".join(("  " + line if k else line) for k, line in enumerate(lines))
+            )
+        self._write("\n}\n")
+
+
+Pages = Iterable[tuple[Sequence[Play], Mapping[int, list[dict[str, Any]]]]]
+
+
+def write_json(out: TextIO, pages: Pages, *, player_uuids: Mapping[str, str] | None = None) -> int:
+    """Write what :func:`to_json` writes, a page of plays (with their event logs) at a
+    time, so that a history of any size is exported in bounded memory. The count of
+    plays written."""
+    writer = JsonWriter(out, player_uuids)
+    for plays, logs in pages:
+        for play in plays:
+            writer.add(play, writer.entry(play, logs.get(play.id, [])))
+    writer.close()
+    return writer.count
+
+
+def entries(pages: Pages) -> Iterator[tuple[Play, str]]:
+    """Each play of ``pages`` with its text in our export, one at a time."""
+    for plays, logs in pages:
+        for play in plays:
+            yield play, JsonWriter.entry(play, logs.get(play.id, []))
+
+
+def cleaned_play(play: Play) -> Play:
+    """``play`` with its notes and place cleaned as they are on the way in (a history
+    written before that rule may hold an escape sequence): no export writes one."""
+    from dataclasses import replace
+
+    from companion.history.user_text import clean_text
+
+    notes, location = clean_text(play.notes, lines=True), clean_text(play.location, lines=False)
+    if notes == play.notes and location == play.location:
+        return play
+    return replace(play, notes=notes, location=location)
 
 
 def play_entry(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
