@@ -62,7 +62,7 @@ class QuietLog:
         self.counts: dict[str, int] = {}
         self.last: dict[str, float] = {}
 
-    def refused(self, kind: str, detail: str = "") -> bool:
+    def refused(self, kind: str, detail: str = "", verb: str = "Refused") -> bool:
         """Counts one refusal of ``kind``; returns True when a line was written for it."""
         self.counts[kind] = self.counts.get(kind, 0) + 1
         now = self.clock()
@@ -72,7 +72,7 @@ class QuietLog:
         count = self.counts.pop(kind)
         self.last[kind] = now
         more = f" ({count} since the last line)" if count > 1 else ""
-        self.log.warning("Refused %s%s%s", kind, f": {detail}" if detail else "", more)
+        self.log.warning("%s %s%s%s", verb, kind, f": {detail}" if detail else "", more)
         return True
 
 
@@ -97,15 +97,13 @@ class Bucket:
         self.tokens = burst
         self.at = clock()
 
-    def take(self) -> bool:
-        """True when one more message may pass now."""
+    def wait(self) -> float:
+        """Seconds until one more message may pass (0: now); that message is counted."""
         now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
         self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
 
 class Connections:

@@ -79,7 +79,7 @@ def install() -> None:
         data = content.get("data") if isinstance(content, dict) else None
         reason = refusal(self, data)
         if reason is not None:
-            QUIET_KERNEL.refused(reason, "from a device")
+            QUIET_KERNEL.refused(f"{reason}, from a device")
             return
         original(self, msg)
 

@@ -15,9 +15,14 @@ kernel; one that the page never sends is dropped and named in the log
   (:data:`INPUTS`: the trait each input has and the shape of its value) or
   to click a button; an update of a display widget (an HTML panel) or of any
   other trait is refused;
-- no binary buffers, no message larger than :data:`MAX_MESSAGE_BYTES` (the
-  score file's bound: a whole game fits), and at most :data:`RATE` messages
-  a second after a burst of :data:`BURST` from one connection.
+- no binary buffers, and no message larger than :data:`MAX_MESSAGE_BYTES`
+  (the score file's bound: a whole game fits; a larger one closes the
+  connection).
+
+One connection's messages are read at most :data:`RATE` a second after a
+burst of :data:`BURST`: tornado reads a connection's next message only once
+the last one was handled, so a flood waits in the flooding device's own
+connection (and its network buffers) and the other games do not slow.
 
 The kernel applies the same rule again (:mod:`companion.widgets.comm_filter`),
 for a message that would get past this one.
@@ -25,6 +30,7 @@ for a message that would get past this one.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -123,6 +129,17 @@ class SocketFilter:
     controls: set[str] = field(default_factory=set)  # control comms this connection opened
     where: str = "a device"
 
+    def pace(self) -> float:
+        """Seconds this connection's next message waits (0: at once); a wait is logged."""
+        wait = self.bucket.wait()
+        if wait > 0:
+            self.quiet.refused(
+                f"a flood of messages from {self.where}",
+                f"more than {RATE:.0f} a second: read no faster",
+                verb="Slowed",
+            )
+        return wait
+
     def allows(self, raw: str | bytes) -> bool:
         """True when the message may reach the kernel; a refused one is logged."""
         reason = self.reason(raw)
@@ -134,8 +151,6 @@ class SocketFilter:
 
     def reason(self, raw: str | bytes) -> str | None:
         """Why the message is refused (``kind: detail``), or None when it may pass."""
-        if not self.bucket.take():
-            return f"a flood of messages: more than {RATE:.0f} a second"
         if len(raw) > MAX_MESSAGE_BYTES:
             return f"an oversized message: {len(raw)} bytes"
         if isinstance(raw, bytes):
@@ -239,10 +254,23 @@ def install(quiet: QuietLog = QUIET) -> None:
             self.__dict__["_companion_filter"] = found
         return found
 
-    def on_message(self: Any, message: str | bytes) -> Any:
+    def passed(self: Any, message: str | bytes) -> Any:
         if socket_filter(self).allows(message):
             return original_message(self, message)
         return None
+
+    async def later(self: Any, message: str | bytes, wait: float) -> None:
+        await asyncio.sleep(wait)
+        if self.ws_connection is not None:
+            passed(self, message)
+
+    def on_message(self: Any, message: str | bytes) -> Any:
+        wait = socket_filter(self).pace()
+        if wait > 0:
+            # tornado reads this connection's next message only after this one:
+            # a flood waits in its own connection, and costs the server nothing.
+            return later(self, message, wait)
+        return passed(self, message)
 
     def write_message(self: Any, message: Any, binary: bool = False) -> Any:
         socket_filter(self).learn(message)

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import queue
 import re
+import threading
 import time
 import uuid
 from contextlib import ExitStack
@@ -80,6 +82,33 @@ class Device:
         )
         self.states: dict[str, dict[str, Any]] = {}
         self.names: dict[str, str] = {}
+        # Everything the kernel sends is read at once (as a page does), so that the
+        # connection answers the server's pings however slowly a test looks.
+        self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            for raw in self.socket:
+                self.inbox.put(self._decode(raw))
+        except ConnectionClosed as closed:
+            self.closed = closed
+        finally:
+            self.inbox.put(None)
+
+    @staticmethod
+    def _decode(raw: str | bytes) -> dict[str, Any]:
+        if isinstance(raw, bytes):  # with buffers: the JSON part is what counts here
+            count = int.from_bytes(raw[:4], "big")
+            start = int.from_bytes(raw[4:8], "big")
+            end = int.from_bytes(raw[8:12], "big") if count > 1 else len(raw)
+            found: dict[str, Any] = json.loads(raw[start:end])
+            return found
+        decoded: dict[str, Any] = json.loads(raw)
+        return decoded
 
     def close(self) -> None:
         self.stack.close()
@@ -88,18 +117,20 @@ class Device:
         self.socket.send(json.dumps(msg))
 
     def receive(self, timeout: float) -> dict[str, Any] | None:
-        """The next message from the kernel, or None when none came in time."""
+        """The next message from the kernel, or None when none came in time.
+
+        Raises:
+            ConnectionClosed: The server closed the connection.
+        """
+        from websockets.exceptions import ConnectionClosed
+
         try:
-            raw = self.socket.recv(timeout=timeout)
-        except TimeoutError:
+            found = self.inbox.get(timeout=max(0.0, timeout))
+        except queue.Empty:
             return None
-        if isinstance(raw, bytes):  # with buffers: the JSON part is what counts here
-            count = int.from_bytes(raw[:4], "big")
-            start = int.from_bytes(raw[4:8], "big")
-            end = int.from_bytes(raw[8:12], "big") if count > 1 else len(raw)
-            found: dict[str, Any] = json.loads(raw[start:end])
-            return found
-        found = json.loads(raw)
+        if found is None:
+            self.inbox.put(None)
+            raise getattr(self, "closed", None) or ConnectionClosed(None, None)
         return found
 
     def read_all(self, timeout: float = 30) -> dict[str, dict[str, Any]]:
