@@ -51,6 +51,7 @@ from companion.widgets.guard import (
 )
 from companion.widgets.paths import canonical
 from companion.widgets.paths import handler as path_handler
+from companion.widgets.policy import PAGE_POLICY, may_show_secret
 from companion.widgets.revive import Reviver
 from companion.wording import plural
 
@@ -405,6 +406,7 @@ def render_handler(base: type[Any], table: Table) -> type[Any]:
     class SharedRender(base):  # type: ignore[misc]
         async def get(self, path: str | None = None) -> None:
             path = path or ""
+            self.set_header("Content-Security-Policy", PAGE_POLICY)
             if not table.is_game(path):
                 await self._render(path, share=False)
                 return
@@ -499,16 +501,15 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
             }
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
-            self.set_header(
-                "Content-Security-Policy",
-                "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:",
-            )
+            self.set_header("Content-Security-Policy", PAGE_POLICY)
+            host_device = self.request.remote_ip in ("127.0.0.1", "::1")
+            shown = may_show_secret(self.request.remote_ip, self.request.headers)
             self.finish(
                 front_door(
                     live=live,
-                    join=os.environ.get(JOIN_VARIABLE, ""),
-                    secret=table.guard.secret,
-                    host_device=self.request.remote_ip in ("127.0.0.1", "::1"),
+                    join=os.environ.get(JOIN_VARIABLE, "") if shown else "",
+                    secret=table.guard.secret if shown else "",
+                    host_device=host_device,
                 )
             )
 
