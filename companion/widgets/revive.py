@@ -68,7 +68,10 @@ class Reviver:
     async def check(self, manager: Any) -> list[str]:
         """Forget the page of every game whose kernel died; returns those games' paths."""
         gone = []
+        running = set(manager.list_kernel_ids())
         for path, (kernel_id, _) in list(self.table.pages.items()):
+            if kernel_id not in running:
+                continue  # shut down (culled once nobody was on it): the table forgets it
             if not await self.alive(kernel_id, manager):
                 gone.append(path)
                 self.replace(path, kernel_id)

@@ -454,7 +454,7 @@ def keep_shared_kernels(table: Table) -> None:
     original = VoilaShutdownKernelHandler.post
 
     async def post(self: Any, kernel_id: str) -> None:
-        if kernel_id in table.shared_kernels():
+        if kernel_id in table.shared_kernels() or kernel_id in table.reviver.replaced:
             self.set_status(204)
             self.finish()
             return
