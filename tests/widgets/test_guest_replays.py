@@ -298,3 +298,53 @@ def test_every_spelling_of_a_game_opens_the_one_game(live: Any) -> None:
     ):
         assert get(live.port, malformed, live.secret)[0] == 404, malformed
     assert "Traceback" not in log_text(live)
+
+
+def test_a_server_out_of_files_refuses_quietly_and_the_players_go_on(live: Any) -> None:
+    import resource
+
+    server = next(
+        pid
+        for pid in descendants(live.process.pid)
+        if b"companion.widgets.server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    )
+    player = Device(live.port, live.secret, "tokaido")
+    other = Device(live.port, live.secret, "tokaido")
+    before = resource.prlimit(server, resource.RLIMIT_NOFILE)
+    held: list[socket.socket] = []
+    try:
+        player.read_all()
+        other.read_all()
+        box = name_box(player, 2)
+        # The server may open 120 files more than it has now: far fewer than the
+        # requests that come, from ten addresses of the Wi-Fi (under 64 each).
+        room = len(os.listdir(f"/proc/{server}/fd")) + 120
+        resource.prlimit(server, resource.RLIMIT_NOFILE, (room, before[1]))
+        for address in range(3, 13):
+            for _ in range(40):
+                sock = socket.socket()
+                sock.bind((f"127.0.0.{address}", 0))
+                sock.settimeout(5)
+                try:
+                    sock.connect(("127.0.0.1", live.port))
+                except OSError:
+                    sock.close()
+                    continue
+                held.append(sock)
+        time.sleep(2)
+        player.update(box, {"value": "Gen"})  # the devices that are playing keep playing
+        assert other.watch(box, "value", "Gen", 10) is not None
+    finally:
+        for sock in held:
+            sock.close()
+        resource.prlimit(server, resource.RLIMIT_NOFILE, before)
+        player.close()
+        other.close()
+    text = log_text(live)
+    assert "Refused connections: the server has no file descriptors left" in text
+    assert "Too many open files" not in text and "Traceback" not in text
+    late = Device(live.port, live.secret, "tokaido")  # and the door opens again
+    try:
+        assert late.answers(20)
+    finally:
+        late.close()
