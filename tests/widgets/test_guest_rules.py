@@ -254,3 +254,13 @@ def test_the_kernel_applies_only_input_values_and_clicks() -> None:
     assert comm_filter.refusal(panel, {"method": "update", "state": {"value": ""}}) == (
         "an update of a display widget (HTMLModel)"
     )
+
+
+def test_the_empty_warnings_of_writes_to_closed_tabs_are_not_shown() -> None:
+    from companion.widgets.log_filter import LogFilter
+
+    shown: list[str] = []
+    kept = LogFilter(shown.append)
+    for line in ("[Voila] WARNING | ", "[Voila] WARNING | \n", "[companion 02:00:00] Refused x"):
+        kept.feed(line)
+    assert shown == ["[companion 02:00:00] Refused x\n"]
