@@ -74,6 +74,13 @@ class Reviver:
                 continue  # shut down (culled once nobody was on it): the table forgets it
             if not await self.alive(kernel_id, manager):
                 gone.append(path)
+                if getattr(manager, "_kernel_connections", {}).get(kernel_id, 0) == 0:
+                    # No device on it now (a kernel being culled): forgotten without a
+                    # word; a device that comes back to it is told it died.
+                    del self.table.pages[path]
+                    self.processes.pop(kernel_id, None)
+                    self.replaced.add(kernel_id)
+                    continue
                 self.replace(path, kernel_id)
         return gone
 
