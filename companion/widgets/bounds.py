@@ -210,7 +210,7 @@ def accept_handler_factory(reserve: Reserve, quiet: QuietLog) -> Callable[..., A
                     if error.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
                         raise
                     refused = reserve.refuse_one(sock)
-                    quiet.refused("connections", "the server has no file descriptors left")
+                    quiet.refused("connections: the server has no file descriptors left")
                     if not refused:
                         return
                     continue
@@ -252,7 +252,7 @@ def install(per_address: int = PER_ADDRESS, quiet: QuietLog = QUIET) -> Connecti
         host = str(address[0]) if isinstance(address, tuple) and address else str(address)
         if not connections.admit(host, stream):
             quiet.refused(
-                "connections", f"{host} holds {per_address} already (the most one address may)"
+                f"connections from {host}", f"it holds {per_address} already (the most one may)"
             )
             stream.close()
             return

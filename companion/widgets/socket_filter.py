@@ -20,7 +20,9 @@ kernel; one that the page never sends is dropped and named in the log
   connection).
 
 One connection's messages are read at most :data:`RATE` a second after a
-burst of :data:`BURST`: tornado reads a connection's next message only once
+burst of :data:`BURST` (requests for one widget's state, which a page that
+reconnects sends for each of its widgets, :data:`READ_RATE` after
+:data:`READ_BURST`): tornado reads a connection's next message only once
 the last one was handled, so a flood waits in the flooding device's own
 connection (and its network buffers) and the other games do not slow.
 
@@ -48,6 +50,10 @@ RATE = 40.0
 """Messages a second one connection may send, once its burst is spent."""
 BURST = 200.0
 """Messages one connection may send at once (a page's first load, a quick typist)."""
+
+READ_RATE = 400.0
+READ_BURST = 2_000.0
+"""The same for asking widgets' state one by one (a page that reconnects asks for each)."""
 
 CONTROL_TARGET = "jupyter.widget.control"
 MESSAGE_TYPES = frozenset(
@@ -125,13 +131,15 @@ class SocketFilter:
 
     quiet: QuietLog = field(default_factory=lambda: QUIET)
     bucket: Bucket = field(default_factory=lambda: Bucket(RATE, BURST))
+    reads: Bucket = field(default_factory=lambda: Bucket(READ_RATE, READ_BURST))
     models: dict[str, str] = field(default_factory=dict)  # comm id -> widget class
     controls: set[str] = field(default_factory=set)  # control comms this connection opened
     where: str = "a device"
 
-    def pace(self) -> float:
+    def pace(self, raw: str | bytes = "") -> float:
         """Seconds this connection's next message waits (0: at once); a wait is logged."""
-        wait = self.bucket.wait()
+        asks = isinstance(raw, str) and '"request_state"' in raw
+        wait = (self.reads if asks else self.bucket).wait()
         if wait > 0:
             self.quiet.refused(
                 f"a flood of messages from {self.where}",
@@ -265,7 +273,7 @@ def install(quiet: QuietLog = QUIET) -> None:
             passed(self, message)
 
     def on_message(self: Any, message: str | bytes) -> Any:
-        wait = socket_filter(self).pace()
+        wait = socket_filter(self).pace(message)
         if wait > 0:
             # tornado reads this connection's next message only after this one:
             # a flood waits in its own connection, and costs the server nothing.

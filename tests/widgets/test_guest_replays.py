@@ -276,7 +276,7 @@ def test_a_thousand_half_open_connections_do_not_shut_out_a_device(live: Any) ->
     text = log_text(live)
     assert "Too many open files" not in text
     assert "Traceback" not in text
-    assert "Refused connections: 127.0.0.2 holds 64 already" in text
+    assert "Refused connections from 127.0.0.2: it holds 64 already" in text
 
 
 def test_every_spelling_of_a_game_opens_the_one_game(live: Any) -> None:
