@@ -45,13 +45,22 @@ draft; target 0), the seconds from a change on one device to its appearance
 on the next (median target 0.2 s, 95th percentile 0.5 s), and the server's
 memory (its process tree) at the start and the end.
 
+``--guest`` measures only what a hostile guest costs the table (issue 33), on
+``--table --host 127.0.0.1``: a device flooding one game with updates as fast as
+it can for 10 s (the messages a second the server took from it, and the seconds
+from a change on another game to its appearance on a second device: target
+under 1 s), then 1,000 half-open requests from another address (127.0.0.2):
+how many the server closed at once, its open files, the seconds until a device
+with the secret opens a game and sees a change (target under 10 s) and whether
+the terminal shows a traceback.
+
 ``--waterfall`` lists a first visit's requests; ``--trace`` records a
 chromium trace of one more first visit and sums where the page's main thread
 spent its time (compiling and running scripts, style and layout) and each
 chromium thread's busy time.
 
 Usage: ``.venv/bin/python benchmarks/serve.py [--runs N] [--waterfall] [--trace] [--table-only]
-[--soak [--minutes M]]``
+[--soak [--minutes M]] [--guest]``
 """
 
 from __future__ import annotations
@@ -633,6 +642,128 @@ def soak_report(seen: Soak) -> bool:
     )
 
 
+GUEST_FLOOD_SECONDS = 10.0
+HALF_OPEN = 1000
+
+
+def guest_figures(env: dict[str, str]) -> bool:
+    """The flood and half-open figures of issue 33; True when both meet their targets."""
+    import resource
+    import signal
+
+    from tests.widgets.guest_device import Device
+    from tests.widgets.test_guest_replays import FLOODER, name_box
+
+    port = free_port()
+    server, join = start_served(
+        env, "--port", str(port), "--table", "--host", "127.0.0.1", "--pool", "1"
+    )
+    secret = join.split("?table=", 1)[1]
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        flooder = Device(port, secret, "tokaido")
+        writer = Device(port, secret, "shimoda")
+        flooder.read_all()
+        writer.read_all()
+        box, target = name_box(flooder), name_box(writer, 1)
+        flooder.close()
+        writer.close()
+        seconds = str(GUEST_FLOOD_SECONDS)
+        flood = subprocess.Popen(
+            [sys.executable, "-c", FLOODER, str(port), secret, flooder.kernel, box, seconds],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        time.sleep(1.0)
+        arrivals: list[float] = []
+        while flood.poll() is None and len(arrivals) < 20:
+            writer, reader = Device(port, secret, "shimoda"), Device(port, secret, "shimoda")
+            try:
+                assert writer.answers() and reader.answers()  # both connected to the kernel
+                value = f"v{len(arrivals)}"
+                writer.update(target, {"value": value})
+                seen = reader.watch(target, "value", value, 5)
+                arrivals.append(seen if seen is not None else float("inf"))
+            finally:
+                writer.close()
+                reader.close()
+        out, _ = flood.communicate(timeout=60)
+        sent = int(out.split()[0])
+        flood_ok = bool(arrivals) and max(arrivals) < TABLE_SECONDS
+        print(
+            f"flood: one device sent {sent / GUEST_FLOOD_SECONDS:.0f} messages/s for "
+            f"{GUEST_FLOOD_SECONDS:.0f} s (the server reads at most 40/s after a burst of 200); "
+            f"a change on another game arrived in {statistics.median(arrivals):.3f} s median, "
+            f"{max(arrivals):.3f} s at most over {len(arrivals)} changes (target < "
+            f"{TABLE_SECONDS} s) {'ok' if flood_ok else 'MISSED'}"
+        )
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 4096)), hard))
+        held: list[socket.socket] = []
+        started = time.monotonic()
+        for _ in range(HALF_OPEN):
+            sock = socket.socket()
+            sock.bind(("127.0.0.2", 0))
+            sock.settimeout(5)
+            try:
+                sock.connect(("127.0.0.1", port))
+                sock.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            except OSError:
+                sock.close()
+                continue
+            held.append(sock)
+        opened = time.monotonic() - started
+        time.sleep(1.0)
+        closed = 0
+        for sock in held:
+            sock.setblocking(False)
+            try:
+                closed += sock.recv(1) == b""
+            except BlockingIOError:
+                pass
+            except OSError:
+                closed += 1
+        voila = [
+            pid
+            for pid in tree(server.pid)
+            if b"companion.widgets.server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        ]
+        files = sum(len(os.listdir(f"/proc/{pid}/fd")) for pid in voila)
+        began = time.monotonic()
+        player, other = Device(port, secret, "kamakura"), Device(port, secret, "kamakura")
+        try:
+            player.read_all()
+            other.read_all()
+            name = name_box(player)
+            player.update(name, {"value": "Dai"})
+            seen = other.watch(name, "value", "Dai", 20)
+        finally:
+            player.close()
+            other.close()
+        playing = time.monotonic() - began if seen is not None else float("inf")
+        for sock in held:
+            sock.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+        half_ok = playing < 10
+        print(
+            f"half-open: {len(held)} requests from 127.0.0.2 opened in {opened:.1f} s, "
+            f"{closed} closed by the server at once, {files} files open in the server; "
+            f"a device with the secret opened a game and saw a change in {playing:.1f} s "
+            f"(target < 10 s) {'ok' if half_ok else 'MISSED'}"
+        )
+        return flood_ok and half_ok
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=60)
+
+
 def main() -> int:
     from playwright.sync_api import sync_playwright
 
@@ -643,6 +774,7 @@ def main() -> int:
     parser.add_argument("--table-only", action="store_true", help="only the table-mode figures")
     parser.add_argument("--soak", action="store_true", help="only the soak (five devices)")
     parser.add_argument("--minutes", type=float, default=10.0, help="the soak's length")
+    parser.add_argument("--guest", action="store_true", help="only a hostile guest's figures")
     args = parser.parse_args()
     compile_project()
     if args.soak:
@@ -654,6 +786,15 @@ def main() -> int:
             }
             with sync_playwright() as playwright:
                 return 0 if soak_report(soak(playwright, env, args.minutes)) else 1
+    if args.guest:
+        with tempfile.TemporaryDirectory() as folder:
+            env = {
+                **os.environ,
+                "COMPANION_DB": str(Path(folder) / "history.sqlite3"),
+                "XDG_DATA_HOME": str(Path(folder) / "data"),
+                "HOME": folder,
+            }
+            return 0 if guest_figures(env) else 1
     with tempfile.TemporaryDirectory() as folder:
         env = {
             **os.environ,

@@ -30,7 +30,7 @@ const built = fingerprint();
 const banner = `/* The companion's page, built by frontend/build.mjs from ${built} */`;
 
 await build({
-  entryPoints: ["src/page.js"],
+  entryPoints: ["src/page.js", "src/scheme.js"],
   bundle: true,
   minify: true,
   format: "iife",
@@ -49,7 +49,7 @@ await build({
 // the old files (a tablet) fetches the new ones after an upgrade.
 const page = `${TEMPLATE}/index.html.j2`;
 const template = readFileSync(page, "utf8");
-const versioned = template.replace(/(page\.(?:js|css)\?v=)[0-9a-f]*/g, `$1${built.slice(0, 16)}`);
+const versioned = template.replace(/((?:page|scheme)\.(?:js|css)\?v=)[0-9a-f]*/g, `$1${built.slice(0, 16)}`);
 if (versioned === template && !template.includes(`?v=${built.slice(0, 16)}`)) {
   throw new Error(`${page} has no page.js?v= to update`);
 }

@@ -12,12 +12,15 @@ from typing import Any
 
 import ipywidgets as w
 
+from companion.widgets.comm_filter import install as _check_front_ends
 from companion.widgets.history import HistoryPage, history_page
 from companion.widgets.page import GamePage
 from companion.widgets.score_form import ScoreForm
 from companion.widgets.setup import SetupPanel
 from companion.widgets.tracker import Tracker
 from scorers import title
+
+_check_front_ends()  # a device changes only the inputs, in their shapes
 
 __all__ = [
     "GamePage",

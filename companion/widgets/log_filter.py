@@ -98,8 +98,8 @@ class LogFilter:
             return
         if any(part in text for part in NOISE) or any(part in text for part in ACCESS_NOISE):
             return
-        if BARE_ADDRESS.match(text):
-            return
+        if BARE_ADDRESS.match(text) or text.rstrip().endswith("WARNING |"):
+            return  # (an empty warning: a write to a closed tab's connection)
         if text.startswith("  ") and ("warn" in text or "Warning" in text):
             return
         self.write(line)

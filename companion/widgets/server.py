@@ -43,11 +43,16 @@ from typing import Any
 
 from companion.widgets.guard import (
     COOKIE,
+    KERNEL_PATH,
     KERNEL_SECRET_VARIABLE,
     SECRET_VARIABLE,
     Decision,
     Guard,
 )
+from companion.widgets.paths import canonical
+from companion.widgets.paths import handler as path_handler
+from companion.widgets.policy import PAGE_POLICY, may_show_secret
+from companion.widgets.revive import Reviver
 from companion.wording import plural
 
 JOIN_VARIABLE = "COMPANION_JOIN_URL"
@@ -335,6 +340,7 @@ def guard_every_request(guard: Guard) -> None:
     from tornado import web
 
     refused = refused_handler(guard)
+    answer = path_handler()
     original = web.Application.find_handler
 
     def find_handler(self: Any, request: Any, **kwargs: Any) -> Any:
@@ -346,6 +352,13 @@ def guard_every_request(guard: Guard) -> None:
         )
         if decision.status:
             return self.get_handler_delegate(request, refused, {"decision": decision})
+        if request.method not in ("GET", "HEAD") and KERNEL_PATH.match(request.path):
+            # A device reads its kernel; it never deletes, restarts or interrupts it.
+            kept = Decision(403, "a device cannot stop or restart a game's kernel")
+            return self.get_handler_delegate(request, refused, {"decision": kept})
+        verdict = canonical(request.path)
+        if verdict.status:
+            return self.get_handler_delegate(request, answer, {"verdict": verdict})
         return original(self, request, **kwargs)
 
     web.Application.find_handler = find_handler  # type: ignore[method-assign]
@@ -362,6 +375,7 @@ class Table:
         self.pages: dict[str, tuple[str, str]] = {}  # notebook -> (kernel id, page HTML)
         self.locks: dict[str, asyncio.Lock] = {}
         self.sockets: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.reviver = Reviver(self)
 
     @staticmethod
     def is_game(path: str) -> bool:
@@ -405,11 +419,13 @@ def render_handler(base: type[Any], table: Table) -> type[Any]:
     class SharedRender(base):  # type: ignore[misc]
         async def get(self, path: str | None = None) -> None:
             path = path or ""
+            self.set_header("Content-Security-Policy", PAGE_POLICY)
             if not table.is_game(path):
                 await self._render(path, share=False)
                 return
             lock = table.locks.setdefault(path, asyncio.Lock())
             async with lock:  # a second device waits for the first page
+                await table.reviver.check(self.kernel_manager)  # a dead kernel's game restarts
                 page = table.page(path, list(self.kernel_manager.list_kernel_ids()))
                 if page is not None:
                     self.set_header("Content-Type", "text/html")
@@ -434,6 +450,7 @@ def render_handler(base: type[Any], table: Table) -> type[Any]:
                 self.flush()
             if share and kernel_id is not None:
                 table.pages[path] = (kernel_id, "".join(chunks))
+                table.reviver.rendered(kernel_id, self.kernel_manager)
                 LOG.info("A device opened %s", path.removesuffix(".ipynb"))
 
     return SharedRender
@@ -450,7 +467,7 @@ def keep_shared_kernels(table: Table) -> None:
     original = VoilaShutdownKernelHandler.post
 
     async def post(self: Any, kernel_id: str) -> None:
-        if kernel_id in table.shared_kernels():
+        if kernel_id in table.shared_kernels() or kernel_id in table.reviver.replaced:
             self.set_status(204)
             self.finish()
             return
@@ -468,6 +485,7 @@ def count_sockets(table: Table) -> None:
     async def open_socket(self: Any, *args: Any, **kwargs: Any) -> None:
         table.sockets.add(self)
         await ensure_async(original(self, *args, **kwargs))
+        table.reviver.opened(self)
 
     VoilaKernelWebsocketHandler.open = open_socket
 
@@ -497,16 +515,15 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
             }
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
-            self.set_header(
-                "Content-Security-Policy",
-                "default-src 'self'; style-src 'unsafe-inline'; img-src 'self' data:",
-            )
+            self.set_header("Content-Security-Policy", PAGE_POLICY)
+            host_device = same_machine(self.request)
+            shown = may_show_secret(host_device, self.request.headers)
             self.finish(
                 front_door(
                     live=live,
-                    join=os.environ.get(JOIN_VARIABLE, ""),
-                    secret=table.guard.secret,
-                    host_device=same_machine(self.request),
+                    join=os.environ.get(JOIN_VARIABLE, "") if shown else "",
+                    secret=table.guard.secret if shown else "",
+                    host_device=host_device,
                 )
             )
 
@@ -558,6 +575,10 @@ def main() -> None:
     from companion.widgets import keepalive
 
     quiet_logs()
+    from companion.widgets import bounds, socket_filter
+
+    bounds.install()  # per-address connections, request timeouts, no EMFILE tracebacks
+    socket_filter.install()  # a device sends its players' input, nothing else
     guard = Guard.from_environment(os.environ)
     os.environ[SECRET_VARIABLE] = ""  # kernels need only their own secret
     os.environ[KERNEL_SECRET_VARIABLE] = guard.kernel_secret

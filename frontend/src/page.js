@@ -9,6 +9,8 @@ import { WidgetManager } from "./manager.js";
 import { myColumn } from "./column.js";
 import { keepOnLeaving, stash, takeStashed } from "./kept.js";
 import { keepAwake } from "./awake.js";
+import { clean } from "./html.js";
+import "./table.js";
 
 const WIDGET_VIEW = "application/vnd.jupyter.widget-view+json";
 
@@ -49,8 +51,8 @@ async function render(manager, script) {
   } else if (data[WIDGET_VIEW] && manager.has_model(data[WIDGET_VIEW].model_id)) {
     await manager.display(data[WIDGET_VIEW].model_id, box);
   } else if (data["text/html"]) {
-    // The notebook's own output (trusted, as in Voilà).
-    box.innerHTML = [].concat(data["text/html"]).join("");
+    // The notebook's own output, rebuilt from the allowlist like any HTML panel.
+    box.appendChild(clean([].concat(data["text/html"]).join("")));
   } else if (data["text/plain"]) {
     box.appendChild(plain([].concat(data["text/plain"]).join(""), "companion-stream"));
   }

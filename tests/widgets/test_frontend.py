@@ -33,7 +33,7 @@ def fingerprint(folder: Path = FRONTEND) -> str:
     return digest.hexdigest()
 
 
-@pytest.mark.parametrize("bundle", ["page.js", "page.css"])
+@pytest.mark.parametrize("bundle", ["page.js", "page.css", "scheme.js"])
 def test_the_bundle_is_built_from_the_sources(bundle: str) -> None:
     first_line = (STATIC / bundle).read_text(encoding="utf-8").split("\n", 1)[0]
     built_from = re.fullmatch(
@@ -67,7 +67,8 @@ def test_the_page_loads_its_own_scripts_and_nothing_from_outside() -> None:
     styles = re.findall(r'<link rel="stylesheet" href="([^"]+)"', template)
     static = "{{ resources.base_url }}voila/templates/companion/static/"
     version = fingerprint()[:16]  # so that a browser that kept the old files fetches the new
-    assert scripts == [f"{static}page.js?v={version}"]
+    assert scripts == [f"{static}scheme.js?v={version}", f"{static}page.js?v={version}"]
+    assert "<script>" not in template  # the page's policy refuses inline scripts
     assert styles == [f"{static}page.css?v={version}"]
     assert not re.search(r"https?://", template)
     assert "main_js" not in template and "voila_setup_labextensions" not in template
