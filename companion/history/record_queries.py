@@ -407,7 +407,7 @@ class _Reader:
         for key, name in holders:
             if ends.get(key) == first:
                 named.setdefault(key, name)  # a person's first seat in the play
-        return Mark(longest, tuple(named.values()), first, when[first])
+        return Mark(longest, tuple(named.values()), first, when[first][0])
 
     def keys(self) -> Iterator[str]:
         """Every named person in the history, by key (the index's distinct keys, one seek each)."""

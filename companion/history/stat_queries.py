@@ -124,9 +124,9 @@ def _first_seen(
     """``records`` in the order of each person's first play of each game.
 
     Their first time in a game is the last column; when two of a person's
-    games start at the same time, the play's number decides.
+    games start at the same time, the play's uuid decides (as in play order).
     """
-    firsts: dict[tuple[str, str], int] = {}
+    firsts: dict[tuple[str, str], str] = {}
     seen: dict[tuple[str, str], list[str]] = {}
     for key, game, *_, first in records:
         seen.setdefault((key, first), []).append(game)
@@ -134,11 +134,11 @@ def _first_seen(
         if len(games) > 1:
             for game in games:
                 firsts[(key, game)] = db.execute(
-                    "SELECT min(play_id) FROM play_people WHERE name_key = ? AND game = ? "
+                    f"SELECT min({PERSON_UUID}) FROM play_people WHERE name_key = ? AND game = ? "
                     f"AND anonymous = 0 AND played_at = ? AND play_id {in_set}",
                     [key, game, first, *params],
                 ).fetchone()[0]
-    return sorted(records, key=lambda r: (r[-1], firsts.get((r[0], r[1]), 0)))
+    return sorted(records, key=lambda r: (r[-1], firsts.get((r[0], r[1]), "")))
 
 
 def _latest(

@@ -54,9 +54,9 @@ def same(got: Ratings, expected: Ratings, *, last: bool = True) -> None:
 
 
 @pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int] | None]:
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int] | None]:
     """The plays each call reads: ``None`` for every play, or the play they come after."""
-    calls: list[tuple[str, int] | None] = []
+    calls: list[tuple[str, str, int] | None] = []
     load = past._load
 
     def spy(history: History, game: str | None, **kwargs: Any) -> Any:
@@ -67,12 +67,21 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int] | None]:
     return calls
 
 
+def in_order(history: History, play_id: int) -> tuple[str, str, int]:
+    """A play's key in play order: its time, its uuid and its id."""
+    played_at, uuid = history._db.execute(
+        "SELECT played_at, uuid FROM plays WHERE id = ?", (play_id,)
+    ).fetchone()
+    return played_at, uuid, play_id
+
+
 def test_a_saved_game_is_rated_on_from_the_kept_ratings(
-    db_path: Path, loads: list[tuple[str, int] | None]
+    db_path: Path, loads: list[tuple[str, str, int] | None]
 ) -> None:
     fill(db_path)
-    seventh = ("2026-01-07T20:00:00Z", 7)  # the fixture's last play
     with History(db_path) as history:
+        seventh = in_order(history, 7)  # the fixture's last play
+        assert seventh[0] == "2026-01-07T20:00:00Z"
         first = past.ratings(history)
         assert loads == [None]  # nothing kept yet: every play
         changes = history._db.total_changes
@@ -86,7 +95,8 @@ def test_a_saved_game_is_rated_on_from_the_kept_ratings(
         same(on, from_scratch(history))
         assert on.rating("Dai", "tokaido") is not None
         same(past.ratings(history), on)
-        assert loads[-1] == ("2026-03-05T20:00:00Z", 8)  # kept again, after the new game
+        assert loads[-1] == in_order(history, 8)  # kept again, after the new game
+        assert loads[-1][0] == "2026-03-05T20:00:00Z"
 
 
 @pytest.mark.parametrize(
@@ -111,7 +121,7 @@ def test_a_saved_game_is_rated_on_from_the_kept_ratings(
     ],
 )
 def test_any_other_change_rates_every_play_again(
-    db_path: Path, loads: list[tuple[str, int] | None], change: Any
+    db_path: Path, loads: list[tuple[str, str, int] | None], change: Any
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -126,7 +136,7 @@ def test_any_other_change_rates_every_play_again(
 
 
 def test_an_interim_or_ignored_game_added_changes_nothing(
-    db_path: Path, loads: list[tuple[str, int] | None]
+    db_path: Path, loads: list[tuple[str, str, int] | None]
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -139,12 +149,12 @@ def test_an_interim_or_ignored_game_added_changes_nothing(
             keep_ids=False,
         )
         after = past.ratings(history)
-        assert loads == [None, ("2026-01-07T20:00:00Z", 7)]
+        assert loads == [None, in_order(history, 7)]
         same(after, before)
 
 
 def test_kept_ratings_changed_by_hand_are_rated_again(
-    db_path: Path, loads: list[tuple[str, int] | None]
+    db_path: Path, loads: list[tuple[str, str, int] | None]
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
