@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from dataclasses import replace
@@ -166,6 +167,27 @@ def test_kept_ratings_changed_by_hand_are_rated_again(
         history._db.execute("UPDATE rating_state SET model = '{}'")
         same(past.ratings(history), expected)
         assert loads == [None, None, None, None]
+
+
+def test_ratings_kept_in_the_order_by_id_are_rated_again_once(
+    db_path: Path, loads: list[tuple[str, str, int] | None]
+) -> None:
+    """Ratings kept before play order broke ties by uuid (their model names no order)."""
+    from dataclasses import asdict
+
+    from companion.analysis.ratings import model
+
+    fill(db_path)
+    with History(db_path) as history:
+        expected = past.ratings(history)
+        assert history._db.execute("SELECT model FROM rating_state").fetchone() == (
+            json.dumps({**asdict(model()), "order": "played_at, uuid"}, sort_keys=True),
+        )
+        old = json.dumps(asdict(model()), sort_keys=True)
+        history._db.execute("UPDATE rating_state SET model = ?", (old,))
+        same(past.ratings(history), expected)  # rated again, and kept in play order
+        same(past.ratings(history), expected)
+        assert loads == [None, None, in_order(history, 7)]
 
 
 def test_the_kept_ratings_are_not_written_while_another_process_writes(db_path: Path) -> None:
