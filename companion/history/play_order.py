@@ -6,7 +6,9 @@ the play through a club sync, an export and an import), while the id is only
 this history's own number for it: two tables that saved a game each in the same
 second number them differently, and an order that broke the tie by id would
 give them different streaks, records and ratings. Every query and sort that
-walks the plays in order takes the order from here.
+walks the plays in order takes the order from here; a sort in Python takes
+:func:`companion.analysis.played_game.in_play_order` (time, uuid, then the id,
+which only plays of no history need), or sorts by ``(played_at, uuid)``.
 """
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from companion.history.play_order import before
+from companion.history.play_order import before, order_by
 from companion.history.schema import COUNTED
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ Loader = Callable[["Position | None"], "list[PlayedGame]"]
 """Reads the plays that count, in play order: all (``None``), or those after
 the play of this key in play order."""
 
-ORDER = "played_at, uuid"
+ORDER = order_by()
 """Play order, as kept with the ratings' model: ratings kept in another order
 (before ties of time were broken by uuid) are rated again."""
 
