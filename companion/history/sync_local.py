@@ -539,7 +539,7 @@ def _local_ids(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, int]:
 
 
 def table_of(history: HistoryFile) -> tuple[str, str | None, str]:
-    """This table's id, its name (``None``: never named) and its marker(s), space-separated."""
+    """This table's id, its name (``None``: never named) and its markers, space-separated."""
     with history.guard("read the history"):
         row = history._db.execute("SELECT table_id, name, token FROM club_table").fetchone()
     return str(row[0]), row[1], str(row[2] or "")

@@ -729,7 +729,7 @@ def test_a_game_never_scored_has_a_line_in_every_records_table(db_path: Path) ->
     assert (
         "<tr><td>Kamakura Collection</td><td>Highest total</td><td>-</td><td>no score yet</td>"
         "<td></td></tr><tr><td></td><td>Longest win streak</td><td>2</td><td>Ben</td>"
-        "<td>#2, 2026-03-02</td></tr>"
+        "<td>#2, <span class='nobr'>2026-03-02</span></td></tr>"
     ) in records_html(found, None, None)
     page = records_html(found, "kamakura", None)
     assert "<tr><td>Highest total</td><td>-</td><td>no score yet</td><td></td></tr>" in page
