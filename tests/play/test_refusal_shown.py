@@ -115,3 +115,13 @@ def test_ctrl_u_clears_an_offered_default() -> None:
             )
             t.players = ["Aki", "Ben"]
             assert t.numbers("row", "Coins?", 2, high=99, default=[1, 2]) == [5, 6]
+
+
+def test_going_on_at_names_the_question_in_whole_words() -> None:
+    from companion.play.table import going_on_at
+
+    assert going_on_at("setup", "Steps not done (type their numbers)?") == "setup: Steps not done"
+    assert going_on_at(
+        "round 2", "Who reached the third inn first, of all the travellers?", 30
+    ) == ("round 2: Who reached the third inn…")
+    assert going_on_at("setup", "(all of them)") == "setup"
