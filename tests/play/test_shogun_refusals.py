@@ -36,3 +36,21 @@ def test_typing_after_a_refusal_replaces_only_the_bad_region() -> None:
             )
             grid = ask_grid(t, "held.0", "Ann: the whole holding now", who="Ann")
     assert grid == {"brown": [3, 1, 0, 2], "yellow": [2, 1, 0, 0], "green": [1, 0, 0, 0]}
+
+
+def test_a_pad_cell_asked_again_names_the_player() -> None:
+    from companion.kits.pad import PadRow
+    from companion.kits.shogun.codes import RegionCodec
+    from companion.play.score_pad import ask_cell
+
+    problems: list[str | None] = []
+
+    class Once:
+        def text(self, message: str, validate: object, *args: object, **kwargs: object) -> str:
+            problems.append(validate("1 0 3"))  # type: ignore[operator]
+            return "1 0 1"
+
+    t = Table("shogun", [], save=lambda *_: None, prompter=Once(), out=lambda _: None)  # type: ignore[arg-type]
+    row = PadRow(id="brown", label="Brown", field="regions.brown", codec=RegionCodec("brown"))
+    ask_cell(t, "fix.brown.1", row, "Ben", None, 1)
+    assert problems == ["Ben · brown: 3 temples in 1 province (one per province at most)"]
