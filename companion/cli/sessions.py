@@ -118,7 +118,7 @@ def resume_session(
         shown = title(info.game) if info.game in SCORERS else info.game
         drive(
             store.session(info.id),
-            heading=lambda where: line(f"Resuming game #{info.id} ({shown}, {where or 'setup'})."),
+            heading=lambda where: line(f"Resuming game #{info.id} ({shown}, {where})."),
         )
 
 
@@ -127,6 +127,7 @@ def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | N
 
     ``back``: asked from the menu (kept for the callers; every chooser has Back).
     """
+    from companion.history.reports import stamp
     from companion.terminal.safe_text import line
     from scorers import title
 
@@ -136,7 +137,7 @@ def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | N
         where = f"; open in another terminal: {held}" if held else ""
         label = (
             f"#{s.id} {title(s.game)}, {s.note or 'setup'} "
-            f"(last answer {s.updated_at[:16]} UTC{where})"
+            f"(last answer {stamp(s.updated_at)} UTC{where})"
         )
         labels[line(label)] = s.id
     # Back, Esc and Ctrl-C leave the chooser (from the menu: back to it; else: nothing done).

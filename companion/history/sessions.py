@@ -352,6 +352,14 @@ class SessionStore:
                 (stamp, note, stamp, session_id),
             )
 
+    def note(self, session_id: int, note: str) -> None:
+        """Say where the game goes on (the question asked now), for the list of unfinished games.
+
+        The time of the last answer is left as it is.
+        """
+        with self.history.guard("note the question"), self.history.transaction() as db:
+            db.execute("UPDATE sessions SET note = ? WHERE id = ?", (note, session_id))
+
     def _check_holder(self, db: Any, session_id: int, token: str) -> None:
         row = db.execute("SELECT holder FROM sessions WHERE id = ?", (session_id,)).fetchone()
         info = _holder(row[0]) if row and row[0] else None
@@ -629,6 +637,10 @@ class Session:
             SessionLost: Another process took the session over.
         """
         self.store.append(self.id, key, value, note=note, token=self._token)
+
+    def note(self, note: str) -> None:
+        """Where the game goes on now (see :meth:`SessionStore.note`)."""
+        self.store.note(self.id, note)
 
     def events(self) -> list[Event]:
         """The saved answers and draws, in order (see :meth:`SessionStore.events`)."""

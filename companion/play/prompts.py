@@ -222,6 +222,92 @@ def select_all(question: questionary.Question, default: str) -> None:
     buffer.selection_state = state
 
 
+def shown_refusal(message: str, columns: int) -> str:
+    """A refusal as shown below the line: wrapped between words to ``columns``."""
+    from companion.wording import hanging
+
+    return "\n".join(hanging("  ", line, columns) for line in message.splitlines() or [""])
+
+
+def _refusal_now() -> str | None:
+    """The standing refusal of the line being typed, wrapped to the terminal (or ``None``)."""
+    from prompt_toolkit.application import get_app
+
+    app = get_app()
+    error = app.current_buffer.validation_error
+    if error is None:
+        return None
+    return shown_refusal(str(error.message), app.output.get_size().columns)
+
+
+def below_line(preview: Preview) -> Callable[[], str]:
+    """What is shown below a line with a ``preview``: the preview, or the refusal standing.
+
+    The preview often says what is wrong too; while the line stands refused the
+    refusal alone is shown, so the table reads one message.
+    """
+    from prompt_toolkit.application import get_app
+
+    def below() -> str:
+        said = _refusal_now()
+        return said if said is not None else preview(get_app().current_buffer.text)
+
+    return below
+
+
+def one_refusal(question: questionary.Question, preview: bool) -> None:
+    """Show a refusal once, wrapped between words, below the typed line.
+
+    prompt_toolkit's own row for a refusal is cut at the terminal's edge. With
+    a preview below the line (which then shows the refusal, see
+    :func:`below_line`) that row is switched off; without one it wraps.
+    """
+    from prompt_toolkit.filters import has_validation_error, to_filter
+    from prompt_toolkit.layout.containers import ConditionalContainer, Window
+    from prompt_toolkit.layout.controls import FormattedTextControl
+
+    for container in question.application.layout.walk():
+        if isinstance(container, ConditionalContainer) and container.filter is has_validation_error:
+            if preview:
+                container.filter = to_filter(False)
+            else:
+                control = FormattedTextControl(
+                    lambda: [("class:validation-toolbar", _refusal_now() or "")]
+                )
+                container.content = Window(control, dont_extend_height=True)
+
+
+def line_keys(question: questionary.Question) -> None:
+    """Ctrl-U and Ctrl-K work while part of the line is selected (a default, a refused value).
+
+    prompt_toolkit leaves them to insert mode, which a selection ends. Ctrl-U
+    clears from the start of the line through the selection, Ctrl-K from the
+    selection to the end of the line.
+    """
+    from prompt_toolkit.filters import has_selection
+    from prompt_toolkit.key_binding import KeyBindings, merge_key_bindings
+
+    app = question.application
+    bindings = KeyBindings()
+
+    def cut(event: Any, to_start: bool) -> None:
+        buffer = event.current_buffer
+        start, end = buffer.document.selection_range()
+        buffer.exit_selection()
+        text = buffer.text
+        if to_start:
+            begin = text.rfind("\n", 0, start) + 1
+            buffer.document = Document(text[:begin] + text[end:], begin)
+        else:
+            finish = text.find("\n", end)
+            finish = len(text) if finish < 0 else finish
+            buffer.document = Document(text[:start] + text[finish:], start)
+
+    bindings.add("c-u", filter=has_selection)(lambda event: cut(event, True))
+    bindings.add("c-k", filter=has_selection)(lambda event: cut(event, False))
+    app.key_bindings = merge_key_bindings([app.key_bindings or KeyBindings(), bindings])
+
+
 def _mark_refused(text: str, problem: str) -> int:
     """Keep the refused line as typed and select its bad part; where the cursor goes.
 
@@ -341,14 +427,7 @@ class QuestionaryPrompter:
         if complete is not None:
             extra.update(completer=WordCompleter(complete), complete_while_typing=True)
         if preview is not None:
-            shown = preview
-
-            def toolbar() -> str:
-                from prompt_toolkit.application import get_app
-
-                return shown(get_app().current_buffer.text)
-
-            extra["bottom_toolbar"] = toolbar
+            extra["bottom_toolbar"] = below_line(preview)
         while True:
             hint = DEFAULT_HINT if default else HINT
             if self.show_time is None:
@@ -364,7 +443,9 @@ class QuestionaryPrompter:
                 validate_while_typing=False,
                 **extra,
             )
+            one_refusal(question, preview is not None)
             select_all(question, default)
+            line_keys(question)
             answer = str(question.unsafe_ask())
             control = CONTROLS.get(answer.strip().lower())
             if control is not None and self._shown(control):

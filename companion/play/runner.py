@@ -209,6 +209,7 @@ def run(
                     known_names=names,
                     undone=undone,
                     heading=head,
+                    asked=session.note,
                 )
                 current["table"] = table
                 try:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.kits.pad import PadRow, PadSpec, cell_of, document, key
-from companion.play.table import Table
+from companion.play.table import Refusal, Table
 
 MAX_ROUNDS = 1000
 
@@ -124,7 +124,11 @@ def ask_cell(
         codec = row.codec
 
         def check(text: str) -> str | None:
-            return codec.read(text)[1]
+            problem = codec.read(text)[1]
+            if not problem or row.shared:
+                return problem
+            said = f"{who} · {problem}"  # whose value it is, as a refused row says
+            return Refusal(said, problem.span) if isinstance(problem, Refusal) else said
 
         asked = message[:-1]
         hinted = (

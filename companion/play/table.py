@@ -63,6 +63,22 @@ def shifted(problem: str | None, by: int) -> str | None:
     return problem
 
 
+def going_on_at(where: str, message: str, most: int = 48) -> str:
+    """The part of the game and the question asked: ``setup: Steps not done``.
+
+    The question's words stop before its first ``(`` or ``?``, and at a whole
+    word within ``most`` characters (``…`` then says there is more).
+    """
+    words = message.split("(")[0].split("?")[0].split()
+    question = ""
+    for word in words:
+        if len(question) + len(word) + 1 > most:
+            question += "…"
+            break
+        question = f"{question} {word}".strip()
+    return f"{where}: {question}" if question else where
+
+
 def _field_of(message: str) -> str:
     """The words of a row question without its ``, in seat order (...)?`` tail."""
     field = message.rstrip("?").split(", in seat order")[0].split(", one per")[0]
@@ -145,8 +161,11 @@ class Table:
         known_names: Player names from the history, offered as suggestions.
         undone: The answer just taken back with ``:undo`` (its key and value):
             when its question is asked again, it is offered for editing.
-        heading: Given the part of the game of the first question the players
-            see (after the replay), the line that heads it (a resume's header).
+        heading: Given where the game goes on (:func:`going_on_at` of the first
+            question the players see after the replay), the line that heads it
+            (a resume's header).
+        asked: Told where the game goes on at each question asked live (the
+            list of unfinished games names it the same way).
     """
 
     def __init__(
@@ -160,6 +179,7 @@ class Table:
         known_names: Sequence[str] = (),
         undone: tuple[str, Any] | None = None,
         heading: Callable[[str], str | None] | None = None,
+        asked: Callable[[str], None] | None = None,
     ) -> None:
         self.game = game
         self.answers = [(k, v) for k, v in events if is_answer(k)]
@@ -180,6 +200,7 @@ class Table:
         """The players' names in seat order, once asked (named in refusals of a row)."""
         self.undone = undone
         self._heading = heading
+        self._asked = asked
         self._backlog: list[tuple[str, str]] = []
         self._replaying = bool(self.answers)
 
@@ -283,8 +304,11 @@ class Table:
             self.position += 1
             self.rounds.append(self.current_round)
             return value
+        at = going_on_at(self.where, message)
+        if self._asked is not None:
+            self._asked(at)
         if self._heading is not None:
-            said = self._heading(self.where)
+            said = self._heading(at)
             self._heading = None
             if said:
                 self._out(said)

@@ -82,7 +82,9 @@ def test_resume_goes_straight_into_the_only_unfinished_game(db_path: Path) -> No
     stopped = run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
     assert stopped.exit_code == 130
     resumed = run(["resume"], CTRL_C)
-    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players).")  # no question
+    assert resumed.stdout.startswith(
+        "Resuming game #1 (Shibuya, players: Player 2's name)."
+    )  # no question
 
 
 def test_goodbye_names_unfinished_games_only_when_there_are_some(db_path: Path) -> None:
@@ -104,7 +106,9 @@ def test_the_resume_chooser_has_back_and_honours_esc(db_path: Path) -> None:
         assert left.exit_code == 0, left.output
         assert "Resuming" not in left.stdout
     resumed = run(["resume"], sel(1) + CTRL_C)
-    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players).")  # newest first
+    assert resumed.stdout.startswith(
+        "Resuming game #1 (Shibuya, players: Player 2's name)."
+    )  # newest first
 
 
 def test_rules_search_from_the_menu_then_a_related_topic_by_its_title(
@@ -130,3 +134,29 @@ def test_the_place_chooser_has_back_and_esc_and_starts_nothing(db_path: Path) ->
         assert left.exit_code == 0, left.output
         assert left.stdout == "Nothing was started.\n"
     assert run(["resume"], "").stdout == "No unfinished games.\n"
+
+
+def test_the_chooser_and_the_header_name_the_question_the_game_goes_on_at(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from companion.cli import sessions as sessions_module
+
+    for name in ("Aki", "Ann"):
+        run(["play", "shibuya"], sel(0) + txt(name) + CTRL_C)
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE sessions SET updated_at = '2026-12-06T03:11:42Z' WHERE id = 1")
+    conn.close()
+    offered: list[list[str]] = []
+
+    def ask(message: str, choices: list[str], **_: Any) -> str:
+        offered.append(list(choices))
+        return choices[1]
+
+    monkeypatch.setattr(sessions_module, "ask", ask)
+    resumed = run(["resume"], CTRL_C)
+    assert (
+        offered[0][1] == "#1 Shibuya, players: Player 2's name (last answer 2026-12-06 03:11 UTC)"
+    )
+    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players: Player 2's name).")

@@ -106,7 +106,7 @@ def test_a_region_is_read_in_short_forms() -> None:
     [
         ("3 x", "up to four whole numbers: provinces castles temples theatres"),
         ("3 1 0 2 1", "up to four whole numbers: provinces castles temples theatres"),
-        ("12", "red: 2 castles in 1 provinces (one per province at most)"),
+        ("12", "red: 2 castles in 1 province (one per province at most)"),
         ("10 0", "red: a region has 9 provinces"),
         ("2 3", "red: 3 castles in 2 provinces (one per province at most)"),
     ],

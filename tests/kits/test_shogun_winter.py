@@ -35,7 +35,7 @@ def test_a_whole_region_is_set_only_after_an_equals_sign() -> None:
     # b1 could mean "brown is now 1" or "one more brown": refused, never read as either.
     assert apply_changes(KNOWN, "b1", "Aki") == (
         None,
-        "b1 is a holding: b=1 for brown now 1, b+ or b- for one more or fewer",
+        "Aki · b1 is a holding: b=1 for brown now 1, b+ or b- for one more or fewer",
     )
 
 
@@ -46,9 +46,9 @@ def test_changes_the_rules_do_not_allow_are_refused() -> None:
     )
     assert apply_changes(KNOWN, "gc", "Aki") == (
         None,
-        "Aki: green: 1 castles in 0 provinces (one per province at most)",
+        "Aki · green: 1 castle in 0 provinces (one per province at most)",
     )
-    assert apply_changes(KNOWN, "bbbbbbb", "Aki")[1] == "Aki: brown: a region has 9 provinces"
+    assert apply_changes(KNOWN, "bbbbbbb", "Aki")[1] == "Aki · brown: a region has 9 provinces"
     assert apply_changes(KNOWN, "x")[1] == (
         "'x' is not a region: b y r p g (brown yellow red purple green)"
     )
@@ -153,3 +153,16 @@ def test_revolts_never_lose_more_than_they_may(text: str, revolts: int) -> None:
 def test_grid_text_says_nothing_held() -> None:
     assert grid_text({}) == "-"
     assert grid_text(KNOWN) == "b3102 y2100"
+
+
+def test_a_refused_change_selects_the_region_entry_at_fault() -> None:
+    from companion.play.table import Refusal
+
+    wrong = apply_changes(KNOWN, "y+ gc b-", "Aki")[1]
+    assert wrong == "Aki · green: 1 castle in 0 provinces (one per province at most)"
+    assert isinstance(wrong, Refusal) and wrong.span == (3, 5)
+    holding = apply_changes(KNOWN, "y, b1", "Aki")[1]
+    assert isinstance(holding, Refusal) and holding.span == (3, 5)
+    lost = apply_changes(KNOWN, "b r-", "Aki")[1]
+    assert lost == "Aki would hold -1 red provinces: fewer lost, or none"
+    assert isinstance(lost, Refusal) and lost.span == (2, 4)

@@ -297,7 +297,9 @@ def test_pause_then_resume(db_path: Path) -> None:
     assert sessions(db_path) == [(1, "shibuya", "active")]
     resumed = run(["resume", "1"], rest)
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stdout.startswith("Resuming game #1 (Shibuya, start player).")  # asked now
+    assert resumed.stdout.startswith(
+        "Resuming game #1 (Shibuya, start player: Who goes first)."
+    )  # asked now
     [game] = saved(db_path)
     assert game["result"]["winners"] == ["Aki"]
 
@@ -405,4 +407,6 @@ def test_the_resume_header_names_the_stage_asked_now(db_path: Path, seeds: list[
     assert paused.exit_code == 0, paused.output
     resumed = run(["resume", "1"], pause(3))
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stdout.startswith("Resuming game #1 (Tokaido, arriving at the third inn).")
+    assert resumed.stdout.startswith(
+        "Resuming game #1 (Tokaido, arriving at the third inn: Who reached the third inn first)."
+    )

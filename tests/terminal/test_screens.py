@@ -98,9 +98,15 @@ def test_a_long_turn_question_wraps_between_words_and_a_refused_line_stays(
     no_word_cut(shown, columns)
     assert max(len(line) for line in shown.split("\n")) <= columns
     term.child.send("w x\r")  # refused: the line stays as typed
-    shown = term.wait("one of:")
+    shown = term.wait("8th coin")  # the refusal whole, wrapped below the line
     assert "w x" in shown
+    assert shown.count("one of:") == 1  # said once, not a cut copy and a whole one
     no_word_cut(shown, columns)
+    term.child.send("\x15" + "r\r")  # Ctrl-U clears the kept line (its bad value selected)
+    term.answer("Cho's turn", "r\r")
+    term.answer("Round 2 · Aki's turn", "r\r")
+    shown = term.wait("Aki rested last turn")  # Aki's second rest in a row is refused
+    assert shown.count("rested last turn") == 1
     term.child.send("\x03")
     assert term.exit_status() == 130
 

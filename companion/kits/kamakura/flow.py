@@ -17,6 +17,7 @@ Answers saved by older versions (the list's words) still replay.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from companion.kits import KITS, PadOptions
@@ -174,6 +175,26 @@ def likely(history: list[str]) -> str:
     return max(latest, key=lambda action: (taken.count(action), latest[action]))
 
 
+ONE_SPOT = (REST, CALL)
+"""Actions with a single spot on the action board: a cat marker already there cannot stay."""
+
+
+def again_problem(name: str, action: str) -> str | None:
+    """Why ``action`` cannot follow the same action by ``name`` (``None``: it can).
+
+    A cat marker must move to another spot each turn. Rest and the taxi call
+    have one spot each, so neither can be taken two turns running; walking
+    and visiting have a spot per colour (and the rickshaw), and using a ticket
+    or no action takes the marker off the board, so those may follow themselves.
+    """
+    if action not in ONE_SPOT:
+        return None
+    return (
+        f"{name} {SHORT[action]} last turn: not the same action twice in a row "
+        "(another action, or n for none)"
+    )
+
+
 def turn_code(action: str) -> str:
     """The short answer for an action (``v`` for a visit, whose circle follows)."""
     return next((k for k, v in LETTERS.items() if v == action), "v")
@@ -241,10 +262,18 @@ def play_turns(
         if final is None:
             options.append(eighth)
 
-        def check(text: str, options: list[str] = options, name: str = name) -> str | None:
-            _, coin, problem = parse_turn(text, options)
-            if problem or coin is None:
+        def check(
+            text: str, options: list[str] = options, name: str = name, before: str | None = None
+        ) -> str | None:
+            action, coin, problem = parse_turn(text, options)
+            if problem:
                 return problem
+            # Live answers only: a game saved before this check replays as it was played.
+            again = action == before and action is not None and t.next_saved() is None
+            if again and (wrong := again_problem(name, str(action))):
+                return wrong
+            if coin is None:
+                return None
             return visit_problem(coin, noted.coins[name], noted.circles, name)
 
         offered = likely(done[name])
@@ -254,7 +283,7 @@ def play_turns(
             f"Not the same action twice in a row. {TURN_HELP}"
             + (", 8 an 8th coin not seen" if final is None else "")
             + "?",
-            check=check,
+            check=functools.partial(check, before=last.get(name)),
             default=turn_code(offered) + (" " if offered == VISIT else ""),
         )
         action, typed, _ = parse_turn(answer, options)

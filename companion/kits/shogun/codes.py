@@ -93,7 +93,9 @@ def region_problem(region: str, counts: Sequence[int]) -> str | None:
         return f"{region}: a region has {PROVINCES_PER_REGION} provinces"
     for kind, number in zip(COUNTS[1:], counts[1:], strict=False):
         if number > counts[0]:
-            return f"{region}: {number} {kind} in {counts[0]} provinces (one per province at most)"
+            things = kind if number != 1 else kind[:-1]
+            held = "province" if counts[0] == 1 else "provinces"
+            return f"{region}: {number} {things} in {counts[0]} {held} (one per province at most)"
     return None
 
 

@@ -37,7 +37,7 @@ from companion.kits.shogun.codes import (
 )
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
 from companion.play.score_pad import Pad, review
-from companion.play.table import Table
+from companion.play.table import Refusal, Table
 from companion.wording import hanging, plural
 from scorers.shogun import REGIONS, YEARS
 
@@ -139,37 +139,51 @@ def supply(shortfall: int) -> tuple[int, int]:
     return SUPPLY[min(shortfall, len(SUPPLY) - 1)]
 
 
-def parse_grid(text: str) -> tuple[Grid | None, str | None]:
+def parse_grid(text: str, who: str = "") -> tuple[Grid | None, str | None]:
     """``b3102 y21 g1`` → ``{"brown": [3, 1, 0, 2], "yellow": [2, 1, 0, 0], ...}``.
 
     Returns:
-        The grid, or ``None`` and what is wrong.
+        The grid, or ``None`` and what is wrong: a :class:`Refusal` whose span
+        is the region's entry at fault (``y2500``), naming ``who`` when given.
     """
     grid: Grid = {}
+    spans: dict[str, tuple[int, int]] = {}
     region: str | None = None
-    for token in re.findall(r"[^\W\d_]+|\d+|\S", text.lower()):
+
+    def refused(problem: str, span: tuple[int, int]) -> tuple[None, str]:
+        return None, Refusal(f"{who} · {problem}" if who else problem, span)
+
+    for found in re.finditer(r"[^\W\d_]+|\d+|\S", text.lower()):
+        token, span = found.group(0), found.span()
         if token.isalpha():
             match = [r for r in REGIONS if r == token or r[0] == token]
             if len(match) != 1:
-                return None, f"{token!r} is not a region: b y r p g (brown yellow red purple green)"
+                return refused(
+                    f"{token!r} is not a region: b y r p g (brown yellow red purple green)", span
+                )
             region = match[0]
             if region in grid:
-                return None, f"{region} is given twice"
+                return refused(f"{region} is given twice", span)
             grid[region] = []
+            spans[region] = span
         elif token.isdigit():
             if region is None:
-                return None, "start with a region letter, e.g. b3102"
+                return refused("start with a region letter, e.g. b3102", span)
+            spans[region] = (spans[region][0], span[1])
             counts = grid[region]
             digits = [int(c) for c in token] if len(token) > 1 else [int(token)]
             counts.extend(digits)
             if len(counts) > len(COUNTS):
-                return None, f"{region}: at most 4 numbers (provinces castles temples theatres)"
+                return refused(
+                    f"{region}: at most 4 numbers (provinces castles temples theatres)",
+                    spans[region],
+                )
         elif token not in ",;/-":
-            return None, f"unexpected {token!r}: {GRID_HELP}"
+            return refused(f"unexpected {token!r}: {GRID_HELP}", span)
     for region, counts in grid.items():
         problem = region_problem(region, counts)
         if problem:
-            return None, problem
+            return refused(problem, spans[region])
         counts.extend([0] * (len(COUNTS) - len(counts)))
     return grid, None
 
@@ -197,11 +211,11 @@ def preview_grid(text: str) -> str:
     return "  " + " | ".join(parts) + f"  ({total} provinces)"
 
 
-def ask_grid(t: Table, key: str, message: str, default: Grid | None = None) -> Grid:
-    """A player's provinces and buildings by region, in one answer."""
+def ask_grid(t: Table, key: str, message: str, default: Grid | None = None, who: str = "") -> Grid:
+    """A player's provinces and buildings by region, in one answer (``who``'s, named when wrong)."""
 
     def check(text: str) -> str | None:
-        return parse_grid(text)[1]
+        return parse_grid(text, who)[1]
 
     text = t.text(
         key,
@@ -401,7 +415,7 @@ def winter(
     for seat, name in enumerate(names):
         if known is None:
             message = f"{name}: the whole holding now, every region"
-            grids.append(ask_grid(t, f"{key}.held.{seat}", message))
+            grids.append(ask_grid(t, f"{key}.held.{seat}", message, who=name))
         else:
             grids.append(ask_holding_changes(t, f"{key}.changed.{seat}", name, known[seat]))
     held = [provinces(grid) for grid in grids]
@@ -456,7 +470,9 @@ def saved_winter(
         if known is not None and t.next_saved() in (None, changed):
             grid = ask_changes(t, changed, name, known[seat])
         else:
-            grid = ask_grid(t, f"{key}.regions.{seat}", f"{name}: provinces and buildings")
+            grid = ask_grid(
+                t, f"{key}.regions.{seat}", f"{name}: provinces and buildings", who=name
+            )
         held = sum(c[0] for c in grid.values())
         t.at("round", f"year {year}, winter", "winter")
         rice = t.number(
@@ -478,6 +494,7 @@ def saved_winter(
                 f"{key}.after.{seat}",
                 f"{names[seat]}: the whole holding after the revolts (Enter if none lost)",
                 default=grids[seat],
+                who=names[seat],
             )
     if fed is not None:
         for seat, (grid, after) in enumerate(zip(first, grids, strict=True)):
@@ -703,7 +720,7 @@ def score_only(t: Table) -> Outcome:
             )
     t.at("scoring", "scoring", "scoring-winter")
     grids = [
-        ask_grid(t, f"regions.{seat}", f"{name}: the whole holding now, every region")
+        ask_grid(t, f"regions.{seat}", f"{name}: the whole holding now, every region", who=name)
         for seat, name in enumerate(names)
     ]
     file = winter_pad(t, year, names, before, grids, chests=chests, final=True)

@@ -32,6 +32,7 @@ import re
 from collections.abc import Sequence
 
 from companion.kits.shogun.codes import COUNTS, region_problem
+from companion.play.table import Refusal
 from scorers.shogun import REGIONS
 
 Grid = dict[str, list[int]]
@@ -68,60 +69,85 @@ def _settled(grid: Grid) -> Grid:
     return {r: list(grid[r]) for r in REGIONS if r in grid and any(grid[r])}
 
 
-def _check(grid: Grid, who: str) -> str | None:
+def _check(grid: Grid, named: str, spans: dict[str, tuple[int, int]]) -> str | None:
+    who = named or "the player"
     for region, counts in grid.items():
+        span = spans.get(region, (0, 0))
         if counts[0] < 0:
-            return f"{who} would hold {counts[0]} {region} provinces: fewer lost, or none"
+            return Refusal(
+                f"{who} would hold {counts[0]} {region} provinces: fewer lost, or none", span
+            )
         for k in range(1, len(COUNTS)):
             if counts[k] < 0:
-                return f"{who} had no {BUILDING_WORDS[k]} in {region} to lose"
+                return Refusal(f"{who} had no {BUILDING_WORDS[k]} in {region} to lose", span)
         problem = region_problem(region, counts)
         if problem:
-            return f"{who}: {problem}"
+            return Refusal(f"{named} · {problem}" if named else problem, span)
     return None
 
 
-def apply_changes(
-    known: Grid, text: str, who: str = "the player"
-) -> tuple[Grid | None, str | None]:
+def apply_changes(known: Grid, text: str, who: str = "") -> tuple[Grid | None, str | None]:
     """The holding after the changes typed in ``text`` (see the module's words).
 
     Returns:
         The new holding (regions where nothing is held left out), or ``None`` and
-        what is wrong.
+        what is wrong: a :class:`Refusal` whose span is the region's entry at fault.
     """
     grid = {r: [*known.get(r, [0, 0, 0, 0])] for r in REGIONS}
-    compact = re.sub(r"[\s,;]+", "", text.lower())
+    at = [i for i, c in enumerate(text.lower()) if not re.fullmatch(r"[\s,;]", c)]
+    compact = "".join(text.lower()[i] for i in at)
+    spans: dict[str, tuple[int, int]] = {}
+
+    def span(first: int, last: int) -> tuple[int, int]:
+        """The typed characters of ``compact[first:last]``."""
+        return (at[first], at[last - 1] + 1) if last > first else (len(text), len(text))
+
+    def refused(problem: str, first: int, last: int) -> tuple[None, str]:
+        return None, Refusal(f"{who} · {problem}" if who else problem, span(first, last))
+
     k = 0
     while k < len(compact):
         letter = compact[k]
+        entry = k
         region = _region(letter)
         if region is None:
             if letter in BUILDING_CODES or letter in "+-":
-                return None, f"{letter!r}: start with the region letter (b y r p g), e.g. b{letter}"
+                return refused(
+                    f"{letter!r}: start with the region letter (b y r p g), e.g. b{letter}",
+                    k,
+                    k + 1,
+                )
             if letter.isdigit():
-                return None, "numbers only after = (b=3102: brown whole); b++ is two more"
-            return None, f"{letter!r} is not a region: b y r p g (brown yellow red purple green)"
+                return refused(
+                    "numbers only after = (b=3102: brown whole); b++ is two more", k, k + 1
+                )
+            return refused(
+                f"{letter!r} is not a region: b y r p g (brown yellow red purple green)", k, k + 1
+            )
         k += 1
         if k < len(compact) and compact[k] == "=":
             digits = re.match(r"=(\d{1,4}|-)", compact[k:])
             if digits is None:
-                return (
-                    None,
+                return refused(
                     f"{letter}=: {region} whole, e.g. {letter}=3102 ({letter}=0 for none)",
+                    entry,
+                    k + 1,
                 )
             whole = [] if digits.group(1) == "-" else [int(c) for c in digits.group(1)]
+            k += len(digits.group(0))
             problem = region_problem(region, whole) if any(whole) else None
             if problem:
-                return None, problem
+                return refused(problem, entry, k)
             grid[region] = [*whole, *[0] * (len(COUNTS) - len(whole))]
-            k += len(digits.group(0))
+            spans[region] = span(entry, k)
             continue
         if k < len(compact) and compact[k].isdigit():
             typed = letter + re.match(r"\d+", compact[k:]).group(0)  # type: ignore[union-attr]
-            return None, (
+            return refused(
                 f"{typed} is a holding: {letter}={typed[1:]} for {region} now {typed[1:]}, "
-                f"{letter}+ or {letter}- for one more or fewer"
+                f"{letter}+ or {letter}- for one more or fewer",
+                entry,
+                entry + len(typed),
             )
         sign = 1
         changed = False
@@ -136,7 +162,8 @@ def apply_changes(
             k += 1
         if not changed:
             grid[region][0] += 1
-    problem = _check(grid, who)
+        spans[region] = span(entry, k)
+    problem = _check(grid, who, spans)
     if problem:
         return None, problem
     return _settled(grid), None
