@@ -248,6 +248,7 @@ def test_history_list_and_show(db_path: Path) -> None:
     runner.invoke(app, ["score", "shibuya", "-i", str(FILES / "shibuya-teams.json")])
 
     listed = json.loads(runner.invoke(app, ["history", "list", "--json"]).stdout)
+    listed.sort(key=lambda p: p["id"])  # saved in one second: listed by uuid
     assert [(p["id"], p["game"], p["winners"]) for p in listed] == [
         (1, "tokaido", ["Aki"]),
         (2, "shibuya", ["Red"]),
