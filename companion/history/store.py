@@ -27,8 +27,6 @@ from companion.history.model import (
     new_play,
     summary_of,
 )
-from companion.history.play_order import after as later_than
-from companion.history.play_order import order_by
 from companion.history.rows import (
     PLAY_COLUMNS,
     _insert_log,
@@ -354,7 +352,7 @@ class History(HistoryFile):
         condition, params = (where or Filter()).where()
         with self.guard("read the history"):
             rows = self._db.execute(
-                f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY {order_by()}", params
+                f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY played_at, id", params
             ).fetchall()
             people = self._people([row[0] for row in rows])
         return [_play(row, people.get(row[0], ())) for row in rows]
@@ -363,15 +361,15 @@ class History(HistoryFile):
         """The games that match ``where``, oldest first, ``size`` at a time (so that a
         history of any size is read in bounded memory)."""
         condition, params = (where or Filter()).where()
-        after: tuple[str, str] | None = None
+        after: tuple[str, int] | None = None
         while True:
             more, extra = condition, list(params)
             if after is not None:
-                more += (" AND " if condition else " WHERE ") + later_than()
+                more += (" AND " if condition else " WHERE ") + "(played_at, id) > (?, ?)"
                 extra += list(after)
             with self.guard("read the history"):
                 rows = self._db.execute(
-                    f"SELECT {PLAY_COLUMNS} FROM plays{more} ORDER BY {order_by()} LIMIT ?",
+                    f"SELECT {PLAY_COLUMNS} FROM plays{more} ORDER BY played_at, id LIMIT ?",
                     [*extra, size],
                 ).fetchall()
                 people = self._people([row[0] for row in rows])
@@ -379,7 +377,7 @@ class History(HistoryFile):
                 return
             page = [_play(row, people.get(row[0], ())) for row in rows]
             yield page
-            after = (page[-1].played_at, page[-1].uuid)
+            after = (page[-1].played_at, page[-1].id)
 
     def _people(self, ids: list[int]) -> dict[int, tuple[Person, ...]]:
         """The people of the plays ``ids``, in seat order."""
@@ -403,11 +401,10 @@ class History(HistoryFile):
             limit: Only the most recent ``limit`` plays (0: all).
         """
         condition, params = (where or Filter()).where()
-        tail = f" ORDER BY {order_by(descending=True)} LIMIT {int(limit)}" if limit else ""
+        tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
         with self.guard("read the history"):
             plays = self._db.execute(
-                f"SELECT id, played_at, game, ignored, status, uuid FROM plays{condition}{tail}",
-                params,
+                f"SELECT id, played_at, game, ignored, status FROM plays{condition}{tail}", params
             ).fetchall()
             ids = [row[0] for row in plays]
             seats: dict[int, list[tuple[str, int, int, int, int]]] = {i: [] for i in ids}
@@ -435,10 +432,9 @@ class History(HistoryFile):
                 people.get(play_id, ()),
                 status,
             )
-            for play_id, played_at, game, ignored, status, _ in plays
+            for play_id, played_at, game, ignored, status in plays
         ]
-        order = {row[0]: (row[1], row[5]) for row in plays}
-        result.sort(key=lambda s: order[s["id"]])
+        result.sort(key=lambda s: (s["played_at"], s["id"]))
         return result
 
     def get(self, play_id: int) -> Play:
