@@ -40,6 +40,16 @@ def result(game: str, seats: list[tuple[str, int, int]], winners: list[str]) -> 
     }
 
 
+def filled(path: Path) -> None:
+    """Make sure the history at ``path`` holds the fixture plays (a test before may have
+    saved a game of its own there: the plays are added once, beside it)."""
+    if path.exists():
+        with History(path) as history:
+            if len(history.plays()) >= len(PLAYS):
+                return
+    fill(path)
+
+
 def fill(path: Path) -> None:
     """Write the fixture plays into a new history at ``path``."""
     with History(path) as history:

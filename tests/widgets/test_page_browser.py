@@ -162,10 +162,10 @@ def serious(page: Any) -> list[str]:
 def test_axe_finds_nothing_serious_at_any_size_light_or_dark(
     server: Server, browser: Any, name: str
 ) -> None:
-    from tests.support.history_fixture import fill as fill_history
+    from tests.support.history_fixture import filled
 
-    if name == "history" and not server.db.exists():
-        fill_history(server.db)
+    if name == "history":
+        filled(server.db)
     # The pages allow no inline script (their Content-Security-Policy): axe is injected
     # past it, in a profile of its own; every other test runs under the policy.
     checking = browser.browser.new_context(bypass_csp=True)
@@ -471,10 +471,9 @@ BROKEN_CELLS = """() => {
 
 @pytest.mark.timeout(600, method="signal")
 def test_the_history_tables_fit_a_phone_or_scroll_by_keyboard(server: Server, browser: Any) -> None:
-    from tests.support.history_fixture import fill as fill_history
+    from tests.support.history_fixture import filled
 
-    if not server.db.exists():
-        fill_history(server.db)
+    filled(server.db)
     page = open_page(browser, server, "history", "phone")
     try:
         page.wait_for_selector(".play-list", timeout=90_000)
