@@ -41,6 +41,8 @@ def rejoin_page(*, had_cookie: bool, again: str = "/") -> str:
             old one): the server restarted, or the host chose a new secret.
         again: Where "Try again" goes (the address the device asked for).
     """
+    if not again.startswith("/") or again.startswith("//") or "\\" in again:
+        again = "/"  # only a path of this server (``//host/...`` would leave it)
     if had_cookie:
         title = "Join the table again"
         what = (

@@ -87,3 +87,16 @@ def test_the_manifest_and_icons_need_no_secret_and_nothing_else_does() -> None:
         refused = guard.decide(path, {}, headers, None)
         assert (refused.status, refused.rejoin) == (403, True), path
     assert guard.decide(next(iter(PUBLIC)), {}, {"Host": "evil.example"}, None).status == 403
+
+
+@pytest.mark.parametrize(
+    ("asked", "link"),
+    [
+        ("/voila/render/tokaido.ipynb", "/voila/render/tokaido.ipynb"),
+        ("//elsewhere.example/x", "/"),
+        ("/\\elsewhere.example", "/"),
+        ("elsewhere", "/"),
+    ],
+)
+def test_try_again_stays_on_this_server(asked: str, link: str) -> None:
+    assert f"<a href='{link}'>Try again</a>" in rejoin_page(had_cookie=True, again=asked)
