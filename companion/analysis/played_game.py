@@ -79,6 +79,8 @@ class PlayedGame:
         status: ``"final"``, or ``"interim"`` for a scoring in the middle of a
             game (Shogun's first winter entered alone).
         ignored: Excluded from statistics (an imported play marked so).
+        uuid: The play's uuid, the same at every table (it breaks ties of
+            ``played_at`` in play order; empty for a play of no history).
     """
 
     id: int
@@ -87,6 +89,7 @@ class PlayedGame:
     seats: tuple[PlayedSeat, ...]
     status: str = FINAL
     ignored: bool = False
+    uuid: str = ""
 
     @property
     def counts(self) -> bool:
@@ -94,9 +97,14 @@ class PlayedGame:
         return self.status == FINAL and not self.ignored
 
 
-def in_play_order(play: PlayedGame) -> tuple[str, int]:
-    """The sort key of play order: when it was played, then its id."""
-    return play.played_at, play.id
+Position = tuple[str, str, int]
+"""A play's key in play order: ``(played_at, uuid, id)``."""
+
+
+def in_play_order(play: PlayedGame) -> Position:
+    """The sort key of play order: when it was played, then its uuid (the same at
+    every table, unlike the id, which only breaks ties between plays of no uuid)."""
+    return play.played_at, play.uuid, play.id
 
 
 def from_result(

@@ -62,7 +62,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from companion.analysis.played_game import FINAL, PlayedGame, in_play_order
+from companion.analysis.played_game import FINAL, PlayedGame, Position, in_play_order
 from scorers.names import name_key
 
 MU = 25.0
@@ -206,7 +206,7 @@ class Ratings:
         self,
         slots: dict[str | None, dict[str, _Slot]],
         counts: dict[str | None, int],
-        last: tuple[str, int] | None,
+        last: Position | None,
         params: Model,
         plays: list[PlayedGame] | Callable[[], list[PlayedGame]],
     ) -> None:
@@ -230,8 +230,8 @@ class Ratings:
         return self._counts.get(None, 0)
 
     @property
-    def last(self) -> tuple[str, int] | None:
-        """The last rated play in play order, as ``(played_at, id)``; ``None`` before any."""
+    def last(self) -> Position | None:
+        """The last rated play, as its key in play order; ``None`` before any."""
         return self._last
 
     def table(self, game: str | None = None) -> list[Rating]:
@@ -357,7 +357,7 @@ class Ratings:
         cls,
         scopes: Sequence[tuple[str | None, int]],
         slots: Iterable[tuple[str | None, Snapshot]],
-        last: tuple[str, int] | None,
+        last: Position | None,
         plays: list[PlayedGame] | Callable[[], list[PlayedGame]],
     ) -> Ratings:
         """The ratings written down by :meth:`snapshot`, after the plays up to ``last``.
@@ -365,7 +365,7 @@ class Ratings:
         Args:
             scopes: Each scope and its rated plays, as :meth:`snapshot` gives them.
             slots: Every slot, as :meth:`snapshot` gives them.
-            last: The last rated play, as ``(played_at, id)``.
+            last: The last rated play, as its key in play order.
             plays: The plays rated, or a function reading them (for :meth:`history`).
         """
         found: dict[str | None, dict[str, _Slot]] = {None: {}}
@@ -427,7 +427,7 @@ def _rate(
     slots: dict[str | None, dict[str, _Slot]],
     counts: dict[str | None, int],
     rated: list[PlayedGame] | None = None,
-) -> tuple[str, int] | None:
+) -> Position | None:
     """Rate the plays, in the order given, from the ratings in ``slots`` (changed in place).
 
     Args:
@@ -441,7 +441,7 @@ def _rate(
         rated: Where the plays rated are appended.
 
     Returns:
-        The last play rated, as ``(played_at, id)``, or ``None`` if none was.
+        The last play rated, as its key in play order, or ``None`` if none was.
     """
     start = (params.mu, params.sigma)
     overall = slots.setdefault(None, {})  # None: every game together
@@ -450,7 +450,7 @@ def _rate(
     pairs: dict[str, dict[str, tuple[_Slot, _Slot, str]]] = {}
     plans: dict[tuple[int, ...], _Plan] = {}  # ranks -> their order and ties
     update = _updater(params)
-    last: tuple[str, int] | None = None
+    last: Position | None = None
     with _collector_paused():  # nothing here makes a cycle; a collection only walks the heap
         for play in plays:
             if play.status != FINAL or play.ignored:
@@ -465,7 +465,7 @@ def _rate(
                 slots.setdefault(game, {})
             if rated is not None:
                 rated.append(play)
-            last = (play.played_at, play.id)
+            last = in_play_order(play)
             counts[game] = counts.get(game, 0) + 1
             counts[None] = counts.get(None, 0) + 1
             game_teams: list[list[list[float]]] = []

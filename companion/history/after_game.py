@@ -3,7 +3,7 @@
 A thin layer between :class:`companion.history.store.History` and the pure engines
 (:mod:`companion.analysis.explain`, :mod:`companion.analysis.records`,
 :mod:`companion.analysis.ratings`, :mod:`companion.analysis.clock`). Records and
-ratings follow the plays in play order (``played_at``, then id), and an edit, a
+ratings follow the plays in play order (``played_at``, then uuid), and an edit, a
 deletion or an import shows at once:
 records are read from the history as it is each time they are asked for
 (:mod:`companion.history.record_queries` for what one play set), ratings are kept in
@@ -31,7 +31,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from companion.analysis.played_game import FINAL, INTERIM, PlayedGame, PlayedSeat, in_play_order
+from companion.analysis.played_game import (
+    FINAL,
+    INTERIM,
+    PlayedGame,
+    PlayedSeat,
+    Position,
+    in_play_order,
+)
+from companion.history.play_order import after as later_than
 from companion.history.schema import COUNTED
 from companion.history.to_played import side_people
 
@@ -103,7 +111,7 @@ def _load(
     game: str | None,
     *,
     breakdowns: bool,
-    after: tuple[str, int] | None = None,
+    after: Position | None = None,
 ) -> list[PlayedGame]:
     """Every play that counts (final, not ignored) of ``game`` (or all), in play order.
 
@@ -119,19 +127,19 @@ def _load(
     its own name; for a game's seats this is the same as deciding for the
     whole play (see :mod:`companion.history.to_played`).
 
-    With ``after`` (``(played_at, id)``), only the plays after it in play order.
+    With ``after`` (a key in play order), only the plays after it in play order.
     """
     condition = COUNTED + (" AND game = ?" if game else "")  # literal: the indexes are partial
     params: list[Any] = [game] if game else []
     if after is not None:  # the index plays_in_order finds them
-        condition = f"id IN (SELECT id FROM plays WHERE {condition} AND (played_at, id) > (?, ?))"
-        params += list(after)
+        condition = f"id IN (SELECT id FROM plays WHERE {condition} AND {later_than()})"
+        params += list(after[:2])
     within = f" WHERE play_id IN (SELECT id FROM plays WHERE {condition})"
     result = ", result" if breakdowns else ", NULL"
     with history.guard("read the history"):
         db = history._db
         plays = db.execute(
-            f"SELECT id, played_at, game{result} FROM plays WHERE {condition} ORDER BY id",
+            f"SELECT id, played_at, game{result}, uuid FROM plays WHERE {condition} ORDER BY id",
             params,
         ).fetchall()
         sides = db.execute(
@@ -150,7 +158,7 @@ def _load(
     made: dict[tuple[Any, ...], PlayedSeat] = {}
     games = []
     s = p = 0
-    for play_id, played_at, game_id, text in plays:
+    for play_id, played_at, game_id, text, uuid in plays:
         split: list[Any] = json.loads(text)["players"] if text is not None else []
         seats = []
         while 0 <= sides[s][0] < play_id:
@@ -186,7 +194,7 @@ def _load(
                     name, total, rank, bool(winner), points, members, anonymous
                 )
             seats.append(made_seat)
-        games.append(PlayedGame(play_id, played_at, game_id, tuple(seats)))
+        games.append(PlayedGame(play_id, played_at, game_id, tuple(seats), uuid=uuid))
     games.sort(key=in_play_order)
     return games
 

@@ -204,7 +204,7 @@ def _plays_of(history: History, name: str) -> list[Play]:
 def _latest_name(plays: list[Play], name: str) -> str:
     """``name`` as written in the latest of ``plays``."""
     key = name_key(name)
-    for play in sorted(plays, key=lambda p: (p.played_at, p.id), reverse=True):
+    for play in sorted(plays, key=lambda p: (p.played_at, p.uuid), reverse=True):
         for person in play.persons:
             if name_key(person.name) == key:
                 return person.name

@@ -24,6 +24,11 @@ holds the file or the file is read-only (kept ratings are only a shortcut).
 
 Kept ratings that do not read back as ratings (a table changed by hand) are
 ignored and rated again.
+
+The last rated play is kept as its time and id, and read back with its uuid:
+play order breaks ties of time by uuid (see :mod:`companion.history.play_order`).
+Ratings kept before play order did so (by id) name another order in their
+model, so they are rated again once, with no migration.
 """
 
 from __future__ import annotations
@@ -35,18 +40,23 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
+from companion.history.play_order import before, order_by
 from companion.history.schema import COUNTED
 
 if TYPE_CHECKING:
-    from companion.analysis.played_game import PlayedGame
+    from companion.analysis.played_game import PlayedGame, Position
     from companion.analysis.ratings import Ratings, Snapshot
     from companion.history.store import History
 
 __all__ = ["ratings"]
 
-Loader = Callable[["tuple[str, int] | None"], "list[PlayedGame]"]
+Loader = Callable[["Position | None"], "list[PlayedGame]"]
 """Reads the plays that count, in play order: all (``None``), or those after
-``(played_at, id)`` in play order."""
+the play of this key in play order."""
+
+ORDER = order_by()
+"""Play order, as kept with the ratings' model: ratings kept in another order
+(before ties of time were broken by uuid) are rated again."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +65,7 @@ class _Kept:
 
     edits: int
     counted: int
-    last: tuple[str, int] | None
+    last: Position | None
     scopes: list[tuple[str | None, int]]
     slots: list[tuple[str | None, Snapshot]]
 
@@ -70,7 +80,7 @@ def ratings(history: History, load: Loader, *, keep: bool = True) -> Ratings:
     """
     from companion.analysis.ratings import Ratings, model, rate
 
-    params = json.dumps(asdict(model()), sort_keys=True)
+    params = json.dumps({**asdict(model()), "order": ORDER}, sort_keys=True)
     db = history._db
     with history.guard("read the history"):
         began = not db.in_transaction
@@ -112,14 +122,13 @@ def _edits(db: sqlite3.Connection) -> int | None:
     return row[0] if row is not None and type(row[0]) is int else None
 
 
-def _counted_through(db: sqlite3.Connection, last: tuple[str, int] | None) -> int:
+def _counted_through(db: sqlite3.Connection, last: Position | None) -> int:
     """How many plays that count come at or before ``last`` in play order."""
     if last is None:
         return 0
-    played_at, play_id = last
     row = db.execute(
-        f"SELECT count(*) FROM plays WHERE {COUNTED} AND (played_at, id) <= (?, ?)",
-        (played_at, play_id),
+        f"SELECT count(*) FROM plays WHERE {COUNTED} AND {before(inclusive=True)}",
+        last[:2],
     ).fetchone()
     return int(row[0])
 
@@ -137,7 +146,12 @@ def _kept(db: sqlite3.Connection, params: str) -> _Kept | None:
     if played_at is None and play_id is None:
         last = None
     elif type(played_at) is str and type(play_id) is int:
-        last = (played_at, play_id)
+        found = db.execute(
+            "SELECT uuid FROM plays WHERE id = ? AND played_at = ?", (play_id, played_at)
+        ).fetchone()
+        if found is None:
+            return None  # the last rated play is gone or moved (then the edits say so too)
+        last = (played_at, found[0], play_id)
     else:
         return None
     scopes: list[tuple[str | None, int]] = []
@@ -208,7 +222,8 @@ def _write(
             state = db.execute(
                 "SELECT edits, counted, last_played_at, last_id FROM rating_state WHERE id = 1"
             ).fetchone()
-            then = None if was is None else (was.edits, was.counted, *(was.last or (None, None)))
+            kept = (None, None) if was is None or was.last is None else was.last[::2]
+            then = None if was is None else (was.edits, was.counted, *kept)
             if (state != then and was is not None) or _edits(db) != edits:
                 db.execute("ROLLBACK")
                 return
@@ -226,7 +241,7 @@ def _write(
             db.execute(
                 "INSERT OR REPLACE INTO rating_state "
                 "(id, edits, counted, model, last_played_at, last_id) VALUES (1, ?, ?, ?, ?, ?)",
-                (edits, counted, params, *(last or (None, None))),
+                (edits, counted, params, *(last[::2] if last else (None, None))),
             )
             db.execute("COMMIT")
         except BaseException:

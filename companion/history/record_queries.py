@@ -10,7 +10,8 @@ the rules live in :mod:`companion.analysis.records` alone; here is only where to
 their inputs:
 
 - the plays that count before it: final, not ignored, of the same game,
-  earlier in play order (``played_at``, then id), scored or not (the
+  earlier in play order (``played_at``, then uuid: see
+  :mod:`companion.history.play_order`), scored or not (the
   statistics columns of migration 6: ``plays.top_score``, ``margin``; each
   person's ``play_people`` row with its game, time, side's result and total,
   which is ``NULL`` for a seat not scored);
@@ -45,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 from companion.analysis.played_game import PlayedGame, PlayedSeat
 from companion.analysis.records import GameRecords, Mark, PersonRecords
+from companion.history.play_order import PERSON_UUID, before, order_by
 from companion.history.schema import COUNTED, NOT_COUNTED
 from companion.history.to_played import side_people
 from scorers.names import name_key
@@ -76,7 +78,7 @@ def _plays(db: sqlite3.Connection, ids: Sequence[int]) -> list[PlayedGame]:
     listed = json.dumps(list(ids))
     within = "IN (SELECT value FROM json_each(?))"
     rows = db.execute(
-        f"SELECT id, played_at, game, result, status, ignored FROM plays WHERE id {within} "
+        f"SELECT id, played_at, game, result, status, ignored, uuid FROM plays WHERE id {within} "
         "ORDER BY id",
         (listed,),
     ).fetchall()
@@ -95,7 +97,7 @@ def _plays(db: sqlite3.Connection, ids: Sequence[int]) -> list[PlayedGame]:
     ):
         people.setdefault(play_id, []).append(tuple(person))
     plays = []
-    for play_id, played_at, game, text, status, ignored in rows:
+    for play_id, played_at, game, text, status, ignored, uuid in rows:
         split: list[Any] = json.loads(text)["players"]
         here = people.get(play_id, [])
         seats = []
@@ -106,7 +108,9 @@ def _plays(db: sqlite3.Connection, ids: Sequence[int]) -> list[PlayedGame]:
                 breakdown = split[seat].get("breakdown") or {}
                 points = tuple((str(c), v) for c, v in breakdown.items() if type(v) is int)
             seats.append(PlayedSeat(name, total, rank, bool(winner), points, members, anonymous))
-        plays.append(PlayedGame(play_id, played_at, game, tuple(seats), status, bool(ignored)))
+        plays.append(
+            PlayedGame(play_id, played_at, game, tuple(seats), status, bool(ignored), uuid)
+        )
     return plays
 
 
@@ -170,7 +174,7 @@ class _Reader:
         self.played = played
         self.personal_categories = categories
         self.game = played.game
-        self.before = (played.played_at, played.id)
+        self.before = (played.played_at, played.uuid)
         left_out = db.execute(f"SELECT 1 FROM plays WHERE {NOT_COUNTED} LIMIT 1").fetchone()
         self.counted = f" AND play_id NOT IN (SELECT id FROM plays WHERE {NOT_COUNTED})"
         if left_out is None:
@@ -220,8 +224,8 @@ class _Reader:
         """A person's counted plays of the game before the play."""
         rows = self.db.execute(
             "SELECT play_id, winner, total FROM play_people WHERE name_key = ? AND game = ? "
-            "AND anonymous = 0 AND (played_at, play_id) < (?, ?)"
-            f"{self.counted} ORDER BY played_at, play_id",
+            f"AND anonymous = 0 AND {before(uuid=PERSON_UUID)}"
+            f"{self.counted} ORDER BY {order_by(uuid=PERSON_UUID)}",
             (key, self.game, *self.before),
         ).fetchall()
         if not rows:
@@ -282,7 +286,7 @@ class _Reader:
         best = None
         for play_id, top in self.db.execute(
             "SELECT id, top_score FROM plays INDEXED BY plays_counted "
-            f"WHERE game = ? AND {COUNTED} AND top_score IS NOT NULL AND (played_at, id) < (?, ?) "
+            f"WHERE game = ? AND {COUNTED} AND top_score IS NOT NULL AND {before()} "
             "ORDER BY top_score DESC",
             (self.game, *self.before),
         ):
@@ -295,8 +299,8 @@ class _Reader:
             return None
         for play_id, played_at in self.db.execute(
             "SELECT id, played_at FROM plays INDEXED BY plays_counted "
-            f"WHERE game = ? AND {COUNTED} AND top_score >= ? AND (played_at, id) < (?, ?) "
-            "ORDER BY played_at, id",
+            f"WHERE game = ? AND {COUNTED} AND top_score >= ? AND {before()} "
+            f"ORDER BY {order_by()}",
             (self.game, best, *self.before),
         ):
             if self.named_top(play_id) == best:
@@ -341,8 +345,8 @@ class _Reader:
                     return
                 page = self.db.execute(
                     "SELECT id, played_at, margin FROM plays INDEXED BY plays_counted "
-                    f"WHERE game = ? AND {COUNTED} AND (played_at, id) < (?, ?) AND margin > 0 "
-                    "ORDER BY margin DESC, played_at, id LIMIT ? OFFSET ?",
+                    f"WHERE game = ? AND {COUNTED} AND {before()} AND margin > 0 "
+                    f"ORDER BY margin DESC, {order_by()} LIMIT ? OFFSET ?",
                     (self.game, *self.before, 64 + 3 * k, k),
                 ).fetchall()
                 self._margins += page
@@ -389,11 +393,11 @@ class _Reader:
         ends = {key: sequences[key].ids[at] for key, (n, at) in runs.items() if n == longest}
         when = {
             play_id: self.db.execute(
-                "SELECT played_at FROM plays WHERE id = ?", (play_id,)
-            ).fetchone()[0]
+                "SELECT played_at, uuid FROM plays WHERE id = ?", (play_id,)
+            ).fetchone()
             for play_id in set(ends.values())
         }
-        first = min(ends.values(), key=lambda play_id: (when[play_id], play_id))
+        first = min(ends.values(), key=lambda play_id: (*when[play_id], play_id))
         holders = self.db.execute(
             "SELECT name_key, name FROM play_people WHERE play_id = ? AND anonymous = 0 "
             "ORDER BY side, position",
@@ -403,7 +407,7 @@ class _Reader:
         for key, name in holders:
             if ends.get(key) == first:
                 named.setdefault(key, name)  # a person's first seat in the play
-        return Mark(longest, tuple(named.values()), first, when[first])
+        return Mark(longest, tuple(named.values()), first, when[first][0])
 
     def keys(self) -> Iterator[str]:
         """Every named person in the history, by key (the index's distinct keys, one seek each)."""
@@ -443,7 +447,7 @@ class _Reader:
                     goals[(person.key, category)] = points
         wanted = sorted({category for _, category in goals})
         mentioning = self.mentioning(wanted) if wanted else []
-        found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]] = {}
+        found: _Found = {}
         # The group's records from every play, newest first, read lightly; then each
         # person's own from their plays.
         queues = [(sorted(mentioning, reverse=True), {goal for goal in goals if goal[0] is None})]
@@ -463,7 +467,7 @@ class _Reader:
                     _read_categories(earlier, people[k - 1].key, wanted, found)
         groups: dict[str, Mark] = {}
         personal: dict[str, dict[str, Mark]] = {}
-        for (whose, category), (points, played_at, play_id, holders) in found.items():
+        for (whose, category), (points, played_at, _, play_id, holders) in found.items():
             if whose is None:
                 groups[category] = self.category_mark(category, points, play_id, played_at)
             else:
@@ -474,7 +478,7 @@ class _Reader:
         self,
         ids: Sequence[int],
         wanted: set[str],
-        found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+        found: _Found,
     ) -> None:
         """Keep the group's best points in each wanted category of these plays.
 
@@ -496,9 +500,10 @@ class _Reader:
                 (listed,),
             ).fetchall()
         )
-        kept: dict[str, tuple[int, str, int]] = {}  # category -> (points, played_at, id)
-        for play_id, played_at, text in self.db.execute(
-            f"SELECT id, played_at, result FROM plays WHERE id {within}", (listed,)
+        # category -> (points, played_at, uuid, id)
+        kept: dict[str, tuple[int, str, str, int]] = {}
+        for play_id, played_at, text, uuid in self.db.execute(
+            f"SELECT id, played_at, result, uuid FROM plays WHERE id {within}", (listed,)
         ):
             split = False
             best: dict[str, int] = {}
@@ -514,10 +519,10 @@ class _Reader:
                             best[category] = value
             for category, value in best.items() if split else ():
                 held = kept.get(category)
-                if held is None or (value, held[1], held[2]) > (held[0], played_at, play_id):
-                    kept[category] = (value, played_at, play_id)
-        for category, (value, played_at, play_id) in kept.items():
-            _keep(found, (None, category), (value, played_at, play_id, ()))
+                if held is None or (value, *held[1:]) > (held[0], played_at, uuid, play_id):
+                    kept[category] = (value, played_at, uuid, play_id)
+        for category, (value, played_at, uuid, play_id) in kept.items():
+            _keep(found, (None, category), (value, played_at, uuid, play_id, ()))
 
     def category_mark(self, category: str, points: int, play_id: int, played_at: str) -> Mark:
         """The group's record in a category, held by every named seat of the play with it."""
@@ -545,11 +550,11 @@ class _Reader:
         texts |= {json.dumps(c) for c in categories}
         query = (
             "SELECT group_concat(result, char(1)), group_concat(id) FROM plays "
-            f"WHERE +game = ? AND {COUNTED} AND (played_at, id) < (?, ?)"
+            f"WHERE +game = ? AND {COUNTED} AND {before()}"
         )
         plays = self.db.execute(
             f"SELECT count(*) FROM plays INDEXED BY plays_counted WHERE game = ? AND {COUNTED} "
-            "AND (played_at, id) < (?, ?)",
+            f"AND {before()}",
             (self.game, *self.before),
         ).fetchone()[0]
         batches: Iterable[sqlite3.Cursor]
@@ -586,7 +591,7 @@ class _Reader:
 
 def _unmet(
     goals: dict[tuple[str | None, str], int],
-    found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+    found: _Found,
 ) -> set[tuple[str | None, str]]:
     """The records of the play no earlier value is at least as good as, so far."""
     return {goal for goal, points in goals.items() if goal not in found or found[goal][0] < points}
@@ -596,7 +601,7 @@ def _read_categories(
     play: PlayedGame,
     key: str,
     wanted: Sequence[str],
-    found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+    found: _Found,
 ) -> None:
     """Keep a person's best points in each wanted category of ``play``.
 
@@ -612,19 +617,25 @@ def _read_categories(
         if person.key == key and person.seat.total is not None:
             for category, points in person.seat.breakdown:
                 if points > 0 and category in wanted:
-                    _keep(found, (key, category), (points, play.played_at, play.id, (person.name,)))
+                    best = (points, play.played_at, play.uuid, play.id, (person.name,))
+                    _keep(found, (key, category), best)
 
 
 def _keep(
-    found: dict[tuple[str | None, str], tuple[int, str, int, tuple[str, ...]]],
+    found: _Found,
     goal: tuple[str | None, str],
-    value: tuple[int, str, int, tuple[str, ...]],
+    value: _Bests,
 ) -> None:
     """Keep ``value`` if it is higher, or as high and earlier in play order."""
     held = found.get(goal)
-    if held is None or (value[0], held[1], held[2]) > (held[0], value[1], value[2]):
+    if held is None or (value[0], *held[1:4]) > (held[0], *value[1:4]):
         found[goal] = value
 
+
+_Bests = tuple[int, str, str, int, tuple[str, ...]]
+"""A best value in a category: the points, where the play comes in play order (its time,
+uuid and id), and who holds it."""
+_Found = dict[tuple[str | None, str], _Bests]
 
 _BATCH = 8192
 """Plays (by id) whose results are searched at a time: bounds the memory a search takes."""

@@ -533,4 +533,19 @@ MIGRATIONS += (
         ),
     ),
 )
+# Migration 13: play order breaks ties of time by uuid, the same at every table of a
+# club, not by id, which is each table's own number (see companion.history.play_order);
+# the two indexes of play order follow it.
+MIGRATIONS += (
+    (
+        13,
+        "play order by time, then uuid",
+        (
+            "DROP INDEX IF EXISTS plays_by_time",
+            "CREATE INDEX plays_by_time ON plays (played_at, uuid)",
+            "DROP INDEX IF EXISTS plays_in_order",
+            f"CREATE INDEX plays_in_order ON plays (played_at, uuid) WHERE {COUNTED}",
+        ),
+    ),
+)
 SCHEMA_VERSION = MIGRATIONS[-1][0]

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from companion.analysis.played_game import FINAL
 from companion.analysis.stats import Stats, Tables, summarize
 from companion.history.model import Filter
+from companion.history.play_order import PERSON_UUID, order_by
 from companion.history.schema import COUNTED, NOT_COUNTED
 
 if TYPE_CHECKING:
@@ -62,7 +63,7 @@ def seat_rows(history: History, where: Filter | None = None) -> list[tuple[Any, 
             "FROM plays JOIN play_players AS pp ON pp.play_id = plays.id "
             "LEFT JOIN play_people AS people "
             "ON people.play_id = plays.id AND people.side = pp.seat"
-            f"{condition} ORDER BY plays.played_at, plays.id, pp.seat, people.position",
+            f"{condition} ORDER BY {order_by('plays')}, pp.seat, people.position",
             params,
         ).fetchall()
 
@@ -123,9 +124,9 @@ def _first_seen(
     """``records`` in the order of each person's first play of each game.
 
     Their first time in a game is the last column; when two of a person's
-    games start at the same time, the play's number decides.
+    games start at the same time, the play's uuid decides (as in play order).
     """
-    firsts: dict[tuple[str, str], int] = {}
+    firsts: dict[tuple[str, str], str] = {}
     seen: dict[tuple[str, str], list[str]] = {}
     for key, game, *_, first in records:
         seen.setdefault((key, first), []).append(game)
@@ -133,11 +134,11 @@ def _first_seen(
         if len(games) > 1:
             for game in games:
                 firsts[(key, game)] = db.execute(
-                    "SELECT min(play_id) FROM play_people WHERE name_key = ? AND game = ? "
+                    f"SELECT min({PERSON_UUID}) FROM play_people WHERE name_key = ? AND game = ? "
                     f"AND anonymous = 0 AND played_at = ? AND play_id {in_set}",
                     [key, game, first, *params],
                 ).fetchone()[0]
-    return sorted(records, key=lambda r: (r[-1], firsts.get((r[0], r[1]), 0)))
+    return sorted(records, key=lambda r: (r[-1], firsts.get((r[0], r[1]), "")))
 
 
 def _latest(
@@ -163,16 +164,16 @@ def _latest(
     for key, games in games_of.items():
         cursors = [
             db.execute(
-                "SELECT played_at, play_id, winner, name FROM play_people "
+                f"SELECT played_at, {PERSON_UUID}, play_id, winner, name FROM play_people "
                 "WHERE name_key = ? AND game = ? AND anonymous = 0"
-                f"{since} ORDER BY played_at DESC, play_id DESC",
+                f"{since} ORDER BY {order_by(uuid=PERSON_UUID, descending=True)}",
                 [key, game, *([where.since] if where.since else [])],
             )
             for game in games
         ]
         name: str | None = None
         streak = 0
-        for _, play_id, winner, shown in heapq.merge(*cursors, reverse=True):
+        for _, _, play_id, winner, shown in heapq.merge(*cursors, reverse=True):
             if not keep(play_id):
                 continue
             if name is None:
@@ -199,7 +200,7 @@ def _high_scorers(
         "ON people.play_id = plays.id AND people.side = pp.seat"
         f"{counted} AND plays.game = ? AND plays.top_score = ? "
         "AND pp.scored AND pp.total = ? "
-        "ORDER BY plays.played_at, plays.id, pp.seat, people.position",
+        f"ORDER BY {order_by('plays')}, pp.seat, people.position",
         [*params, game, top, top],
     ):
         if not anonymous:  # BG Stats' anonymous player is nobody

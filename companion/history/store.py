@@ -27,6 +27,8 @@ from companion.history.model import (
     new_play,
     summary_of,
 )
+from companion.history.play_order import after as later_than
+from companion.history.play_order import order_by
 from companion.history.rows import (
     PLAY_COLUMNS,
     _insert_log,
@@ -352,7 +354,7 @@ class History(HistoryFile):
         condition, params = (where or Filter()).where()
         with self.guard("read the history"):
             rows = self._db.execute(
-                f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY played_at, id", params
+                f"SELECT {PLAY_COLUMNS} FROM plays{condition} ORDER BY {order_by()}", params
             ).fetchall()
             people = self._people([row[0] for row in rows])
         return [_play(row, people.get(row[0], ())) for row in rows]
@@ -361,15 +363,15 @@ class History(HistoryFile):
         """The games that match ``where``, oldest first, ``size`` at a time (so that a
         history of any size is read in bounded memory)."""
         condition, params = (where or Filter()).where()
-        after: tuple[str, int] | None = None
+        after: tuple[str, str] | None = None
         while True:
             more, extra = condition, list(params)
             if after is not None:
-                more += (" AND " if condition else " WHERE ") + "(played_at, id) > (?, ?)"
+                more += (" AND " if condition else " WHERE ") + later_than()
                 extra += list(after)
             with self.guard("read the history"):
                 rows = self._db.execute(
-                    f"SELECT {PLAY_COLUMNS} FROM plays{more} ORDER BY played_at, id LIMIT ?",
+                    f"SELECT {PLAY_COLUMNS} FROM plays{more} ORDER BY {order_by()} LIMIT ?",
                     [*extra, size],
                 ).fetchall()
                 people = self._people([row[0] for row in rows])
@@ -377,7 +379,7 @@ class History(HistoryFile):
                 return
             page = [_play(row, people.get(row[0], ())) for row in rows]
             yield page
-            after = (page[-1].played_at, page[-1].id)
+            after = (page[-1].played_at, page[-1].uuid)
 
     def _people(self, ids: list[int]) -> dict[int, tuple[Person, ...]]:
         """The people of the plays ``ids``, in seat order."""
@@ -401,10 +403,11 @@ class History(HistoryFile):
             limit: Only the most recent ``limit`` plays (0: all).
         """
         condition, params = (where or Filter()).where()
-        tail = f" ORDER BY played_at DESC, id DESC LIMIT {int(limit)}" if limit else ""
+        tail = f" ORDER BY {order_by(descending=True)} LIMIT {int(limit)}" if limit else ""
         with self.guard("read the history"):
             plays = self._db.execute(
-                f"SELECT id, played_at, game, ignored, status FROM plays{condition}{tail}", params
+                f"SELECT id, played_at, game, ignored, status, uuid FROM plays{condition}{tail}",
+                params,
             ).fetchall()
             ids = [row[0] for row in plays]
             seats: dict[int, list[tuple[str, int, int, int, int]]] = {i: [] for i in ids}
@@ -432,9 +435,10 @@ class History(HistoryFile):
                 people.get(play_id, ()),
                 status,
             )
-            for play_id, played_at, game, ignored, status in plays
+            for play_id, played_at, game, ignored, status, _ in plays
         ]
-        result.sort(key=lambda s: (s["played_at"], s["id"]))
+        order = {row[0]: (row[1], row[5]) for row in plays}
+        result.sort(key=lambda s: order[s["id"]])
         return result
 
     def get(self, play_id: int) -> Play:

@@ -34,7 +34,9 @@ def played(play: Play) -> PlayedGame:
     """A recorded play as records and ratings read it."""
     people = [(p.side, p.name, int(p.anonymous)) for p in play.persons]
     seats = _seats(play.result, people)
-    return PlayedGame(play.id, play.played_at, play.game, seats, play.status, play.ignored)
+    return PlayedGame(
+        play.id, play.played_at, play.game, seats, play.status, play.ignored, play.uuid
+    )
 
 
 def _seats(result: dict[str, Any], people: People) -> tuple[PlayedSeat, ...]:

@@ -265,11 +265,12 @@ def test_a_name_in_other_cases_is_one_person(db_path: Path) -> None:
     from tests.support.history_fixture import result
 
     with History(db_path) as history:
-        for name in ("Zoë", "ZOË", "zoë"):
+        for minute, name in enumerate(("Zoë", "ZOË", "zoë")):
             history.record(
                 game="tokaido",
                 score_file=None,
                 result=result("tokaido", [(name, 60, 1), ("Ben", 50, 2)], [name]),
+                played_at=f"2026-03-01T20:0{minute}:00Z",
             )
         stats = compute(seat_rows(history)).to_json()
     assert [(p["name"], p["plays"], p["wins"]) for p in stats["players"]] == [

@@ -13,6 +13,7 @@ import pytest
 
 from companion.club.ledger import connected
 from companion.history.formats.ours import to_json
+from companion.history.model import Play
 from companion.history.store import History
 from tests.support.club_tables import contents, run, sql, stats, sync, table
 from tests.support.history_fixture import result
@@ -643,3 +644,55 @@ def test_a_rename_that_cannot_be_made_here_is_told_and_the_rest_goes_on(
     )
     assert ok(club, y) == NOTHING_NEW
     assert _names(y) == [["Cho", "Aki"], ["Cho", "Aki"], ["Hiro", "Cho"]]
+
+
+def test_games_saved_in_the_same_second_at_two_tables_come_in_one_order(
+    club: str, tmp_path: Path
+) -> None:
+    """Two tables each save a game in the same second: each numbers its own first, yet
+    after the syncs both order them by uuid, so streaks, records and ratings agree."""
+    second = "2026-03-07T21:00:00Z"
+    games = {
+        "a": ("f1d2c3b4-0000-4000-8000-00000000000a", ["Aki", "Ben"]),
+        "b": ("01d2c3b4-0000-4000-8000-00000000000b", ["Ben", "Aki"]),
+    }
+    dbs = {}
+    for name, (uuid, order) in games.items():
+        seats = [(who, 60 - 9 * k, k + 1) for k, who in enumerate(order)]
+        game = Play(0, uuid, second, "tokaido", None, result("tokaido", seats, [order[0]]))
+        dbs[name] = tmp_path / f"{name}.sqlite3"
+        with History(dbs[name]) as history:
+            assert history.add([game], keep_ids=False) == (1, 0)
+    for name in "aba":
+        ok(club, dbs[name])
+    numbers = [dict(sql(db, "SELECT uuid, id FROM plays")) for db in dbs.values()]
+    assert numbers == [
+        {games["a"][0]: 1, games["b"][0]: 2},
+        {games["b"][0]: 1, games["a"][0]: 2},
+    ]
+    shown = {
+        what: [run("history", what, "--json", "--db", str(db)) for db in dbs.values()]
+        for what in ("stats", "records", "ratings")
+    }
+    for what, (here, there) in shown.items():
+        assert here.exit_code == there.exit_code == 0, what
+        seen = [
+            _by_uuid(json.loads(r.stdout), n) for r, n in zip((here, there), numbers, strict=True)
+        ]
+        assert seen[0] == seen[1], what
+    # Ben's win (the smaller uuid) comes first: Aki, who won the later one, is on a streak.
+    players = json.loads(shown["stats"][0].stdout)["players"]
+    assert {p["name"]: p["current_streak"] for p in players} == {"Aki": 1, "Ben": 0}
+
+
+def _by_uuid(shown: Any, numbers: dict[str, int]) -> Any:
+    """``shown`` with each record's play (a table's own number) given as its uuid."""
+    uuids = {number: uuid for uuid, number in numbers.items()}
+    if isinstance(shown, dict):
+        return {
+            k: uuids[v] if k == "play" and type(v) is int else _by_uuid(v, numbers)
+            for k, v in shown.items()
+        }
+    if isinstance(shown, list):
+        return [_by_uuid(v, numbers) for v in shown]
+    return shown

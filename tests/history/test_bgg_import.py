@@ -107,7 +107,10 @@ def test_a_team_game_and_an_interim_scoring_come_back(tmp_path: Path, db_path: P
     fresh = tmp_path / "fresh.sqlite3"
     result = runner.invoke(app, ["--db", str(fresh), "history", "import", str(exported)])
     assert result.exit_code == 0, result.output
-    team, interim = plays(fresh)
+    # Both saved in one second: play order puts them by uuid, so they are taken by game.
+    found = {play["game"]: play for play in plays(fresh)}
+    assert sorted(found) == ["shibuya", "shogun"]
+    team, interim = found["shibuya"], found["shogun"]
     assert [(s["name"], s["total"]) for s in team["result"]["players"]] == [("Red", 4), ("Blue", 2)]
     assert [(p["name"], p["side"]) for p in team["people"]] == [
         ("Aki", 0), ("Cho", 1), ("Ben", 0), ("Dan", 1),

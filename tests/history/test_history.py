@@ -104,6 +104,7 @@ def test_new_database_is_versioned_and_in_wal_mode(db_path: Path) -> None:
         (10, "team members' names by the name rule; a renamed name's spelling"),
         (11, "what other apps wrote that we do not use, kept for the round trip"),
         (12, "bases for merging a club's edits, the table's name, rows set aside"),
+        (13, "play order by time, then uuid"),
     ]
     assert versions[-1][0] == SCHEMA_VERSION
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from dataclasses import replace
@@ -54,9 +55,9 @@ def same(got: Ratings, expected: Ratings, *, last: bool = True) -> None:
 
 
 @pytest.fixture
-def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int] | None]:
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str, int] | None]:
     """The plays each call reads: ``None`` for every play, or the play they come after."""
-    calls: list[tuple[str, int] | None] = []
+    calls: list[tuple[str, str, int] | None] = []
     load = past._load
 
     def spy(history: History, game: str | None, **kwargs: Any) -> Any:
@@ -67,12 +68,21 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int] | None]:
     return calls
 
 
+def in_order(history: History, play_id: int) -> tuple[str, str, int]:
+    """A play's key in play order: its time, its uuid and its id."""
+    played_at, uuid = history._db.execute(
+        "SELECT played_at, uuid FROM plays WHERE id = ?", (play_id,)
+    ).fetchone()
+    return played_at, uuid, play_id
+
+
 def test_a_saved_game_is_rated_on_from_the_kept_ratings(
-    db_path: Path, loads: list[tuple[str, int] | None]
+    db_path: Path, loads: list[tuple[str, str, int] | None]
 ) -> None:
     fill(db_path)
-    seventh = ("2026-01-07T20:00:00Z", 7)  # the fixture's last play
     with History(db_path) as history:
+        seventh = in_order(history, 7)  # the fixture's last play
+        assert seventh[0] == "2026-01-07T20:00:00Z"
         first = past.ratings(history)
         assert loads == [None]  # nothing kept yet: every play
         changes = history._db.total_changes
@@ -86,7 +96,8 @@ def test_a_saved_game_is_rated_on_from_the_kept_ratings(
         same(on, from_scratch(history))
         assert on.rating("Dai", "tokaido") is not None
         same(past.ratings(history), on)
-        assert loads[-1] == ("2026-03-05T20:00:00Z", 8)  # kept again, after the new game
+        assert loads[-1] == in_order(history, 8)  # kept again, after the new game
+        assert loads[-1][0] == "2026-03-05T20:00:00Z"
 
 
 @pytest.mark.parametrize(
@@ -111,7 +122,7 @@ def test_a_saved_game_is_rated_on_from_the_kept_ratings(
     ],
 )
 def test_any_other_change_rates_every_play_again(
-    db_path: Path, loads: list[tuple[str, int] | None], change: Any
+    db_path: Path, loads: list[tuple[str, str, int] | None], change: Any
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -126,7 +137,7 @@ def test_any_other_change_rates_every_play_again(
 
 
 def test_an_interim_or_ignored_game_added_changes_nothing(
-    db_path: Path, loads: list[tuple[str, int] | None]
+    db_path: Path, loads: list[tuple[str, str, int] | None]
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -139,12 +150,12 @@ def test_an_interim_or_ignored_game_added_changes_nothing(
             keep_ids=False,
         )
         after = past.ratings(history)
-        assert loads == [None, ("2026-01-07T20:00:00Z", 7)]
+        assert loads == [None, in_order(history, 7)]
         same(after, before)
 
 
 def test_kept_ratings_changed_by_hand_are_rated_again(
-    db_path: Path, loads: list[tuple[str, int] | None]
+    db_path: Path, loads: list[tuple[str, str, int] | None]
 ) -> None:
     fill(db_path)
     with History(db_path) as history:
@@ -156,6 +167,27 @@ def test_kept_ratings_changed_by_hand_are_rated_again(
         history._db.execute("UPDATE rating_state SET model = '{}'")
         same(past.ratings(history), expected)
         assert loads == [None, None, None, None]
+
+
+def test_ratings_kept_in_the_order_by_id_are_rated_again_once(
+    db_path: Path, loads: list[tuple[str, str, int] | None]
+) -> None:
+    """Ratings kept before play order broke ties by uuid (their model names no order)."""
+    from dataclasses import asdict
+
+    from companion.analysis.ratings import model
+
+    fill(db_path)
+    with History(db_path) as history:
+        expected = past.ratings(history)
+        assert history._db.execute("SELECT model FROM rating_state").fetchone() == (
+            json.dumps({**asdict(model()), "order": "played_at, uuid"}, sort_keys=True),
+        )
+        old = json.dumps(asdict(model()), sort_keys=True)
+        history._db.execute("UPDATE rating_state SET model = ?", (old,))
+        same(past.ratings(history), expected)  # rated again, and kept in play order
+        same(past.ratings(history), expected)
+        assert loads == [None, None, in_order(history, 7)]
 
 
 def test_the_kept_ratings_are_not_written_while_another_process_writes(db_path: Path) -> None:

@@ -314,7 +314,7 @@ def test_the_search_finds_every_earlier_play_that_names_a_category(
             history.add(generated(seed), keep_ids=False)
             db = history._db
             stored = db.execute(
-                "SELECT id, played_at, game, result FROM plays WHERE ignored = 0 "
+                "SELECT id, played_at, game, result, uuid FROM plays WHERE ignored = 0 "
                 "AND status = 'final'"
             ).fetchall()
             for saved in history.plays():
@@ -323,9 +323,9 @@ def test_the_search_finds_every_earlier_play_that_names_a_category(
                 written = {json.dumps(c, ensure_ascii=a) for c in CATEGORIES for a in (False, True)}
                 expected = sorted(
                     i
-                    for i, at, game, text in stored
+                    for i, at, game, text, uuid in stored
                     if game == found.game
-                    and (at, i) < (found.played_at, found.id)
+                    and (at, uuid) < (found.played_at, found.uuid)
                     and any(name in text for name in written)
                 )
                 for batch in (1, 2, 3, 8192):

@@ -23,8 +23,7 @@ def table(path: Path, prefix: str, count: int, *, seed: int = 0) -> Path:
     start = datetime(2026, 3, 1, 18, tzinfo=UTC) + timedelta(hours=sum(map(ord, prefix)))
     plays = []
     for k in range(count):
-        # Each play at its own time: plays at the same second are ordered by their
-        # local number, which differs from table to table.
+        # Each play at its own time (plays of one second come in the order of their uuids).
         at = (start + timedelta(minutes=k)).strftime("%Y-%m-%dT%H:%M:%SZ")
         plays.append(replace(random_play(rng, k), uuid=f"{prefix}-{k}", played_at=at))
     with History(path) as history:
