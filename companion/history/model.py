@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from companion.analysis.played_game import FINAL, INTERIM
+from companion.history.play_order import new_uuid
 from scorers import SCORERS
 from scorers.names import InvalidName, clean_name, name_key
 
@@ -347,6 +347,9 @@ def new_play(
 ) -> Play:
     """A game just scored, ready to be recorded: a new uuid, and now unless ``played_at``.
 
+    The uuid is time-ordered (:func:`companion.history.play_order.new_uuid`): games
+    saved here in one second keep the order they were saved in, at every table.
+
     Args:
         game: The game id.
         score_file: The score file exactly as given.
@@ -363,7 +366,7 @@ def new_play(
     """
     return Play(
         id=number,
-        uuid=str(uuid.uuid4()),
+        uuid=new_uuid(),
         played_at=played_at or now_utc(),
         game=game,
         score_file=score_file,
