@@ -51,6 +51,7 @@ def new_uuid() -> str:
     value = ms << 80 | 0x7 << 76 | (bits >> 62) << 64 | 0x2 << 62 | (bits & ((1 << 62) - 1))
     return str(uuid.UUID(int=value))
 
+
 PERSON_UUID = "(SELECT uuid FROM plays WHERE plays.id = play_people.play_id)"
 """The uuid of a ``play_people`` row's play (that table keeps the time, not the uuid)."""
 

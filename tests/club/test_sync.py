@@ -680,9 +680,15 @@ def test_games_saved_in_the_same_second_at_two_tables_come_in_one_order(
             _by_uuid(json.loads(r.stdout), n) for r, n in zip((here, there), numbers, strict=True)
         ]
         assert seen[0] == seen[1], what
-    # Ben's win (the smaller uuid) comes first: Aki, who won the later one, is on a streak.
-    players = json.loads(shown["stats"][0].stdout)["players"]
-    assert {p["name"]: p["current_streak"] for p in players} == {"Aki": 1, "Ben": 0}
+    # Ben's win (the smaller uuid) comes first: Aki, who won the later one, is on a streak
+    # and leads the ratings, at both tables.
+    for db in dbs.values():
+        players = json.loads(run("history", "stats", "--json", "--db", str(db)).stdout)["players"]
+        assert {p["name"]: p["current_streak"] for p in players} == {"Aki": 1, "Ben": 0}
+        rated = json.loads(run("history", "ratings", "--json", "--db", str(db)).stdout)
+        assert [r["name"] for r in rated["ratings"]] == ["Aki", "Ben"]
+        listed = json.loads(run("history", "list", "--json", "--db", str(db)).stdout)
+        assert [p["winners"] for p in listed] == [["Ben"], ["Aki"]]  # oldest first
 
 
 def _by_uuid(shown: Any, numbers: dict[str, int]) -> Any:

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from pathlib import Path
 from typing import Any
+from uuid import RFC_4122, UUID
+
+import pytest
 
 from companion.analysis.records import Mark, set_after
 from companion.analysis.stats import compute
 from companion.history import after_game as past
 from companion.history.model import Play
+from companion.history.play_order import new_uuid
 from companion.history.record_queries import play as played
 from companion.history.record_queries import records_before
 from companion.history.stat_queries import of_history, seat_rows
@@ -93,3 +98,40 @@ def test_games_of_one_second_come_in_the_same_order_at_every_table(tmp_path: Pat
     assert records.people["ben"].current_streak == 0
     assert records.longest_streak.value == 1
     assert here["ratings"][0].name == "Aki"
+
+
+def test_games_saved_here_in_one_second_keep_the_order_they_were_saved_in(
+    tmp_path: Path,
+) -> None:
+    """A game saved here gets a time-ordered uuid: of twenty games saved in one second
+    (random uuids would put them in any of 20! orders), the last saved is the last."""
+    with History(tmp_path / "one.sqlite3") as history:
+        for k in range(20):
+            winner, loser = ("Aki", "Ben") if k % 2 else ("Ben", "Aki")
+            seats = [(winner, 60, 1), (loser, 50, 2)]
+            history.record(
+                game="tokaido",
+                score_file=None,
+                result=result("tokaido", seats, [winner]),
+                played_at=SAME_SECOND,
+            )
+        assert [p.id for p in history.plays()] == list(range(1, 21))
+        streaks = {p["name"]: p["current_streak"] for p in of_history(history).to_json()["players"]}
+        assert streaks == {"Aki": 1, "Ben": 0}  # Aki won the twentieth, saved last
+
+
+def test_a_new_uuid_is_version_7_and_later_than_the_one_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    made = [new_uuid() for _ in range(1000)]  # many in one millisecond
+    assert made == sorted(made) and len(set(made)) == 1000
+    assert {(UUID(u).version, UUID(u).variant) for u in made} == {(7, RFC_4122)}
+    assert all(u == str(UUID(u)) for u in made)  # lower case, as it is kept
+    # Its first 48 bits are the time in milliseconds.
+    now_ms = time.time_ns() // 1_000_000
+    assert 0 <= now_ms - (UUID(made[-1]).int >> 80) < 60_000
+    # A clock put back an hour still gives a later uuid.
+    monkeypatch.setattr(time, "time_ns", lambda: (now_ms - 3_600_000) * 1_000_000)
+    after = new_uuid()
+    assert after > made[-1]
+    assert UUID(after).int >> 80 == UUID(made[-1]).int >> 80
