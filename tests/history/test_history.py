@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from contextlib import closing
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,8 @@ from companion.history.errors import (
     PlayNotFound,
 )
 from companion.history.history_file import APPLICATION_ID
-from companion.history.schema import SCHEMA_VERSION
+from companion.history.model import new_play
+from companion.history.schema import COUNTED, SCHEMA_VERSION
 from companion.history.stat_queries import seat_rows
 from companion.history.store import History, default_path
 
@@ -460,6 +462,36 @@ def test_migration_10_stores_members_kept_as_typed_by_the_name_rule(tmp_path: Pa
     # A name the rule refuses (an invisible letter) is kept as it was: shown escaped.
     assert names == ["Aki", "Winner: Blue", "Ben", "Dai\u3164"]
     assert renames == 0  # the same people: nobody was renamed
+
+
+def test_migration_13_indexes_play_order_by_time_then_uuid(tmp_path: Path) -> None:
+    path = tmp_path / "v12.sqlite3"
+    uuids = ["f0000000-0000-4000-8000-000000000001", "00000000-0000-4000-8000-000000000002"]
+    with History(path) as history:
+        for uuid in uuids:  # saved in one second: the second saved has the smaller uuid
+            play = new_play("shibuya", SCORE_FILE, RESULT, played_at="2026-02-02T20:00:00Z")
+            assert history.add([replace(play, uuid=uuid)], keep_ids=False) == (1, 0)
+    # As companion 12 kept the indexes of play order: by time, then id.
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("DROP INDEX plays_by_time")
+    db.execute("CREATE INDEX plays_by_time ON plays (played_at, id)")
+    db.execute("DROP INDEX plays_in_order")
+    db.execute(f"CREATE INDEX plays_in_order ON plays (played_at, id) WHERE {COUNTED}")
+    db.execute("DELETE FROM schema_migrations WHERE version = 13")
+    db.execute("PRAGMA user_version = 12")
+    db.close()
+    with History(path) as history:
+        assert history.backup_path == tmp_path / "v12.sqlite3.v12-backup"
+        indexed = {
+            name: [row[2] for row in history._db.execute(f"PRAGMA index_info({name})")]
+            for name in ("plays_by_time", "plays_in_order")
+        }
+        assert indexed == {
+            "plays_by_time": ["played_at", "uuid"],
+            "plays_in_order": ["played_at", "uuid"],
+        }
+        assert [p.uuid for p in history.plays()] == uuids[::-1]
+        assert [(p.id, p.uuid) for p in history.plays()] == [(2, uuids[1]), (1, uuids[0])]
 
 
 @pytest.mark.parametrize("seed", range(4))
