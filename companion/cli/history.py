@@ -615,6 +615,14 @@ def _write_out(out: Path, data: bytes) -> None:
         fail(f"cannot write {out}: {error.strerror or error}")
 
 
+IN_PARTS = (
+    "Our json export writes a history this large in parts that import: "
+    "companion history export -f json --out backup.json writes backup.json, "
+    "backup-2.json and so on; import each part."
+)
+"""Told when an import file is larger than an import reads at once."""
+
+
 @history_app.command("import")
 def history_import(
     file: Annotated[
@@ -634,7 +642,7 @@ def history_import(
     try:
         parsed = read_history_file(file)
     except FileTooLarge as error:
-        fail(str(error), 2)
+        fail(f"{error}; nothing was imported.\n{IN_PARTS}", 2)
     except NotText as error:
         fail(f"{error}; nothing was imported", 2)
     except InputError as error:

@@ -95,3 +95,51 @@ def test_an_export_larger_than_an_import_reads_is_written_in_parts_it_takes(
         assert taken.exit_code == 0, taken.output
     with History(db, write=False) as a, History(back, write=False) as b:
         assert [p.uuid for p in a.plays()] == [p.uuid for p in b.plays()]
+        assert whole(b) == whole(a)  # every game, whole: ids, results, people, logs
+
+
+def whole(history: History) -> str:
+    """Everything our json export keeps of ``history``."""
+    return to_json(
+        history.plays(), events=history.event_logs(), player_uuids=history.player_uuids()
+    )
+
+
+def test_a_history_too_large_for_one_import_is_refused_then_comes_back_in_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Expected: with an import limit of 20 kB, the export of 60 games to the screen (one
+    # document) is refused by the import, which says how to export in parts; exported
+    # as it says, the parts bring every game back into an empty history.
+    from companion.history.formats import bounded, dispatch
+
+    for module in (bounded, dispatch):
+        monkeypatch.setattr(module, "MAX_IMPORT_BYTES", 20_000)
+    db = filled(tmp_path / "h.sqlite3", 60)
+    sql(db, "INSERT OR REPLACE INTO player_uuids (name_key, uuid, name) VALUES ('ben', 'U', 'Ben')")
+    one = tmp_path / "one.json"
+    screen = run("history", "export", "-f", "json", "--db", str(db))
+    assert screen.exit_code == 0
+    one.write_text(screen.stdout)
+    assert one.stat().st_size > 3 * 20_000
+    back = tmp_path / "back.sqlite3"
+    refused = run("history", "import", str(one), "--db", str(back))
+    assert (refused.exit_code, refused.stdout) == (2, "")
+    assert refused.stderr == (
+        f"Error: {one} is larger than 20 kB, too large to be read; nothing was imported.\n"
+        "Our json export writes a history this large in parts that import: companion "
+        "history export -f json --out backup.json writes backup.json, backup-2.json and so "
+        "on; import each part.\n"
+    )
+    assert not back.exists()
+    monkeypatch.chdir(tmp_path)
+    said = run("history", "export", "-f", "json", "--out", "backup.json", "--db", str(db))
+    assert said.exit_code == 0, said.output
+    parts = sorted(tmp_path.glob("backup*.json"), key=lambda p: (len(p.name), p.name))
+    assert [p.name for p in parts[:2]] == ["backup.json", "backup-2.json"] and len(parts) >= 3
+    for part in parts:
+        taken = run("history", "import", part.name, "--db", str(back))
+        assert taken.exit_code == 0, taken.output
+    with History(db, write=False) as a, History(back, write=False) as b:
+        assert len(b.plays()) == 60
+        assert whole(b) == whole(a)
