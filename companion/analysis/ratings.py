@@ -137,12 +137,19 @@ class Point(NamedTuple):
         played_at: When it was played.
         mu: The skill estimate after it.
         sigma: The uncertainty after it.
+        uuid: The play's uuid (with ``played_at``, its place in play order).
     """
 
     play: int
     played_at: str
     mu: float
     sigma: float
+    uuid: str = ""
+
+    @property
+    def position(self) -> Position:
+        """The play's key in play order (see :func:`~.played_game.in_play_order`)."""
+        return self.played_at, self.uuid, self.play
 
     @property
     def ordinal(self) -> float:
@@ -279,7 +286,13 @@ class Ratings:
             for entry in log.of(slot):
                 play = rated[bisect_right(ends, entry)]
                 points.append(
-                    Point(play.id, play.played_at, values[2 * entry], values[2 * entry + 1])
+                    Point(
+                        play.id,
+                        play.played_at,
+                        values[2 * entry],
+                        values[2 * entry + 1],
+                        play.uuid,
+                    )
                 )
         return points
 

@@ -538,10 +538,11 @@ def ratings_html(rated: Ratings, game: str | None, player: str | None) -> str:
     histories: list[tuple[str, list[Point]]] = [
         (r.name, rated.history(r.name, game)) for r in chosen
     ]
-    order = sorted({(pt.played_at, pt.play) for _, points in histories for pt in points})
+    # The plays in play order (time, then uuid: as at every table of a club).
+    order = sorted({pt.position for _, points in histories for pt in points})
     position = {key: k for k, key in enumerate(order, 1)}
     series = [
-        (name, thin([(position[(pt.played_at, pt.play)], pt.ordinal) for pt in points]))
+        (name, thin([(position[pt.position], pt.ordinal) for pt in points]))
         for name, points in histories
     ]
     more = len(table_rows) - len(chosen)

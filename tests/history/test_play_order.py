@@ -25,6 +25,7 @@ from companion.history.record_queries import play as played
 from companion.history.record_queries import records_before
 from companion.history.stat_queries import of_history, seat_rows
 from companion.history.store import History
+from companion.widgets.history import ratings_html
 from tests.support.history_fixture import result
 
 SAME_SECOND = "2026-02-02T20:00:00Z"
@@ -78,6 +79,7 @@ def seen(history: History) -> dict[str, Any]:
         "set by the last game": by_uuid(history, set_after(records_before(history, last), last)),
         "ratings": rated.table(),
         "ratings kept": past.ratings(history).table(),
+        "ratings chart": ratings_html(rated, None, None),
     }
 
 
