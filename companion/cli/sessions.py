@@ -327,6 +327,7 @@ def drive(
         print_json(document)
     else:
         interim = done.saved.status == INTERIM
-        show(result_table(document, title=SCORERS[done.result.game].info.title, interim=interim))
+        title = SCORERS[done.result.game].info.title
+        show(result_table(document, title=title, interim=interim, tie=done.result.tie))
         show(after_block(after_saving(session.history, done.saved)))
     echo(done.saved.message())
