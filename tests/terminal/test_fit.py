@@ -269,3 +269,42 @@ def test_the_resume_chooser_and_the_history_tables_fit(
 def test_the_keys_typed_here_are_the_scripts_own() -> None:
     # The scripted shogun winter this file types by hand is the script's.
     assert shogun(5).count[:6] == [txt(k) for k in ("bgc", "r-pty", "g+cb-", "yr", "p-gt", "c4")]
+
+
+@pytest.mark.timeout(180)
+@pytest.mark.parametrize(("columns", "rows"), SIZES)
+def test_a_first_turn_offers_a_walk_undo_offers_the_answer_and_resume_names_the_question(
+    db_path: Path, columns: int, rows: int
+) -> None:
+    term = Term(["play", "kamakura"], columns, rows)
+    term.answer("How many players", "2\r")
+    term.answer("Player 1's name", "Aki\r")
+    term.answer("Player 2's name", "Cho\r")
+    term.answer("Enter when all are done", "\r")
+    term.answer("First game", "\r")
+    term.answer("exclusive tour cards for you", "\r")
+    term.answer("visited Kamakura most recently", "\r")
+    term.answer("Site coins on the board", "\r")
+    term.wait("Aki's turn")
+    shown = settle(term)
+    assert shown.rstrip().endswith(" w")  # a walk offered: a visit is impossible on turn 1
+    fits(shown, columns)
+    term.child.send("\r")
+    term.wait("Cho's turn")
+    term.child.send("\x15r\r")  # Cho rests
+    term.wait("Round 2 · Aki's turn")
+    term.child.send("\x15:undo\r")
+    term.wait("Round 1 · Cho's turn")
+    shown = settle(term)
+    assert shown.rstrip().endswith(" r")  # the answer undone, offered to edit
+    term.child.send("\x15:pause\r")
+    term.wait("Paused and saved")
+    assert term.exit_status() == 0
+    again = Term(["resume"], columns, rows)
+    shown = again.wait("Resuming game #1")
+    shown = settle(again)
+    header = " ".join(" ".join(shown.split("Resuming game #1", 1)[1].split("\n")[:2]).split())
+    assert "round 1, Cho's turn: Round 1 · Cho's turn" in header  # the question asked now
+    fits(shown, columns)
+    again.child.send("\x03")
+    assert again.exit_status() == 130
