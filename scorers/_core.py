@@ -98,6 +98,9 @@ class Result:
         winners: One name, or several for a shared win.
         tiebreak: The rule that separated players tied on the top total, if any.
         notes: Warnings that do not make the file invalid.
+        tie: The tie the tie-break broke, in words, with the values that broke it
+            (``tie on 42 broken by most war chests: Ann 3, Ben 1``); not part of
+            the JSON (a result stored before it scores the same).
     """
 
     game: str
@@ -105,6 +108,7 @@ class Result:
     winners: tuple[str, ...]
     tiebreak: str | None = None
     notes: tuple[str, ...] = ()
+    tie: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Return the result as the JSON document of the contract."""
@@ -181,6 +185,7 @@ def make_result(
     top = max(totals)
     group = [i for i, total in enumerate(totals) if total == top]
     used: str | None = None
+    tie: str | None = None
     for rule in tiebreaks:
         if len(group) == 1:
             break
@@ -188,6 +193,8 @@ def make_result(
         narrowed = [i for i in group if rule.values[i] == best]
         if len(narrowed) < len(group):
             used = rule.label
+            values = ", ".join(f"{names[i]} {rule.values[i]}" for i in group)
+            tie = f"tie on {top} broken by {rule.label}: {values}"
             group = narrowed
     players = tuple(
         PlayerScore(names[i], tuple(breakdowns[i].items()), totals[i], ranks[i])
@@ -199,6 +206,7 @@ def make_result(
         winners=tuple(names[i] for i in group),
         tiebreak=used,
         notes=tuple(notes),
+        tie=tie,
     )
 
 

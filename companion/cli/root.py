@@ -162,7 +162,7 @@ def score(
     from companion.terminal.results import after_block, result_table
 
     interim = status_of(scorer.info.id, text) == INTERIM
-    show(result_table(document, title=scorer.info.title, interim=interim))
+    show(result_table(document, title=scorer.info.title, interim=interim, tie=result.tie))
     if saved is None:
         from companion.history.saving import save_game
 

@@ -19,6 +19,7 @@ from companion.cli.common import (
     BACK,
     INTERRUPTED,
     ask,
+    between_words,
     fail,
     open_history,
     print_json,
@@ -243,38 +244,6 @@ def prompts_to_stderr(wanted: bool) -> Iterator[None]:
         yield
 
 
-def between_words(text: str, columns: int | None = None) -> str:
-    """``text`` with each line wider than the terminal broken at spaces, not mid-word.
-
-    A broken line goes on indented as it began (plus two spaces for a list item).
-    Only on a terminal (or with ``columns``): a pipe has no width, its lines stay whole.
-    """
-    import shutil
-    import sys
-    import textwrap
-
-    if columns is None and not sys.stdout.isatty():
-        return text
-    width = columns or shutil.get_terminal_size((100, 24)).columns
-    out: list[str] = []
-    for line in text.split("\n"):
-        if len(line) <= width or not line.strip():
-            out.append(line)
-            continue
-        indent = line[: len(line) - len(line.lstrip())]
-        out.extend(
-            textwrap.wrap(
-                line,
-                width,
-                subsequent_indent=indent + "  ",
-                break_on_hyphens=False,
-                drop_whitespace=True,
-            )
-            or [line]
-        )
-    return "\n".join(out)
-
-
 def drive(
     session: "Session", *, as_json: bool = False, heading: Callable[[str], str] | None = None
 ) -> None:
@@ -327,6 +296,7 @@ def drive(
         print_json(document)
     else:
         interim = done.saved.status == INTERIM
-        show(result_table(document, title=SCORERS[done.result.game].info.title, interim=interim))
+        title = SCORERS[done.result.game].info.title
+        show(result_table(document, title=title, interim=interim, tie=done.result.tie))
         show(after_block(after_saving(session.history, done.saved)))
     echo(done.saved.message())

@@ -84,6 +84,7 @@ SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("money", "coin", "cash", "chest", "gold"),
     ("same", "tie", "tied", "equal", "draw", "level", "share"),
     ("tie", "tied", "draw", "equal", "tiebreak", "tiebreaker", "tie-break"),
+    ("broken", "break", "tiebreak", "tie-break", "tiebreaker"),
     ("first", "start", "begin", "starting"),
     ("start", "setup", "set up", "beginning", "begin", "first"),
     ("point", "score", "vp", "victory point"),

@@ -62,10 +62,16 @@ def listing_parts(shown: Listing, *, filtered: bool) -> list[RenderableType]:
 def play_parts(report: PlayReport) -> list[RenderableType]:
     """``history show``: the breakdown, why it was won, the records it set, its details."""
     from companion.analysis.played_game import INTERIM
-    from companion.terminal.results import after_game, result_table
+    from companion.terminal.results import after_game, result_table, tie_of
 
+    play = report.play
     parts = [
-        result_table(report.play.result, title=report.title, interim=report.play.status == INTERIM),
+        result_table(
+            play.result,
+            title=report.title,
+            interim=play.status == INTERIM,
+            tie=tie_of(play.game, play.score_file),
+        ),
         after_game(report.explanation, report.records),
     ]
     said = play_details(report)

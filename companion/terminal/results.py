@@ -36,7 +36,9 @@ def label(category: str, game: object = None) -> str:
     return words[:1].upper() + words[1:]
 
 
-def result_table(result: Mapping[str, Any], *, title: str, interim: bool = False) -> RenderableType:
+def result_table(
+    result: Mapping[str, Any], *, title: str, interim: bool = False, tie: str | None = None
+) -> RenderableType:
     """The breakdown of every player, their totals, ranks and the winner (or the leader).
 
     Categories are rows and players are columns, so that games with many
@@ -47,6 +49,7 @@ def result_table(result: Mapping[str, Any], *, title: str, interim: bool = False
         title: Shown above the table.
         interim: The scoring does not end the game (Shogun's first winter): it
             says who leads, never who won.
+        tie: The tie the tie-break broke, with its values (``Result.tie``).
     """
     players = result["players"]
     table = Table(box=box.SIMPLE_HEAD, show_edge=False)
@@ -73,10 +76,24 @@ def result_table(result: Mapping[str, Any], *, title: str, interim: bool = False
         plain(title, "bold"),
         table,
         Text(""),
-        plain(outcome(result, interim=interim)),
+        plain(outcome(result, interim=interim, tie=tie)),
     ]
     parts.extend(plain(f"Note: {note}") for note in result.get("notes") or ())
     return Group(*parts)
+
+
+def tie_of(game: str, score_file: str | None) -> str | None:
+    """The tie a stored game's tie-break broke, in words (``None``: none, or unreadable)."""
+    import json
+
+    from scorers import SCORERS, ScoreFileError
+
+    if score_file is None or game not in SCORERS:
+        return None
+    try:
+        return SCORERS[game].score_json(json.loads(score_file)).tie
+    except (ScoreFileError, ValueError):
+        return None
 
 
 def _shown(value: object) -> str:
@@ -84,11 +101,12 @@ def _shown(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def outcome(result: Mapping[str, Any], *, interim: bool = False) -> str:
+def outcome(result: Mapping[str, Any], *, interim: bool = False, tie: str | None = None) -> str:
     """One sentence naming the winner, the tie-break used, or a shared win.
 
     An ``interim`` scoring (one that does not end the game) has no winner: the
-    sentence names who leads.
+    sentence names who leads. ``tie`` (``Result.tie``) says the values that
+    broke a tie: ``Winner: Ben (tie on 37 broken by most war chests: Ben 7, Cho 0).``
     """
     winners = list(result["winners"])
     if not winners:
@@ -100,6 +118,8 @@ def outcome(result: Mapping[str, Any], *, interim: bool = False) -> str:
             else (f"Shared win: {join_names(winners)}.")
         )
     first = "Leading so far" if interim else "Winner"
+    if result.get("tiebreak") and tie:
+        return f"{first}: {winners[0]} ({tie})."
     if result.get("tiebreak"):
         return f"{first}: {winners[0]}, on the tie-break ({result['tiebreak']})."
     return f"{first}: {winners[0]}."

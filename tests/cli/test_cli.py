@@ -162,7 +162,7 @@ def test_tie_break_and_team_names_in_the_table(db_path: Path) -> None:
     )
 
 
-def test_table_names_the_tie_break(tmp_path: Path) -> None:
+def test_table_names_the_tie_break(tmp_path: Path, db_path: Path) -> None:
     file = tmp_path / "tie.json"
     file.write_text(
         json.dumps(
@@ -179,11 +179,15 @@ def test_table_names_the_tie_break(tmp_path: Path) -> None:
     )
     result = runner.invoke(app, ["score", "shogun", "-i", str(file), "--no-save"])
     assert result.stdout.endswith(
-        "Winner: Aki, on the tie-break (most war chests).\n\n"
+        "Winner: Aki (tie on 1 broken by most war chests: Aki 5, Ben 3).\n\n"
         "Aki and Ben both scored 1 point; Aki won on the tie-break (most war chests).\n"
         "Aki scored at least as many points as anyone in every category, so no category\n"
         "decided it.\n"
     )
+    shown = runner.invoke(app, ["score", "shogun", "-i", str(file)])
+    assert "Winner: Aki (tie on 1 broken by most war chests: Aki 5, Ben 3).\n" in shown.stdout
+    again = runner.invoke(app, ["history", "show", "1"])
+    assert "Winner: Aki (tie on 1 broken by most war chests: Aki 5, Ben 3).\n" in again.stdout
 
 
 def test_invalid_file_exits_2_with_every_problem_and_saves_nothing(db_path: Path) -> None:

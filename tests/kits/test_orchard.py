@@ -51,7 +51,7 @@ def test_a_score_file_is_scored_and_saved(tmp_path: Path, db_path: Path) -> None
     source.write_text(json.dumps(FILE))
     result = runner.invoke(app, ["score", "Orchard Day", "--input", str(source)])
     assert result.exit_code == 0, result.output
-    assert "Winner: Aki, on the tie-break (most baskets)." in result.stdout
+    assert "Winner: Aki (tie on 7 broken by most baskets: Aki 2, Ben 1)." in result.stdout
     assert result.stdout.rstrip().endswith("Saved to the history as game #1.")
     [game] = saved(db_path)
     assert game["game"] == "orchard" and game["result"]["winners"] == ["Aki"]

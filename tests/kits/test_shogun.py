@@ -135,7 +135,6 @@ def test_the_pad_rows_and_their_bounds() -> None:
         *regions,
         ("chests", "War chests", "war_chests", 0, 200, False),
         ("year", "Winter of year", "year", 0, None, True),
-        ("board", "Board side", "board", 0, None, True),
     ]
     assert [value for _, value in spec.rows[7].options] == ["", 2, 1]  # the scorer's YEARS
     assert [r.heading for r in spec.rows[1:6]] == [True] * 5  # one heading above the grid
@@ -154,7 +153,6 @@ def test_the_pad_rows_and_their_bounds() -> None:
         "purple",
         "green",
         "year",
-        "board",
     ]
 
 

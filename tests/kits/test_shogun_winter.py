@@ -85,7 +85,7 @@ def test_rice_only_of_those_short_or_everyone_s() -> None:
     assert read_rice("6 5", NAMES)[1] == (
         "5 numbers, one per player in seat order, or only who is short by name and rice (e.g. c6)"
     )
-    assert read_rice("c", NAMES)[1] == "Cho: how much rice is left? e.g. c4"
+    assert read_rice("c", NAMES)[1] == "Cho · how much rice is left? e.g. c4"
     assert read_rice("z3", NAMES)[1] == "'z' is no player's name: Aki, Ben, Cho, Dai, Eve"
     assert read_rice("a3", ["Aki", "Ann", "Ben"])[1] == (
         "'a': Aki or Ann? type more letters, or every player's rice in seat order"
@@ -115,7 +115,7 @@ def test_revolts_are_typed_as_what_they_took() -> None:
 def test_b1_at_the_revolts_is_refused_and_drops_nothing() -> None:
     after, lost, problem = apply_taken(KNOWN, "b1", 1, "Cho")
     assert (after, lost) == (None, 0)
-    assert problem == "b1: type what the revolts took, not what is left: b (a brown province)"
+    assert problem == "Cho · b1: type what the revolts took, not what is left: b (a brown province)"
     assert apply_taken(KNOWN, "b=1", 1, "Cho")[2] == problem.replace("b1:", "b=1:")
 
 
@@ -132,7 +132,9 @@ def test_a_revolt_takes_one_province_at_most() -> None:
     assert apply_taken({"brown": [1, 1, 0, 0]}, "b", 1, "Cho")[2] == (
         "brown: each brown province Cho holds has a castle, so the lost one had one too: add c (bc)"
     )
-    assert apply_taken(KNOWN, "ycc", 1, "Cho")[2] == "yellow: a province holds one castle at most"
+    assert apply_taken(KNOWN, "ycc", 1, "Cho")[2] == (
+        "Cho · yellow: a province holds one castle at most"
+    )
     assert apply_taken(KNOWN, "yt", 1, "Cho")[2] == "Cho had no temple in yellow to lose"
 
 
@@ -166,3 +168,49 @@ def test_a_refused_change_selects_the_region_entry_at_fault() -> None:
     lost = apply_changes(KNOWN, "b r-", "Aki")[1]
     assert lost == "Aki would hold -1 red provinces: fewer lost, or none"
     assert isinstance(lost, Refusal) and lost.span == (2, 4)
+
+
+def test_a_refused_revolt_names_the_player_and_selects_only_the_entry_at_fault() -> None:
+    from companion.play.table import Refusal
+
+    cases = [
+        (
+            "y  b1",
+            2,
+            "Cho · b1: type what the revolts took, not what is left: b (a brown province)",
+            (3, 5),
+        ),
+        (
+            "b y",
+            1,
+            "Cho had 1 revolt, and a revolt takes one province at most: 1 province lost at most",
+            (2, 3),
+        ),
+        ("y, rc", 2, "Cho held no red province: the revolts cannot take more", (3, 5)),
+        ("b yt", 2, "Cho had no temple in yellow to lose", (2, 4)),
+        ("b ycc", 2, "Cho · yellow: a province holds one castle at most", (2, 5)),
+        ("b x", 2, "Cho · 'x' is not a region: b y r p g (brown yellow red purple green)", (2, 3)),
+        ("c b", 2, "Cho · 'c': the region letter first, e.g. bc", (0, 1)),
+    ]
+    for text, revolts, message, span in cases:
+        problem = apply_taken(KNOWN, text, revolts, "Cho")[2]
+        assert (problem, getattr(problem, "span", None)) == (message, span), text
+        assert isinstance(problem, Refusal)
+    castle = apply_taken({"brown": [2, 2, 0, 0]}, "y b", 2, "Cho")[2]
+    assert isinstance(castle, Refusal) and castle.span == (2, 3)
+
+
+def test_a_refused_rice_names_the_player_and_selects_only_the_entry_at_fault() -> None:
+    from companion.play.table import Refusal
+
+    cases = [
+        ("a3, cho", "Cho · how much rice is left? e.g. cho4", (4, 7)),
+        ("a3 c 120", "Cho · 120 rice: the supply track goes to 99 at most", (3, 8)),
+        ("6 5 4 7 100", "Eve · 100 rice: the supply track goes to 99 at most", (8, 11)),
+        ("a3 z3", "'z' is no player's name: Aki, Ben, Cho, Dai, Eve", (3, 5)),
+        ("c4 b2 c5", "Cho is given twice", (6, 8)),
+    ]
+    for text, message, span in cases:
+        problem = read_rice(text, NAMES)[1]
+        assert (problem, getattr(problem, "span", None)) == (message, span), text
+        assert isinstance(problem, Refusal)

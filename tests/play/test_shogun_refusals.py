@@ -54,3 +54,37 @@ def test_a_pad_cell_asked_again_names_the_player() -> None:
     row = PadRow(id="brown", label="Brown", field="regions.brown", codec=RegionCodec("brown"))
     ask_cell(t, "fix.brown.1", row, "Ben", None, 1)
     assert problems == ["Ben · brown: 3 temples in 1 province (one per province at most)"]
+
+
+def _table() -> Table:
+    return Table(
+        "shogun",
+        [],
+        save=lambda *_: None,
+        prompter=QuestionaryPrompter(lambda: None),
+        out=lambda _: None,
+    )
+
+
+def test_a_refused_revolt_keeps_the_line_and_replaces_only_the_entry_at_fault() -> None:
+    from companion.kits.shogun.flow import ask_taken
+
+    held = {"brown": [3, 1, 0, 2], "yellow": [2, 1, 0, 0]}
+    with create_pipe_input() as pipe:
+        # "rc" is refused (no red held): only it is selected, so "yc" replaces it.
+        pipe.send_text("b, rc\r" + "yc\r")
+        with create_app_session(input=pipe, output=DummyOutput()):
+            after, lost = ask_taken(_table(), "taken.0", "Ann", held, 2)
+    assert (after, lost) == ({"brown": [2, 1, 0, 2], "yellow": [1, 0, 0, 0]}, 2)
+
+
+def test_a_refused_rice_keeps_the_line_and_replaces_only_the_entry_at_fault() -> None:
+    from companion.kits.shogun.flow import ask_rice
+
+    names = ["Ann", "Ben", "Cho"]
+    with create_pipe_input() as pipe:
+        # "z3" is no player's: only it is selected, so "c4" replaces it.
+        pipe.send_text("a3 z3\r" + "c4\r")
+        with create_app_session(input=pipe, output=DummyOutput()):
+            rice = ask_rice(_table(), "rice", names, [5, 5, 5])
+    assert rice == {0: 3, 2: 4}

@@ -34,7 +34,11 @@ def test_b1_at_the_revolts_question_is_refused_and_drops_no_region(db_path: Path
     assert plain.exit_code == 0, plain.output
     # Answer 6 of the end count is Cho's revolt question (after 5 holdings and the rice).
     assert script.count[6] == txt("y")
-    count = second_winter(script.count, 6, ["b1", "g1", "yy", "y=1"])
+    # b1 and g1 are refused whole (each is one bad entry); "yy" keeps the line with
+    # only its second y selected: a backspace drops it and "y" is taken. (Were the
+    # whole line selected, the backspace would empty it and Cho would lose nothing.)
+    count = second_winter(script.count, 6, ["b1", "g1", "yy"])
+    count[6] = count[6].removesuffix(txt("y")) + txt("\x7f")
     slipped = run(script.args, "".join(script.before + count))
     assert slipped.exit_code == 0, slipped.output
     first, second = saved(db_path)
@@ -118,10 +122,10 @@ def test_the_revolts_question_says_it_takes_changes_and_refuses_b1(
         "castle; Enter if put down"
     )
     assert typist.refused == [
-        "b1: type what the revolts took, not what is left: b (a brown province)"
+        "Cho · b1: type what the revolts took, not what is left: b (a brown province)"
     ]
     assert typist.previews == [
-        "  b1: type what the revolts took, not what is left: b (a brown province)",
+        "  Cho · b1: type what the revolts took, not what is left: b (a brown province)",
         "  1 province lost: yellow 2→1 provinces | now y1000 g4200",
     ]
     assert [p["regions"] for p in outcome.score_file["players"]][2] == {

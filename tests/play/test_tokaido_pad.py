@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from companion.kits.tokaido.flow import count_up
@@ -103,3 +104,22 @@ def test_the_count_after_noted_stages_says_it_takes_the_whole_game() -> None:
         "Souvenir cards in all, the whole game (the stages noted are added up), "
         "in seat order (Aki Ben)?",
     ]
+
+
+def test_noting_gains_stays_the_default_once_the_table_chose_it(db_path: Path) -> None:
+    from tests.support.play_helpers import DOWN, UP, answers, run, txt
+    from tests.support.play_scripts import tokaido
+
+    script = tokaido(2)
+    before = list(script.before)
+    notes = [len(before) - 7, len(before) - 5, len(before) - 3, len(before) - 1]  # each inn's
+    assert all(before[k] == txt("") for k in notes)
+    gains = txt("0 0") * 5
+    before[notes[0]] = UP + "\r" + gains  # Yes, from the No offered at the first inn
+    before[notes[1]] = "\r" + gains  # Enter: Yes, as the table chose
+    before[notes[2]] = DOWN + "\r"  # No, from the Yes offered
+    before[notes[3]] = "\r"  # Enter: No, as the table chose last
+    result = run(script.args, "".join(before + script.count))
+    assert result.exit_code == 0, result.output
+    said = dict(answers(db_path, 1))
+    assert [said[f"inn{stage}.notes"] for stage in (1, 2, 3, 4)] == ["Yes", "Yes", "No", "No"]

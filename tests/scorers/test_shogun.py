@@ -248,3 +248,19 @@ def changed(edit: Any) -> dict[str, Any]:
 )
 def test_validation_rules(data: dict[str, Any], expected: str) -> None:
     assert expected in problems("shogun", data)
+
+
+def test_the_tie_the_war_chests_broke_is_said_with_their_values() -> None:
+    from scorers import SCORERS
+
+    players = [
+        {"name": "Ann", "war_chests": 3, "regions": {"green": {"provinces": 2}}},
+        {"name": "Ben", "war_chests": 1, "regions": {"red": {"provinces": 2}}},
+        {"name": "Cho", "war_chests": 9, "regions": {"red": {"provinces": 1}}},
+    ]
+    result = SCORERS["shogun"].score_json({"game": "shogun", "year": 2, "players": players})
+    assert result.tie == "tie on 2 broken by most war chests: Ann 3, Ben 1"
+    assert "tie" not in result.to_json()  # a stored result scores the same
+    players[1]["war_chests"] = 3
+    shared = SCORERS["shogun"].score_json({"game": "shogun", "year": 2, "players": players})
+    assert (shared.winners, shared.tie) == (("Ann", "Ben"), None)

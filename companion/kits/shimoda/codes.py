@@ -54,19 +54,20 @@ RANGES = dict(
 """Each range the scorer knows, in words."""
 CODE_HELP = "\n".join(
     [
-        "Shop card codes: colour, what it scores, points, range; e.g. b y 3 3 is a blue card",
-        "scoring 3 points per yellow tourist over 3 spaces.",
+        "Shop card codes: colour, what it scores, points, range (b y 3 3 is a blue card",
+        "scoring 3 points per yellow tourist over 3 spaces).",
         "  colour   b k r y p (blue, black, red, yellow, pink)",
-        "  scores   a colour (y), a pair (rp), any, two (spaces with exactly 2 tourists),",
-        "           all (sets of all five colours), three (sets of three colours), chair,",
-        "           vm (victory markers)",
+        "  scores   a colour (y), a pair (rp), any, two (spaces with exactly 2",
+        "           tourists), all (sets of all five colours), three (sets of three",
+        "           colours), chair, vm (victory markers)",
         "  range    1 (its own space), 3, 5 or 7 (the whole street)",
-        "  chairs   only for a card that shows chair icons: add c1 (one chair) or c2 (two)",
-        "Run together works too (by33, bchair33c1); the words may be cut to an, tw, al,",
-        "th, c, v (bc33c1, kv47); =3 repeats the card on the other",
-        "player's space 3 (their own numbering). Tab offers what fits.",
+        "  chairs   only a card showing chair icons: add c1 (one chair) or c2 (two)",
+        "Run together works too (by33, bchair33c1); the words may be cut to an, tw,",
+        "al, th, c, v (bc33c1, kv47); =3 repeats the card on the other player's",
+        "space 3 (their own numbering). Tab offers what fits.",
     ]
 )
+"""The card codes, said once before the first card: every line fits 80 columns."""
 COMPACT = re.compile(rf"^([a-z])([a-z+]+?)(\d{{1,2}})([{''.join(map(str, REACHES))}])(c\d)?$")
 REFERENCE = re.compile(rf"^=\s*([1-{SPACES}])$")
 

@@ -43,6 +43,7 @@ from companion.kits.shimoda.codes import (
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
 from companion.play.score_pad import Pad, review
 from companion.play.table import Table
+from companion.wording import hanging
 from scorers.names import clean_name, name_problem
 from scorers.shimoda import MAX_PER_SPACE
 
@@ -255,7 +256,7 @@ def ask_card(
     theirs = other or [None] * SPACES
     known = any(c is not None for c in theirs)
 
-    def preview(text: str) -> str:
+    def said(text: str) -> str:
         match = REFERENCE.match(text.strip())
         if match is None:
             return describe_card(text)
@@ -266,6 +267,10 @@ def ask_card(
             f"  as {names[1 - seat]}'s space {match.group(1)}: "
             + describe_card(card_code(found)).lstrip()
         )
+
+    def preview(text: str) -> str:
+        # Wrapped at whole words: a line below the prompt is cut at the terminal's edge.
+        return hanging("  ", said(text))
 
     text = t.text(
         key,

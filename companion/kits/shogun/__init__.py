@@ -39,7 +39,7 @@ from companion.kits.shogun.codes import (
     year_shown,
 )
 from scorers import join_names
-from scorers.shogun import BOARDS, PROVINCES_IN_PLAY, PROVINCES_PER_REGION, REGIONS, YEARS
+from scorers.shogun import PROVINCES_IN_PLAY, PROVINCES_PER_REGION, REGIONS, YEARS
 
 GAME = "shogun"
 WAR_CHESTS = {3: 18, 4: 15, 5: 12}
@@ -215,17 +215,8 @@ def pad(options: PadOptions) -> PadSpec:
             show=year_shown,
         )
     )
-    rows.append(
-        PadRow(
-            "board",
-            "Board side",
-            "board",
-            "setup",
-            shared=True,
-            options=(("not said", ""), *((side, side) for side in BOARDS)),
-            width="14em",
-        )
-    )
+    # The board side (sun or moon) scores nothing and no question asks it: the pad
+    # leaves it out (a score file may still name it, see docs/score-files.md).
 
     def checks(file: dict[str, Any]) -> list[tuple[str, list[str]]]:
         found = board_problems(file)

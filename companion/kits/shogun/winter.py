@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 from companion.kits.shogun.codes import COUNTS, region_problem
 from companion.play.table import Refusal
+from companion.wording import plural
 from scorers.shogun import REGIONS
 
 Grid = dict[str, list[int]]
@@ -185,50 +186,77 @@ def changes_said(known: Grid, after: Grid) -> str:
     return "; ".join(parts) if parts else "nothing changed"
 
 
+def _typed_at(text: str, skip: str) -> tuple[str, list[int]]:
+    """``text`` in lower case without the characters ``skip`` matches, and where each was typed.
+
+    A character whose lower case is longer than one (``İ``) is kept as typed, so
+    every character kept has its place in ``text``.
+    """
+    at = [i for i, c in enumerate(text) if not re.fullmatch(skip, c)]
+    low = [text[i].lower() for i in at]
+    return "".join(c if len(c) == 1 else text[i] for c, i in zip(low, at, strict=True)), at
+
+
+def _span(at: list[int], first: int, last: int, length: int) -> tuple[int, int]:
+    """The typed characters of ``compact[first:last]`` (the line's end when none)."""
+    return (at[first], at[last - 1] + 1) if last > first else (length, length)
+
+
 def read_rice(text: str, names: Sequence[str]) -> tuple[dict[int, int] | None, str | None]:
     """Seat → rice left, for the players typed (see the module's words).
 
     Returns:
         The rice typed (every seat for a row of numbers, else only the seats
-        named), or ``None`` and what is wrong.
+        named), or ``None`` and what is wrong: a :class:`Refusal` whose span is
+        the player's entry (or the number) at fault, naming the player.
     """
-    words = text.replace(",", " ").split()
+    words = [(m.group(0), m.span()) for m in re.finditer(r"[^\s,]+", text)]
     if not words:
         return {}, None
-    if all(w.isascii() and w.isdigit() for w in words):
+    if all(w.isascii() and w.isdigit() for w, _ in words):
         if len(words) != len(names):
             return None, (
                 f"{len(names)} numbers, one per player in seat order, or only who is short "
                 "by name and rice (e.g. c6)"
             )
-        rice = [int(w) for w in words]
-        if max(rice) > 99:
-            return None, f"{max(rice)} rice: the supply track goes to 99 at most"
-        return dict(enumerate(rice)), None
+        for seat, (word, span) in enumerate(words):
+            if int(word) > 99:
+                return None, Refusal(
+                    f"{names[seat]} · {int(word)} rice: the supply track goes to 99 at most", span
+                )
+        return {seat: int(w) for seat, (w, _) in enumerate(words)}, None
     keys = ["".join(ch for ch in n.casefold() if ch.isalpha()) for n in names]
     found: dict[int, int] = {}
-    compact = re.sub(r"\s+", "", text.casefold().replace(",", " "))
-    for letters, digits in re.findall(r"([^\W\d_]*)(\d*)", compact):
+    compact, at = _typed_at(text, r"[\s,]")
+    for match in re.finditer(r"([^\W\d_]*)(\d*)", compact):
+        letters, digits = match.group(1).casefold(), match.group(2)
         if not letters and not digits:
             continue
+        span = _span(at, match.start(), match.end(), len(text))
         if not letters:
-            return None, f"{digits}: whose rice? the name first, e.g. {keys[0][:1]}{digits}"
+            return None, Refusal(
+                f"{digits}: whose rice? the name first, e.g. {keys[0][:1]}{digits}", span
+            )
         seats = [s for s, k in enumerate(keys) if k.startswith(letters)]
         exact = [s for s, k in enumerate(keys) if k == letters]
         seats = exact or seats
         if not seats:
-            return None, f"{letters!r} is no player's name: {', '.join(names)}"
+            return None, Refusal(f"{letters!r} is no player's name: {', '.join(names)}", span)
         if len(seats) > 1:
-            return None, (
+            return None, Refusal(
                 f"{letters!r}: {' or '.join(names[s] for s in seats)}? type more letters, "
-                "or every player's rice in seat order"
+                "or every player's rice in seat order",
+                span,
             )
+        who = names[seats[0]]
         if not digits:
-            return None, f"{names[seats[0]]}: how much rice is left? e.g. {letters}{4}"
+            return None, Refusal(f"{who} · how much rice is left? e.g. {letters}{4}", span)
         if seats[0] in found:
-            return None, f"{names[seats[0]]} is given twice"
+            return None, Refusal(f"{who} is given twice", span)
         if int(digits) > 99:
-            return None, f"{names[seats[0]]}: {digits} rice, the supply track goes to 99 at most"
+            return None, Refusal(
+                f"{who} · {int(digits)} rice: the supply track goes to 99 at most", span
+            )
         found[seats[0]] = int(digits)
     return found, None
 
@@ -239,30 +267,43 @@ def apply_taken(
     """The holding after the revolts took what ``text`` says (see the module's words).
 
     Returns:
-        The holding, the provinces lost, and ``None``; or ``None``, 0 and what is wrong.
+        The holding, the provinces lost, and ``None``; or ``None``, 0 and what is
+        wrong: a :class:`Refusal` naming the player, whose span is the province
+        entry at fault (the typed line is kept, only that entry is typed again).
     """
     grid = {r: [*held.get(r, [0, 0, 0, 0])] for r in REGIONS}
-    compact = re.sub(r"[\s,;]+", "", text.lower())
+    compact, at = _typed_at(text, r"[\s,;]")
     if compact == "-":  # "- for none", as other questions take it
         compact = ""
-    lost = 0
+    named = f"{who} · " if who else ""
+
+    def refused(problem: str, first: int, last: int) -> tuple[None, int, str]:
+        return None, 0, Refusal(problem, _span(at, first, last, len(text)))
+
+    entries: list[tuple[str, int, int, set[str]]] = []  # region, first, last, buildings
     k = 0
     while k < len(compact):
         letter = compact[k]
+        entry = k
         region = _region(letter)
         if region is None:
             if letter in BUILDING_CODES:
-                return None, 0, f"{letter!r}: the region letter first, e.g. b{letter}"
-            if letter.isdigit() or letter in "+=":
-                return (
-                    None,
-                    0,
-                    (
-                        f"{text.strip()}: type what the revolts took, not what is left: "
-                        "a region letter per province lost (e.g. b)"
-                    ),
+                return refused(
+                    f"{named}{letter!r}: the region letter first, e.g. b{letter}", k, k + 1
                 )
-            return None, 0, f"{letter!r} is not a region: b y r p g (brown yellow red purple green)"
+            if letter.isdigit() or letter in "+=":
+                end = k + len(re.match(r"[\d+=]*", compact[k:]).group(0))  # type: ignore[union-attr]
+                return refused(
+                    f"{named}{compact[k:end]}: type what the revolts took, not what is left: "
+                    "a region letter per province lost (e.g. b)",
+                    k,
+                    end,
+                )
+            return refused(
+                f"{named}{letter!r} is not a region: b y r p g (brown yellow red purple green)",
+                k,
+                k + 1,
+            )
         k += 1
         if k < len(compact) and compact[k] == "-":
             k += 1
@@ -270,53 +311,61 @@ def apply_taken(
         while k < len(compact) and compact[k] in BUILDING_CODES:
             mark = compact[k]
             if mark in on:
-                return (
-                    None,
-                    0,
-                    f"{region}: a province holds one "
+                return refused(
+                    f"{named}{region}: a province holds one "
                     f"{BUILDING_WORDS[BUILDING_CODES[mark]]} at most",
+                    entry,
+                    k + 1,
                 )
             on.add(mark)
             grid[region][BUILDING_CODES[mark]] -= 1
             k += 1
         if k < len(compact) and (compact[k].isdigit() or compact[k] in "+="):
-            return (
-                None,
-                0,
-                (
-                    f"{text.strip()}: type what the revolts took, not what is left: "
-                    f"{letter} (a {region} province)"
-                ),
+            end = k + len(re.match(r"[\d+=]*", compact[k:]).group(0))  # type: ignore[union-attr]
+            return refused(
+                f"{named}{compact[entry:end]}: type what the revolts took, not what is left: "
+                f"{letter} (a {region} province)",
+                entry,
+                end,
             )
         grid[region][0] -= 1
-        lost += 1
+        entries.append((region, entry, k, on))
+    lost = len(entries)
     if lost > revolts:
-        return (
-            None,
-            0,
-            (
-                f"{who} had {revolts} revolt{'s' if revolts != 1 else ''}, and a revolt takes one "
-                f"province at most: {revolts} province{'s' if revolts != 1 else ''} lost at most"
-            ),
+        return refused(
+            f"{who} had {plural(revolts, 'revolt')}, and a revolt takes one "
+            f"province at most: {plural(revolts, 'province')} lost at most",
+            entries[revolts][1],
+            entries[-1][2],
         )
     for region, counts in grid.items():
+        typed = [e for e in entries if e[0] == region]
         if counts[0] < 0:
             had = held.get(region, [0])[0]
             some = f"only {had}" if had else "no"
             word = "provinces" if had > 1 else "province"
-            return None, 0, f"{who} held {some} {region} {word}: the revolts cannot take more"
+            last = typed[had] if had < len(typed) else typed[-1]
+            return refused(
+                f"{who} held {some} {region} {word}: the revolts cannot take more",
+                last[1],
+                last[2],
+            )
         for b in range(1, len(COUNTS)):
+            letter = next(c for c, i in BUILDING_CODES.items() if i == b)
             if counts[b] < 0:
-                return None, 0, f"{who} had no {BUILDING_WORDS[b]} in {region} to lose"
+                bad = next(e for e in reversed(typed) if letter in e[3])
+                return refused(
+                    f"{who} had no {BUILDING_WORDS[b]} in {region} to lose", bad[1], bad[2]
+                )
             if counts[b] > counts[0]:
-                letter = next(c for c, i in BUILDING_CODES.items() if i == b)
-                return (
-                    None,
-                    0,
-                    (
-                        f"{region}: each {region} province {who} holds has a "
-                        f"{BUILDING_WORDS[b]}, so "
-                        f"the lost one had one too: add {letter} ({region[0]}{letter})"
-                    ),
+                bad = next(
+                    (e for e in typed if letter not in e[3]), (region, 0, len(compact), set())
+                )
+                return refused(
+                    f"{region}: each {region} province {who} holds has a "
+                    f"{BUILDING_WORDS[b]}, so "
+                    f"the lost one had one too: add {letter} ({region[0]}{letter})",
+                    bad[1],
+                    bad[2],
                 )
     return _settled(grid), lost, None
