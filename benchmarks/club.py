@@ -30,12 +30,16 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
-from _common import ROOT, compile_project
+from _common import NAMES, ROOT, compile_project
 from history import generated
 
 sys.path.insert(0, str(ROOT))
 
+from companion.history.model import Play
 from companion.history.store import History
+
+EXAMPLES = sorted((ROOT / "examples").glob("*.json"))
+"""The score files the generated plays' score files are made from."""
 
 TARGETS = {
     "fill the club": (60.0, None),
@@ -46,6 +50,39 @@ TARGETS = {
 }
 BASELINES = {"fill the club": "COPY up", "empty table": "executemany down"}
 """The runs held to 3x a baseline of the same rows, and which."""
+
+
+def plays_of(count: int, seed: int) -> list[Play]:
+    """``count`` generated plays, every other one with a score file (one of the
+    examples with its players renamed) and the result its scorer gives, as a game
+    scored at a table has: a table taking them down checks each one."""
+    import json
+
+    from companion.history.rescoring import rescore
+
+    rng = random.Random(seed)
+    plays = generated(count, rng)
+    variants: list[tuple[str, str, dict[str, object]]] = []
+    for k in range(min(count // 2, 200)):
+        data = json.loads(EXAMPLES[k % len(EXAMPLES)].read_text())
+        old = [person["name"] for person in data["players"]]
+        new = dict(zip(old, rng.sample(NAMES, len(old)), strict=True))
+        text = json.dumps(_renamed(data, new), ensure_ascii=False, indent=2)
+        text, result = rescore(data["game"], text)
+        variants.append((data["game"], text, result))
+    for k in range(0, len(plays) if variants else 0, 2):
+        game, text, result = variants[rng.randrange(len(variants))]
+        plays[k] = Play(0, plays[k].uuid, plays[k].played_at, game, text, result)
+    return plays
+
+
+def _renamed(node: object, new: dict[str, str]) -> object:
+    """``node`` with every string that is a player's name replaced by its new name."""
+    if isinstance(node, dict):
+        return {k: _renamed(v, new) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_renamed(v, new) for v in node]
+    return new.get(node, node) if isinstance(node, str) else node
 
 
 def copy_up(url: str, path: str) -> None:
@@ -128,7 +165,7 @@ def main() -> int:
     if args.make:
         path, count, seed = args.make
         with History(Path(path)) as history:
-            history.add(generated(int(count), random.Random(int(seed))), keep_ids=False)
+            history.add(plays_of(int(count), int(seed)), keep_ids=False)
         return 0
     compile_project()
     companion = str(Path(sys.executable).parent / "companion")

@@ -19,7 +19,9 @@ from companion.club.ledger import Conflict, Ledger
 from companion.history.history_file import HistoryFile
 from companion.history.store import History
 from companion.history.sync_local import (
+    Incoming,
     Renamed,
+    already_here,
     new_marker,
     new_table_id,
     outgoing,
@@ -270,11 +272,21 @@ def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> N
     known = state(history, ledger.id)
     seen = known.last_seq if known else 0
     while True:
-        seen, got = ledger.pull(seen, batch)
+        seen, got = ledger.pull(seen, batch, origin)
         if not got:
             break
+        # The plays this table wrote come without their entries: taken whole only
+        # when this history does not have that version (a sync cut short, a
+        # conflict settled here).
+        mine = [item for _, item in got if isinstance(item, Incoming) and item.mine]
+        here = already_here(history, mine) if mine else set()
+        whole = {row.seq: row for row in ledger.rows([i.seq for i in mine if i.uuid not in here])}
         items = [
-            item for _, item in got if not (isinstance(item, Renamed) and item.origin == origin)
+            whole[item.seq] if isinstance(item, Incoming) and item.mine else item
+            for _, item in got
+            if not (isinstance(item, Renamed) and item.origin == origin)
+            and not (isinstance(item, Incoming) and item.mine and item.uuid in here)
+            and not (isinstance(item, Incoming) and item.mine and item.seq not in whole)
         ]
         applied = take(history, items, ledger=ledger.id, shown=ledger.shown, last_seq=seen)
         report.added += applied.added
