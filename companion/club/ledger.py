@@ -312,7 +312,8 @@ class Ledger:
             rows = self.db.execute(
                 "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, scored, "
                 "(origin = %s AND %s <> '') AS mine, "
-                "coalesce(octet_length(entry::text), 0) AS size FROM plays "
+                "CASE WHEN origin = %s AND %s <> '' THEN 0 "
+                "ELSE coalesce(octet_length(entry::text), 0) END AS size FROM plays "
                 "WHERE seq > %s AND seq <= %s ORDER BY seq LIMIT %s), "
                 "r AS (SELECT *, sum(least(size, %s)) OVER (ORDER BY seq) - least(size, %s) "
                 "AS before FROM s) "
@@ -320,7 +321,19 @@ class Ledger:
                 "CASE WHEN NOT mine AND size <= %s AND jsonb_typeof(entry) = 'object' "
                 "THEN entry::text END, size, coalesce(jsonb_typeof(entry), 'null'), "
                 "coalesce(scored, ''), mine FROM r WHERE before < %s ORDER BY seq",
-                (origin, origin, after, bound, limit, MAX_ENTRY, MAX_ENTRY, MAX_ENTRY, PULL_BUDGET),
+                (
+                    origin,
+                    origin,
+                    origin,
+                    origin,
+                    after,
+                    bound,
+                    limit,
+                    MAX_ENTRY,
+                    MAX_ENTRY,
+                    MAX_ENTRY,
+                    PULL_BUDGET,
+                ),
             ).fetchall()
             cut = len(rows) == limit or bool(
                 rows
@@ -347,26 +360,29 @@ class Ledger:
 
     def rows(self, seqs: Sequence[int]) -> list[Incoming | SetAside]:
         """The plays at change numbers ``seqs`` whole, as :meth:`pull` gives the plays
-        of other tables (``seqs`` from one pull: about :data:`PULL_BUDGET` bytes at most)."""
+        of other tables, in that order: the first ones of them, about
+        :data:`PULL_BUDGET` bytes at most (at least one)."""
         found: list[Incoming | SetAside] = []
         if not seqs:
             return found
         step = max(1, PULL_BUDGET // MAX_ENTRY)
+        held = 0
         with self.guard("read the ledger"):
             for start in range(0, len(seqs), step):
-                found += [
-                    _item(row)
-                    for row in self.db.execute(
-                        "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, "
-                        "scored, coalesce(octet_length(entry::text), 0) AS size FROM plays "
-                        "WHERE seq = ANY(%s)) "
-                        "SELECT seq, uuid, counter, changed_at, deleted, "
-                        "CASE WHEN size <= %s AND jsonb_typeof(entry) = 'object' "
-                        "THEN entry::text END, size, coalesce(jsonb_typeof(entry), 'null'), "
-                        "coalesce(scored, ''), false FROM s ORDER BY seq",
-                        (list(seqs[start : start + step]), MAX_ENTRY),
-                    ).fetchall()
-                ]
+                for row in self.db.execute(
+                    "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, "
+                    "scored, coalesce(octet_length(entry::text), 0) AS size FROM plays "
+                    "WHERE seq = ANY(%s)) "
+                    "SELECT seq, uuid, counter, changed_at, deleted, "
+                    "CASE WHEN size <= %s AND jsonb_typeof(entry) = 'object' "
+                    "THEN entry::text END, size, coalesce(jsonb_typeof(entry), 'null'), "
+                    "coalesce(scored, ''), false FROM s ORDER BY seq",
+                    (sorted(seqs[start : start + step]), MAX_ENTRY),
+                ).fetchall():
+                    found.append(_item(row))
+                    held += min(int(row[6]), MAX_ENTRY)
+                if held >= PULL_BUDGET:
+                    break
             self.db.rollback()
         return found
 

@@ -280,13 +280,17 @@ def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> N
         # conflict settled here).
         mine = [item for _, item in got if isinstance(item, Incoming) and item.mine]
         here = already_here(history, mine) if mine else set()
-        whole = {row.seq: row for row in ledger.rows([i.seq for i in mine if i.uuid not in here])}
+        wanted = [i.seq for i in mine if i.uuid not in here]
+        whole = {row.seq: row for row in ledger.rows(wanted)}
+        missing = [seq for seq in wanted if seq not in whole]
+        if missing:  # (more than one batch's bytes: the rest comes in the next)
+            seen = missing[0] - 1
+            got = [(seq, item) for seq, item in got if seq < missing[0]]
         items = [
             whole[item.seq] if isinstance(item, Incoming) and item.mine else item
             for _, item in got
             if not (isinstance(item, Renamed) and item.origin == origin)
             and not (isinstance(item, Incoming) and item.mine and item.uuid in here)
-            and not (isinstance(item, Incoming) and item.mine and item.seq not in whole)
         ]
         applied = take(history, items, ledger=ledger.id, shown=ledger.shown, last_seq=seen)
         report.added += applied.added

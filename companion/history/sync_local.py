@@ -381,6 +381,10 @@ def take(
         pushed: The plays that went up: ``(uuid, counter sent, the ledger's counter now)``.
     """
     done = Applied(refused=[])
+    with history.guard("save the club's plays"):
+        # A page cache of 64 MB while plays come down: a new table's indexes grow
+        # by the thousand in one transaction.
+        history._db.execute("PRAGMA cache_size = -65536")
     with history.guard("save the club's plays"), history.transaction() as db:
         db.executemany(
             "UPDATE play_versions SET base = ?, base_entry = ?, "
