@@ -309,31 +309,28 @@ class Ledger:
         """
         with self.guard("read the ledger"):
             bound = self._bound()
+            # Each entry is written out as text once (the innermost query, kept whole
+            # by its LIMIT), measured, and sent only when not too long.
             rows = self.db.execute(
-                "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, scored, "
-                "(origin = %s AND %s <> '') AS mine, "
-                "CASE WHEN origin = %s AND %s <> '' THEN 0 "
-                "ELSE coalesce(octet_length(entry::text), 0) END AS size FROM plays "
-                "WHERE seq > %s AND seq <= %s ORDER BY seq LIMIT %s), "
-                "r AS (SELECT *, sum(least(size, %s)) OVER (ORDER BY seq) - least(size, %s) "
-                "AS before FROM s) "
                 "SELECT seq, uuid, counter, changed_at, deleted, "
-                "CASE WHEN NOT mine AND size <= %s AND jsonb_typeof(entry) = 'object' "
-                "THEN entry::text END, size, coalesce(jsonb_typeof(entry), 'null'), "
-                "coalesce(scored, ''), mine FROM r WHERE before < %s ORDER BY seq",
-                (
-                    origin,
-                    origin,
-                    origin,
-                    origin,
-                    after,
-                    bound,
-                    limit,
-                    MAX_ENTRY,
-                    MAX_ENTRY,
-                    MAX_ENTRY,
-                    PULL_BUDGET,
-                ),
+                "CASE WHEN NOT mine AND size <= %(max)s AND kind = 'object' THEN body END, "
+                "size, coalesce(kind, 'null'), coalesce(scored, ''), mine FROM ("
+                "SELECT *, sum(least(size, %(max)s)) OVER (ORDER BY seq) - least(size, %(max)s) "
+                "AS before FROM (SELECT *, coalesce(octet_length(body), 0) AS size FROM ("
+                "SELECT seq, uuid, counter, changed_at, deleted, scored, "
+                "jsonb_typeof(entry) AS kind, (origin = %(me)s AND %(me)s <> '') AS mine, "
+                "CASE WHEN origin = %(me)s AND %(me)s <> '' THEN NULL ELSE entry::text END "
+                "AS body FROM plays WHERE seq > %(after)s AND seq <= %(bound)s "
+                "ORDER BY seq LIMIT %(limit)s) AS a) AS b) AS c "
+                "WHERE before < %(budget)s ORDER BY seq",
+                {
+                    "max": MAX_ENTRY,
+                    "me": origin,
+                    "after": after,
+                    "bound": bound,
+                    "limit": limit,
+                    "budget": PULL_BUDGET,
+                },
             ).fetchall()
             cut = len(rows) == limit or bool(
                 rows
