@@ -347,6 +347,8 @@ def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
     assert ok(club, b) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
     assert calls == []
     assert contents(b) == contents(a)
+    ((stamp, original),) = ledger_rows(club, "SELECT scored, entry::text FROM plays")
+    assert str(stamp).count(".") == 1
     with connected(club) as ledger:
         ledger.db.execute(
             "UPDATE plays SET scored = 'an older scorer.' || split_part(scored, '.', 2)"
@@ -356,22 +358,21 @@ def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
     assert ok(club, c) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
     assert calls == ["kamakura"]
     assert contents(c) == contents(a)
-    stamp = ledger_rows(club, "SELECT scored FROM plays")
-    ok(club, a)  # the play goes up again with today's stamp (nothing else changed)
-    with connected(club) as ledger:
-        ledger.db.execute("UPDATE plays SET scored = %s", (stamp[0][0],))
-        ledger.db.commit()
-    for tamper in (
-        "jsonb_set(entry, '{score_file}', "
-        "to_jsonb(replace(entry->>'score_file', '\"track\": 3', '\"track\": 9')))",
-        "jsonb_set(entry, '{result,players,0,total}', '99')",
+    for k, tamper in enumerate(
+        (
+            "jsonb_set(entry, '{score_file}', "
+            "to_jsonb(replace(entry->>'score_file', '\"track\": 3', '\"track\": 9')))",
+            "jsonb_set(entry, '{result,players,0,total}', '99')",
+        )
     ):
         calls.clear()
-        with connected(club) as ledger:
-            fresh = ledger.db.execute("SELECT scored FROM plays").fetchone()
-            ledger.db.execute(f"UPDATE plays SET entry = {tamper}, scored = %s", (fresh[0],))
+        with connected(club) as ledger:  # the play's own stamp, on a changed entry
+            ledger.db.execute(
+                f"UPDATE plays SET entry = {tamper.replace('entry', '%s::jsonb', 1)}, scored = %s",
+                (original, stamp),
+            )
             ledger.db.commit()
-        d = tmp_path / f"d{len(tamper)}.sqlite3"
+        d = tmp_path / f"d{k}.sqlite3"
         said = ok(club, d)
         assert calls == ["kamakura"]
         assert said == (
@@ -380,10 +381,14 @@ def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
             "result: companion club status).\n"
         )
         assert contents(d) == {}
-        with connected(club) as ledger:
-            ledger.db.execute("UPDATE plays SET entry = entry")  # back as a's version
-            ledger.db.commit()
-        ok(club, a)
+    with connected(club) as ledger:  # the entry as it was, under its stamp: not scored again
+        ledger.db.execute("UPDATE plays SET entry = %s::jsonb, scored = %s", (original, stamp))
+        ledger.db.commit()
+    calls.clear()
+    e = tmp_path / "e.sqlite3"
+    assert ok(club, e) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
+    assert calls == []
+    assert contents(e) == contents(a)
 
 
 def test_oversized_rows_are_set_aside_and_never_taken_whole(club: str, tmp_path: Path) -> None:
