@@ -27,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 MAX_NAME_LENGTH = 40
@@ -57,7 +58,8 @@ def _describe(char: str) -> str:
 
 
 def clean_name(text: str, *, what: str = "name") -> str:
-    """Return ``text`` as a name in its one stored shape.
+    """Return ``text`` as a name in its one stored shape (the same few names are
+    read over and over: a short one's answer is remembered).
 
     Args:
         text: The name as typed or read from a file.
@@ -66,6 +68,21 @@ def clean_name(text: str, *, what: str = "name") -> str:
     Raises:
         InvalidName: Empty, too long, or holding a forbidden character.
     """
+    if len(text) <= _REMEMBERED:
+        return _clean_name(text, what)
+    return _cleaned(text, what)
+
+
+_REMEMBERED = 2 * MAX_NAME_LENGTH
+"""Names at most this long have their answers remembered (a refusal never is)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def _clean_name(text: str, what: str) -> str:
+    return _cleaned(text, what)
+
+
+def _cleaned(text: str, what: str) -> str:
     stripped = text.strip()
     for char in stripped:
         category = unicodedata.category(char)
@@ -118,4 +135,11 @@ def name_problem(text: str, *, what: str = "name") -> str | None:
 
 def name_key(name: str) -> str:
     """The identity of a player: names with the same key are the same player."""
+    if len(name) <= _REMEMBERED:
+        return _name_key(name)
+    return unicodedata.normalize("NFC", " ".join(name.split()).casefold())
+
+
+@functools.lru_cache(maxsize=4096)
+def _name_key(name: str) -> str:
     return unicodedata.normalize("NFC", " ".join(name.split()).casefold())

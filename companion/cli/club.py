@@ -89,7 +89,7 @@ def _named(db: "Path | None", name: str | None) -> None:
     from companion.terminal.safe_text import line
 
     if name is None:
-        with open_history(db, write=False) as history:
+        with open_history(db, write=False, verify=False) as history:  # (reads one row)
             if table_of(history)[1] is not None or not sys.stdin.isatty():
                 return
         name = typer.prompt(
@@ -115,7 +115,9 @@ def sync(
     with _ledger(url, club) as ledger:
         ledger.check()
         _named(db, name)
-        with open_history(db, write=False) as history:
+        # Nothing new is found reading a few rows, without SQLite's quick check of
+        # the whole file: a sync with work opens it for writing, which checks it.
+        with open_history(db, write=False, verify=False) as history:
             report = idle(history, ledger)
         if report is None:
             with open_history(db) as history:

@@ -294,29 +294,43 @@ class Ledger:
         return int(row[0]) if row else 0
 
     def pull(
-        self, after: int, limit: int
+        self, after: int, limit: int, origin: str = ""
     ) -> tuple[int, list[tuple[int, Incoming | Renamed | SetAside]]]:
         """The next plays changed and renames made after change number ``after``, in the
         ledger's order: at most ``limit`` of them, and about :data:`PULL_BUDGET` bytes,
         none with a change number the server has not given itself.
 
         A row this table cannot take (an entry that is not a play's object, or too
-        long) comes as a :class:`SetAside` naming it. Returns the last change number
-        looked at (``after`` when there is nothing) and the rows.
+        long) comes as a :class:`SetAside` naming it. A play last written by
+        ``origin`` (this table) comes without its entry (``mine``): this table
+        mostly has that version already, and asks for the others with
+        :meth:`rows`. Returns the last change number looked at (``after`` when
+        there is nothing) and the rows.
         """
         with self.guard("read the ledger"):
             bound = self._bound()
+            # Each entry is written out as text once (the innermost query, kept whole
+            # by its LIMIT), measured, and sent only when not too long.
             rows = self.db.execute(
-                "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, scored, "
-                "coalesce(octet_length(entry::text), 0) AS size FROM plays "
-                "WHERE seq > %s AND seq <= %s ORDER BY seq LIMIT %s), "
-                "r AS (SELECT *, sum(least(size, %s)) OVER (ORDER BY seq) - least(size, %s) "
-                "AS before FROM s) "
                 "SELECT seq, uuid, counter, changed_at, deleted, "
-                "CASE WHEN size <= %s AND jsonb_typeof(entry) = 'object' THEN entry END, "
-                "size, coalesce(jsonb_typeof(entry), 'null'), coalesce(scored, '') FROM r "
-                "WHERE before < %s ORDER BY seq",
-                (after, bound, limit, MAX_ENTRY, MAX_ENTRY, MAX_ENTRY, PULL_BUDGET),
+                "CASE WHEN NOT mine AND size <= %(max)s AND kind = 'object' THEN body END, "
+                "size, coalesce(kind, 'null'), coalesce(scored, ''), mine FROM ("
+                "SELECT *, sum(least(size, %(max)s)) OVER (ORDER BY seq) - least(size, %(max)s) "
+                "AS before FROM (SELECT *, coalesce(octet_length(body), 0) AS size FROM ("
+                "SELECT seq, uuid, counter, changed_at, deleted, scored, "
+                "jsonb_typeof(entry) AS kind, (origin = %(me)s AND %(me)s <> '') AS mine, "
+                "CASE WHEN origin = %(me)s AND %(me)s <> '' THEN NULL ELSE entry::text END "
+                "AS body FROM plays WHERE seq > %(after)s AND seq <= %(bound)s "
+                "ORDER BY seq LIMIT %(limit)s) AS a) AS b) AS c "
+                "WHERE before < %(budget)s ORDER BY seq",
+                {
+                    "max": MAX_ENTRY,
+                    "me": origin,
+                    "after": after,
+                    "bound": bound,
+                    "limit": limit,
+                    "budget": PULL_BUDGET,
+                },
             ).fetchall()
             cut = len(rows) == limit or bool(
                 rows
@@ -333,21 +347,41 @@ class Ledger:
                 (after, rows[-1][0] if cut else bound, limit),
             ).fetchall()
             self.db.rollback()
-        found: list[tuple[int, Incoming | Renamed | SetAside]] = []
-        for seq, u, c, t, d, e, size, kind, scored in rows:
-            if not d and e is None:
-                why = (
-                    f"its entry is {size:,} bytes long (at most {MAX_ENTRY:,})"
-                    if size > MAX_ENTRY
-                    else f"its entry is a JSON {kind}, not a play"
-                )
-                found.append((seq, SetAside(seq, str(u), why)))
-            else:
-                found.append((seq, Incoming(u, c, str(t), bool(d), e, seq, str(scored))))
+        found: list[tuple[int, Incoming | Renamed | SetAside]] = [
+            (row[0], _item(row)) for row in rows
+        ]
         found += [(seq, Renamed(i, o, n, t, g, str(pu))) for seq, i, o, n, t, g, pu in renamed]
         found.sort(key=lambda item: item[0])
         found = found[:limit]
         return (found[-1][0] if found else after), found
+
+    def rows(self, seqs: Sequence[int]) -> list[Incoming | SetAside]:
+        """The plays at change numbers ``seqs`` whole, as :meth:`pull` gives the plays
+        of other tables, in that order: the first ones of them, about
+        :data:`PULL_BUDGET` bytes at most (at least one)."""
+        found: list[Incoming | SetAside] = []
+        if not seqs:
+            return found
+        step = max(1, PULL_BUDGET // MAX_ENTRY)
+        held = 0
+        with self.guard("read the ledger"):
+            for start in range(0, len(seqs), step):
+                for row in self.db.execute(
+                    "WITH s AS (SELECT seq, uuid, counter, changed_at, deleted, entry, "
+                    "scored, coalesce(octet_length(entry::text), 0) AS size FROM plays "
+                    "WHERE seq = ANY(%s)) "
+                    "SELECT seq, uuid, counter, changed_at, deleted, "
+                    "CASE WHEN size <= %s AND jsonb_typeof(entry) = 'object' "
+                    "THEN entry::text END, size, coalesce(jsonb_typeof(entry), 'null'), "
+                    "coalesce(scored, ''), false FROM s ORDER BY seq",
+                    (sorted(seqs[start : start + step]), MAX_ENTRY),
+                ).fetchall():
+                    found.append(_item(row))
+                    held += min(int(row[6]), MAX_ENTRY)
+                if held >= PULL_BUDGET:
+                    break
+            self.db.rollback()
+        return found
 
     def beyond(self) -> int:
         """How many rows carry a change number the server never gave (set aside by every
@@ -644,37 +678,33 @@ class Ledger:
             (list(people), list(people.values())),
         )
         db.execute("DELETE FROM sides WHERE play_uuid = ANY(%s)", (keys,))
-        columns: list[list[Any]] = [[] for _ in range(9)]
-        for w in writes:
-            entry = w.entry
-            values = (
-                w.uuid,
-                w.changed_at,
-                origin,
-                entry is None,
-                entry["game"] if entry else None,
-                entry["played_at"] if entry else None,
-                (entry["location"] or None) if entry else None,
-                _json(entry),
-                scorer_stamp(str(entry["game"])) or None
-                if entry and entry.get("score_file") is not None
-                else None,
-            )
-            for column, value in zip(columns, values, strict=True):
-                column.append(value)
+        # The batch goes as one JSON document (read by json_to_recordset on the
+        # server): no value is escaped one by one, and each entry is parsed once.
+        rows = [
+            {
+                "u": w.uuid,
+                "t": w.changed_at,
+                "d": w.entry is None,
+                "g": w.entry["game"] if w.entry else None,
+                "p": w.entry["played_at"] if w.entry else None,
+                "l": (w.entry["location"] or None) if w.entry else None,
+                "e": w.entry,
+                "s": scorer_stamp(w.entry) or None if w.entry else None,
+            }
+            for w in writes
+        ]
         counters = {
             str(u): int(c)
             for u, c in db.execute(
                 "INSERT INTO plays (uuid, counter, changed_at, origin, seq, deleted, game, "
-                "played_at, place, entry, scored) SELECT u, 1, t, o, 0, d, g, p, pl, "
-                "e::jsonb, sc FROM unnest(%s::text[], %s::text[], %s::text[], "
-                "%s::boolean[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) "
-                "AS x(u, t, o, d, g, p, pl, e, sc) "
+                "played_at, place, entry, scored) SELECT u, 1, t, %s, 0, d, g, p, l, e, s "
+                "FROM json_to_recordset(%s::json) "
+                "AS x(u text, t text, d boolean, g text, p text, l text, e jsonb, s text) "
                 "ON CONFLICT (uuid) DO UPDATE SET changed_at = excluded.changed_at, "
                 "origin = excluded.origin, scored = excluded.scored, "
                 "deleted = excluded.deleted, game = excluded.game, played_at = excluded.played_at, "
                 "place = excluded.place, entry = excluded.entry RETURNING uuid, counter",
-                columns,
+                (origin, json.dumps(rows, ensure_ascii=False)),
             ).fetchall()
         }
         db.execute(
@@ -801,6 +831,27 @@ ANONYMOUS = ""
 
 def _key(person: dict[str, Any]) -> str:
     return ANONYMOUS if person["anonymous"] else name_key(person["name"])
+
+
+def _item(row: Sequence[Any]) -> Incoming | SetAside:
+    """A play's row as :meth:`Ledger.pull` reads it: the play, or why it is set aside."""
+    seq, u, c, t, d, text, size, kind, scored, mine = row
+    if mine:
+        return Incoming(u, c, str(t), bool(d), None, seq, str(scored), mine=True)
+    entry = None
+    if text is not None:
+        try:
+            entry = json.loads(text)
+        except ValueError:  # (the server's own JSON: never, but it is data all the same)
+            entry = None
+    if not d and not isinstance(entry, dict):
+        why = (
+            f"its entry is {size:,} bytes long (at most {MAX_ENTRY:,})"
+            if size > MAX_ENTRY
+            else f"its entry is a JSON {kind}, not a play"
+        )
+        return SetAside(seq, str(u), why)
+    return Incoming(u, c, str(t), bool(d), entry, seq, str(scored), text=text)
 
 
 def _json(entry: object) -> str | None:

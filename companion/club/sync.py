@@ -19,7 +19,9 @@ from companion.club.ledger import Conflict, Ledger
 from companion.history.history_file import HistoryFile
 from companion.history.store import History
 from companion.history.sync_local import (
+    Incoming,
     Renamed,
+    already_here,
     new_marker,
     new_table_id,
     outgoing,
@@ -270,11 +272,25 @@ def _take(history: History, ledger: Ledger, batch: int, report: SyncReport) -> N
     known = state(history, ledger.id)
     seen = known.last_seq if known else 0
     while True:
-        seen, got = ledger.pull(seen, batch)
+        seen, got = ledger.pull(seen, batch, origin)
         if not got:
             break
+        # The plays this table wrote come without their entries: taken whole only
+        # when this history does not have that version (a sync cut short, a
+        # conflict settled here).
+        mine = [item for _, item in got if isinstance(item, Incoming) and item.mine]
+        here = already_here(history, mine) if mine else set()
+        wanted = [i.seq for i in mine if i.uuid not in here]
+        whole = {row.seq: row for row in ledger.rows(wanted)}
+        missing = [seq for seq in wanted if seq not in whole]
+        if missing:  # (more than one batch's bytes: the rest comes in the next)
+            seen = missing[0] - 1
+            got = [(seq, item) for seq, item in got if seq < missing[0]]
         items = [
-            item for _, item in got if not (isinstance(item, Renamed) and item.origin == origin)
+            whole[item.seq] if isinstance(item, Incoming) and item.mine else item
+            for _, item in got
+            if not (isinstance(item, Renamed) and item.origin == origin)
+            and not (isinstance(item, Incoming) and item.mine and item.uuid in here)
         ]
         applied = take(history, items, ledger=ledger.id, shown=ledger.shown, last_seq=seen)
         report.added += applied.added

@@ -15,6 +15,7 @@ order among the plays. The ledger itself is
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -65,7 +66,14 @@ class Outgoing:
 
 @dataclass(frozen=True)
 class Incoming:
-    """A play as the ledger has it: its version and entry (``None`` for a tombstone)."""
+    """A play as the ledger has it: its version and entry (``None`` for a tombstone).
+
+    Attributes:
+        seq: The ledger's change number of this version.
+        scored: The stamp the ledger holds for it (:func:`scorer_stamp`).
+        mine: Written by this table: it came without its entry (see :func:`at_version`).
+        text: The entry as the ledger's JSON text, when it came as text.
+    """
 
     uuid: str
     counter: int
@@ -74,6 +82,8 @@ class Incoming:
     entry: dict[str, Any] | None
     seq: int = 0
     scored: str = ""
+    mine: bool = False
+    text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -125,11 +135,9 @@ class ClubState:
 _STAMPS: dict[str, str] = {}
 
 
-def scorer_stamp(game: str) -> str:
-    """The stamp of this companion's scorer of ``game`` (a digest of its source): a
-    play the ledger holds as scored by the same stamp is not scored again here."""
+def _scorer_digest(game: str) -> str:
+    """A digest of the source of this companion's scorer of ``game`` ("": no such scorer)."""
     if game not in _STAMPS:
-        import hashlib
         import importlib.util
 
         from scorers import SCORERS
@@ -144,6 +152,30 @@ def scorer_stamp(game: str) -> str:
             data = b""
         _STAMPS[game] = hashlib.sha256(data).hexdigest()[:16] if data else ""
     return _STAMPS[game]
+
+
+def scorer_stamp(entry: dict[str, Any]) -> str:
+    """The stamp of a play's entry as scored here: a digest of this companion's
+    scorer of its game, then one of its score file and its result together ("": no
+    score file, or no scorer of the game).
+
+    A play the ledger holds with the very stamp this table works out for it is not
+    scored again here: the same scorer already gave that result for that score file.
+    A score file or a result changed in the ledger since (or a play scored by
+    another scorer) has another stamp, and is scored again.
+    """
+    score_file = entry.get("score_file")
+    if not isinstance(score_file, str):
+        return ""
+    scorer = _scorer_digest(str(entry.get("game")))
+    if not scorer:
+        return ""
+    try:
+        result = json.dumps(entry.get("result"), ensure_ascii=False, sort_keys=True)
+    except (TypeError, ValueError):
+        return ""
+    digest = hashlib.sha256(f"{len(score_file)}:{score_file}{result}".encode(errors="replace"))
+    return f"{scorer}.{digest.hexdigest()[:32]}"
 
 
 def entry_of(play: Play, events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -349,6 +381,10 @@ def take(
         pushed: The plays that went up: ``(uuid, counter sent, the ledger's counter now)``.
     """
     done = Applied(refused=[])
+    with history.guard("save the club's plays"):
+        # A page cache of 64 MB while plays come down: a new table's indexes grow
+        # by the thousand in one transaction.
+        history._db.execute("PRAGMA cache_size = -65536")
     with history.guard("save the club's plays"), history.transaction() as db:
         db.executemany(
             "UPDATE play_versions SET base = ?, base_entry = ?, "
@@ -451,7 +487,7 @@ def _take_plays(
         events: list[dict[str, Any]] = []
         if not item.deleted:
             entry = item.entry or {}
-            trusted = bool(item.scored) and item.scored == scorer_stamp(str(entry.get("game")))
+            trusted = bool(item.scored) and item.scored == scorer_stamp(entry)
             try:
                 play, events = read_entry({**entry, "id": 1}, item.uuid, trusted=trusted)
             except ScoreFileError as error:
@@ -496,7 +532,7 @@ def _take_plays(
                 item.changed_at,
                 item.counter,
                 item.deleted,
-                _dumped(item.entry),
+                item.text if item.text is not None else _dumped(item.entry),
             )
         )
     rows.write(db)
@@ -510,6 +546,19 @@ def _take_plays(
         "base_entry = excluded.base_entry",
         settled,
     )
+
+
+def already_here(history: HistoryFile, items: Sequence[Incoming]) -> set[str]:
+    """The uuids of ``items`` this history need not take: it has that very version
+    of the play, or changed the play since (it goes up next, and the ledger decides)."""
+    with history.guard("read the history"):
+        local = _versions(history._db, [item.uuid for item in items])
+    found = set()
+    for item in items:
+        mine = local.get(item.uuid)
+        if mine is not None and (mine[1] or mine[0] == mine[2] == item.counter):
+            found.add(item.uuid)
+    return found
 
 
 def _versions(db: sqlite3.Connection, uuids: Sequence[str]) -> dict[str, tuple[int, bool, int]]:

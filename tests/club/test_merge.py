@@ -327,7 +327,9 @@ def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
     club: str, tmp_path: Path, monkeypatch: Any
 ) -> None:
     # Expected: a play coming down that the ledger holds as scored by this very
-    # scorer is not re-scored; one stamped by another scorer is.
+    # scorer, for this very score file and result, is not re-scored; one stamped by
+    # an older scorer is re-scored (and taken); a score file or a result changed in
+    # the ledger under the old stamp is re-scored, caught and set aside.
     from companion.history.formats import ours
 
     calls: list[str] = []
@@ -344,13 +346,49 @@ def test_a_score_file_scored_by_the_same_scorer_is_not_scored_again(
     calls.clear()
     assert ok(club, b) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
     assert calls == []
+    assert contents(b) == contents(a)
+    ((stamp, original),) = ledger_rows(club, "SELECT scored, entry::text FROM plays")
+    assert str(stamp).count(".") == 1
     with connected(club) as ledger:
-        ledger.db.execute("UPDATE plays SET scored = 'another scorer', entry = entry")
+        ledger.db.execute(
+            "UPDATE plays SET scored = 'an older scorer.' || split_part(scored, '.', 2)"
+        )
         ledger.db.commit()
     c = tmp_path / "c.sqlite3"
     assert ok(club, c) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
     assert calls == ["kamakura"]
     assert contents(c) == contents(a)
+    for k, tamper in enumerate(
+        (
+            "jsonb_set(entry, '{score_file}', "
+            "to_jsonb(replace(entry->>'score_file', '\"track\": 3', '\"track\": 9')))",
+            "jsonb_set(entry, '{result,players,0,total}', '99')",
+        )
+    ):
+        calls.clear()
+        with connected(club) as ledger:  # the play's own stamp, on a changed entry
+            ledger.db.execute(
+                f"UPDATE plays SET entry = {tamper.replace('entry', '%s::jsonb', 1)}, scored = %s",
+                (original, stamp),
+            )
+            ledger.db.commit()
+        d = tmp_path / f"d{k}.sqlite3"
+        said = ok(club, d)
+        assert calls == ["kamakura"]
+        assert said == (
+            "Sent 0 plays; took 0 plays (0 new, 0 changed, 0 deleted); 1 row of the ledger "
+            "set aside (k-0: k-0.score_file: re-scored, it does not give the stored "
+            "result: companion club status).\n"
+        )
+        assert contents(d) == {}
+    with connected(club) as ledger:  # the entry as it was, under its stamp: not scored again
+        ledger.db.execute("UPDATE plays SET entry = %s::jsonb, scored = %s", (original, stamp))
+        ledger.db.commit()
+    calls.clear()
+    e = tmp_path / "e.sqlite3"
+    assert ok(club, e) == "Sent 0 plays; took 1 play (1 new, 0 changed, 0 deleted).\n"
+    assert calls == []
+    assert contents(e) == contents(a)
 
 
 def test_oversized_rows_are_set_aside_and_never_taken_whole(club: str, tmp_path: Path) -> None:
