@@ -5,6 +5,7 @@ export { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
 export { TextView } from "./text.js"; // typing is never merged with another device's
 export { TextareaView } from "./text.js"; // the same, for a box of several lines
 export { HTMLView } from "./html.js"; // a value is never put into the page as markup
+export { ListenModel, ListenView } from "./listen.js"; // the score pad's Listen button
 export {
   BoundedIntTextModel,
   BoxModel,
