@@ -26,6 +26,7 @@ from ipywidgets import __jupyter_widgets_controls_version__ as CONTROLS_VERSION
 from traitlets import Bool, Int, Unicode
 
 from companion.kits.pad import PadRow
+from companion.voice import Question
 from companion.widgets.bounds import QuietLog
 from companion.widgets.cells import css_name
 from companion.widgets.comm_filter import LOG
@@ -76,21 +77,25 @@ def hearable(row: PadRow) -> bool:
 
 
 def core_missing() -> str | None:
-    """What the recognizer lacks on this computer, in one line (None: nothing)."""
-    try:
-        from companion.voice import missing
-    except ImportError:
-        return "Voice needs the companion's voice extra: pip install 'companion[voice]'."
-    found: str | None = missing()
-    return found
+    """What the recognizer lacks on this computer, in one line (None: nothing).
+
+    The page records through the browser: the host's own microphone is not needed.
+    """
+    from companion.voice import missing
+
+    return missing(microphone=False)
+
+
+def question_for(row: PadRow, names: list[str]) -> Question:
+    """The question a row of the pad asks every seat: the table's names and its bounds."""
+    return Question(tuple(names), low=row.low, high=row.high)
 
 
 def core_hear(pcm: bytes, rate: int, row: PadRow, names: list[str]) -> dict[int, Any]:
-    """The values :mod:`companion.voice` heard for ``row``, by seat."""
-    from companion.voice import hear, question_for_row
+    """The values :mod:`companion.voice` heard for ``row``, by seat (text, as typed)."""
+    from companion.voice import hear
 
-    heard = hear(pcm, rate, question_for_row(row, names))
-    return {seat: value for seat, value in heard.values.items() if value is not None}
+    return dict(hear(pcm, rate, question_for(row, names)).values)
 
 
 class Voice:
@@ -99,22 +104,21 @@ class Voice:
     Args:
         form: The score pad.
         hearer: What hears a recording (:func:`core_hear`; tests may give another).
-        missing: What the recognizer lacks (:func:`core_missing` when not given).
+        missing: What says what the recognizer lacks (:func:`core_missing`).
     """
 
     def __init__(
         self,
         form: ScoreForm,
         hearer: Hearer | None = None,
-        missing: str | None | bool = False,
+        missing: Callable[[], str | None] = core_missing,
     ) -> None:
         self.form = form
         self.hearer = hearer or core_hear
         self.rows = [row for row in form.spec.player_rows if hearable(row)]
         self.button = Listen()
         self.button.add_class("listen")
-        lacking = core_missing() if missing is False else missing
-        self.button.missing = str(lacking or "")
+        self.button.missing = missing() or ""
         self.choice = w.Dropdown(
             options=[(row.label, index) for index, row in enumerate(self.rows)],
             value=0 if self.rows else None,

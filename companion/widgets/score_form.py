@@ -35,8 +35,8 @@ from companion.widgets.pads import player_cells, shared_cells
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
-    from companion.widgets.listen import Voice
     from companion.history.saving import Saved
+    from companion.widgets.listen import Voice
 
 NO_START = -1
 """The start player's choice when nobody was noted."""

@@ -39,6 +39,7 @@ import asyncio
 import ipaddress
 import json
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from companion.bounded_json import MAX_SCORE_FILE_BYTES
@@ -163,7 +164,7 @@ def unpack(raw: bytes) -> tuple[Any, list[bytes]] | None:
         return None
     offsets = [int.from_bytes(raw[4 * k : 4 * k + 4], "big") for k in range(1, count + 1)]
     offsets.append(len(raw))
-    if offsets[0] != 4 * (count + 1) or any(b < a for a, b in zip(offsets, offsets[1:])):
+    if offsets[0] != 4 * (count + 1) or any(b < a for a, b in pairwise(offsets)):
         return None
     try:
         msg = json.loads(raw[offsets[0] : offsets[1]].decode("utf-8"))
