@@ -8,7 +8,7 @@ import { DOMWidgetModel, DOMWidgetView } from "@jupyter-widgets/base";
 
 export const RATE = 16000; // samples a second sent to the kernel (16-bit, one channel)
 const PIECE = RATE; // samples in one message (a second): companion/widgets/socket_filter.py
-const QUIET_END = 0.8; // seconds of quiet after speech that end the recording
+const QUIET_END = 1.0; // seconds of quiet after speech that end the recording (or press Stop)
 const NOTHING_SAID = 8; // seconds without speech after which the recording stops
 
 export const NO_MICROPHONE =
@@ -124,7 +124,7 @@ export class ListenView extends DOMWidgetView {
   update() {
     const why = this.unavailable();
     this.el.classList.toggle("listen-unavailable", Boolean(why));
-    this.button.hidden = Boolean(why);
+    this.button.style.display = why ? "none" : "";
     if (why) {
       this.line.textContent = why;
       return;
