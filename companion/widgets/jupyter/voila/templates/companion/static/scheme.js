@@ -1,2 +1,2 @@
-/* The companion's page, built by frontend/build.mjs from 826176ffd40b023f98a6989aa77efe0ee1587e1cdf37a532e54108c1d522ee5f */
+/* The companion's page, built by frontend/build.mjs from e90f9d12d9596031012871ab6d53f254cc50502b899ae3021a37f0862c408003 */
 (()=>{try{t=localStorage.getItem("companion-scheme"),(t==="dark"||t==="light")&&(document.documentElement.dataset.scheme=t)}catch{}var t;})();
