@@ -19,13 +19,13 @@ end shows that line instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import ipywidgets as w
 from ipywidgets import __jupyter_widgets_controls_version__ as CONTROLS_VERSION
 from traitlets import Bool, Int, Unicode
 
-from companion.kits.pad import PadRow
+from companion.kits.pad import PadRow, PadSpec
 from companion.voice import Question
 from companion.widgets.bounds import QuietLog
 from companion.widgets.cells import css_name
@@ -38,8 +38,28 @@ from companion.widgets.socket_filter import (
     voice_shape,
 )
 
-if TYPE_CHECKING:
-    from companion.widgets.score_form import ScoreForm
+
+class Pad(Protocol):
+    """What the Listen button asks of its score pad (a :class:`ScoreForm` of score_form)."""
+
+    spec: PadSpec
+    players: int
+    keys: dict[str, str]
+    shown_names: list[str]
+    saved_id: int | None
+
+    def values(self) -> dict[str, Any]:
+        """Each filled cell's value, by its key in the pad's description."""
+        ...
+
+    def fill_heard(self, values: dict[str, Any]) -> None:
+        """Put heard values in their cells (by path), each marked as heard."""
+        ...
+
+    def seen_css(self, name: str) -> None:
+        """The cell of CSS class ``name`` was looked at."""
+        ...
+
 
 QUIET_VOICE = QuietLog(LOG)
 Hearer = Callable[[bytes, int, PadRow, list[str]], dict[int, Any]]
@@ -109,7 +129,7 @@ class Voice:
 
     def __init__(
         self,
-        form: ScoreForm,
+        form: Pad,
         hearer: Hearer | None = None,
         missing: Callable[[], str | None] = core_missing,
     ) -> None:

@@ -20,7 +20,8 @@ kernel; one that the page never sends is dropped and named in the log
   connection); the one exception is a piece of a spoken count (:func:`voice_shape`):
   one buffer of at most :data:`VOICE_PART_BYTES`, only to the pad's Listen widget
   (:data:`VOICE_MODEL`), and only from the host's own screen (a loopback address:
-  the only page a browser gives its microphone).
+  the only page a browser gives its microphone); any device may tell that widget
+  a heard cell was looked at.
 
 One connection's messages are read at most :data:`RATE` a second after a
 burst of :data:`BURST` (requests for one widget's state, which a page that
@@ -300,10 +301,12 @@ class SocketFilter:
         if method == "custom" and (model == VOICE_MODEL or buffers):
             if model != VOICE_MODEL:
                 return "a comm_msg: sound to a widget that is not the Listen button"
-            if not self.local:
-                return "a comm_msg: sound from a device that is not the host's screen"
             refused = voice_shape(data.get("content"), buffers)
-            return None if refused is None else f"a comm_msg: {refused}"
+            if refused is not None:
+                return f"a comm_msg: {refused}"
+            if buffers and not self.local:  # a heard cell looked at may come from any device
+                return "a comm_msg: sound from a device that is not the host's screen"
+            return None
         if method == "custom":
             if data.get("content") != CLICK:
                 return "a comm_msg: a custom message that is not a click"

@@ -131,11 +131,13 @@ def test_sound_of_another_shape_or_size_is_refused_and_named(
     assert lines == [f"Refused {kind} from 127.0.0.1: {detail}"]
 
 
-def test_sound_from_a_device_on_the_network_is_refused() -> None:
+def test_sound_from_a_device_on_the_network_is_refused_a_look_is_not() -> None:
     found, _ = rule(local=False)
     assert found.reason(pack(custom("listen", piece()), [b"ab"])) == (
         "a comm_msg: sound from a device that is not the host's screen"
     )
+    seen = {"event": "seen", "cell": "c-players-0-journey"}
+    assert found.reason(json.dumps(custom("listen", seen))) is None
 
 
 def test_buffers_with_any_other_message_are_refused() -> None:
