@@ -221,8 +221,10 @@ class Voice:
         Returns:
             The values put in, by seat.
         """
+        self.button.status = ""  # every recording gets its own word, the same one too
         row = self.row
         if self.button.missing or row is None:
+            self.button.status = self.button.missing or "Choose the row to say first."
             return {}
         if self.form.saved_id is not None:
             self.button.status = (

@@ -99,8 +99,13 @@ export class ListenView extends DOMWidgetView {
     this.line.setAttribute("role", "status");
     this.el.append(this.button, this.line);
     this.recording = null;
+    this.starting = false;
     this.note = "";
     this.button.addEventListener("click", () => (this.recording ? this.stop() : this.start()));
+    // The kernel's word on a recording replaces this device's own note ("Hearing…").
+    this.listenTo(this.model, "change:status", () => {
+      this.note = "";
+    });
     this.update();
   }
 
@@ -143,6 +148,10 @@ export class ListenView extends DOMWidgetView {
   }
 
   async start() {
+    if (this.starting) {
+      return;
+    }
+    this.starting = true;
     this.say("Asking for the microphone…");
     let stream;
     try {
@@ -152,6 +161,8 @@ export class ListenView extends DOMWidgetView {
     } catch (error) {
       this.say(`No microphone: ${error && error.message ? error.message : error}`);
       return;
+    } finally {
+      this.starting = false;
     }
     const context = new AudioContext();
     const source = context.createMediaStreamSource(stream);
@@ -212,7 +223,7 @@ export class ListenView extends DOMWidgetView {
       return;
     }
     this.send16(pcm);
-    this.say("");
+    this.say("Hearing…");
   }
 
   /** Sends a recording in pieces of a second; the kernel hears it after the last. */

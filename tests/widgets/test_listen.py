@@ -162,6 +162,7 @@ def test_what_voice_lacks_is_said_where_the_button_is_and_nothing_is_heard() -> 
     assert voice.button.missing == lacking
     assert voice.hear(b"\x00\x00") == {}
     assert calls == []
+    assert voice.button.status == lacking
 
 
 def test_a_saved_game_takes_no_spoken_count() -> None:
