@@ -20,7 +20,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.voice.grammar import DESIGN, DESIGNS, Grammar, Heard, Question, grammar, read
+from companion.voice.grammar import (
+    DESIGN,
+    DESIGNS,
+    Grammar,
+    Heard,
+    Question,
+    grammar,
+    question_for,
+    read,
+)
 
 if TYPE_CHECKING:
     from companion.voice.microphone import Microphone
@@ -36,6 +45,7 @@ __all__ = [
     "hear_wav",
     "listen",
     "missing",
+    "question_for",
     "read",
 ]
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from companion.voice.words import LETTERS, MOST, ascii_word, number_words, split_numbers
 
@@ -160,7 +161,7 @@ def grammar(question: Question) -> Grammar:
     rules.append(f"<number> = {_numbers(max(0, question.low), question.top)};")
     rules.append(f"<value> = {' | '.join(value)};")
     asked = [said[s] for s in question.seats if said[s]]
-    if question.design == PAIRS and asked:
+    if _pairs(question):
         rules.append(f"<seat> = {' | '.join(asked)};")
         rules.append("<entry> = <seat> <value>;")
         body = "<entry>+ | nobody"
@@ -168,6 +169,67 @@ def grammar(question: Question) -> Grammar:
         body = " ".join(["<value>"] * len(question.seats)) + " | nobody"
     rules.append(f"public <line> = {body};")
     return Grammar("\n".join(rules) + "\n", words, said)
+
+
+def _pairs(question: Question) -> bool:
+    """Whether the values are said after names (the design, and a name to say)."""
+    said = spoken_names(question.names)
+    return question.design == PAIRS and any(said[s] for s in question.seats)
+
+
+class RowFacts(Protocol):
+    """What a score pad's row tells the grammar (``companion.kits.pad.PadRow`` has it)."""
+
+    @property
+    def kind(self) -> str:
+        """``number``, ``choice`` or ``parts``."""
+        ...
+
+    @property
+    def low(self) -> int:
+        """The least value."""
+        ...
+
+    @property
+    def high(self) -> int | None:
+        """The most value."""
+        ...
+
+    @property
+    def codec(self) -> Any:
+        """The entry code, or ``None``."""
+        ...
+
+    @property
+    def parts(self) -> Sequence[Any]:
+        """The parts of a structured value (each may have a ``high``)."""
+        ...
+
+    @property
+    def shared(self) -> bool:
+        """One value for the whole table."""
+        ...
+
+
+def question_for(row: RowFacts, names: Sequence[str], seat: int | None = None) -> Question | None:
+    """The question of one cell of a pad's row (``seat`` ``None``: the whole row), or ``None``.
+
+    A number row is heard as numbers in its bounds; a row with an entry code as
+    letters with numbers (the greatest of its parts' bounds, else 9); a choice, or
+    a structured row without an entry code, is not heard (it is picked or typed).
+    A shared row (one value for the table) is heard as one value, with no name.
+    """
+    if row.kind == "number":
+        low, high, codes = row.low, row.high, False
+    elif row.codec is not None:
+        highs = [p.high for p in row.parts if getattr(p, "high", None) is not None]
+        low, high, codes = 0, max(highs, default=9), True
+    else:
+        return None
+    if row.shared:
+        return Question(("",), (0,), low, high, codes)
+    seats = tuple(range(len(names))) if seat is None else (seat,)
+    return Question(tuple(names), seats, low, high, codes)
 
 
 def _read_value(question: Question, words: Sequence[str]) -> str | int | None:
@@ -222,7 +284,7 @@ def read(question: Question, heard: str, seconds: float = 0.0) -> Heard:
         return Heard(heard, {seat: question.none for seat in question.seats}, seconds)
     said = spoken_names(question.names)
     found: dict[int, str | int | None] = {}
-    if question.design == PAIRS:
+    if _pairs(question):
         starts: list[tuple[int, int, int]] = []  # (word index, length, seat)
         k = 0
         while k < len(words):
