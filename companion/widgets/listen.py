@@ -26,7 +26,6 @@ from ipywidgets import __jupyter_widgets_controls_version__ as CONTROLS_VERSION
 from traitlets import Bool, Int, Unicode
 
 from companion.kits.pad import PadRow, PadSpec
-from companion.voice import Question
 from companion.widgets.bounds import QuietLog
 from companion.widgets.cells import css_name
 from companion.widgets.comm_filter import LOG
@@ -106,16 +105,15 @@ def core_missing() -> str | None:
     return missing(microphone=False)
 
 
-def question_for(row: PadRow, names: list[str]) -> Question:
-    """The question a row of the pad asks every seat: the table's names and its bounds."""
-    return Question(tuple(names), low=row.low, high=row.high)
-
-
 def core_hear(pcm: bytes, rate: int, row: PadRow, names: list[str]) -> dict[int, Any]:
-    """The values :mod:`companion.voice` heard for ``row``, by seat (text, as typed)."""
-    from companion.voice import hear
+    """The values :mod:`companion.voice` heard for ``row``, by seat (text, as typed), with
+    the grammar :func:`companion.voice.question_for` makes from the row's facts."""
+    from companion.voice import hear, question_for
 
-    return dict(hear(pcm, rate, question_for(row, names)).values)
+    question = question_for(row, names)
+    if question is None:  # a row the grammar does not hear (not one this button offers)
+        return {}
+    return dict(hear(pcm, rate, question).values)
 
 
 class Voice:
