@@ -27,7 +27,6 @@ from traitlets import Bool, Int, Unicode
 
 from companion.kits.pad import PadRow, PadSpec
 from companion.widgets.bounds import QuietLog
-from companion.widgets.cells import css_name
 from companion.widgets.comm_filter import LOG
 from companion.widgets.socket_filter import (
     VOICE_MAX_BYTES,
@@ -247,8 +246,3 @@ class Voice:
         self.button.status = f"Heard for {row.label}: {said}. Check the marked cells."
         self.next_row()
         return filled
-
-
-def heard_css(path: str) -> str:
-    """The CSS class by which the page names a cell it saw (:func:`css_name`)."""
-    return css_name(path)
