@@ -24,6 +24,7 @@ import pytest
 
 from tests.widgets.test_browser import (
     ARGS,
+    ARTIFACTS,
     CHROMIUM,
     Server,
     choose,
@@ -137,6 +138,8 @@ def test_a_count_said_on_the_host_s_page_fills_the_pad_and_is_put_right_before_s
         page.wait_for_selector(
             ".listen-line:has-text('Heard for Score track: Aki 58, Ben 60.')", timeout=20_000
         )
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator(".scorepad").screenshot(path=str(ARTIFACTS / "tokaido-heard.png"))
         # Ben said sixty-one: the table reads the pad and puts it right. Looking at the
         # cell takes its mark away (on this device at once, and in the kernel).
         page.locator(".c-players-1-journey input").focus()
