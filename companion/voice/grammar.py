@@ -150,7 +150,7 @@ def grammar(question: Question) -> Grammar:
     for spoken in known:
         for word in spoken.split():
             words.setdefault(word, guess_phones(word))
-    value = ["<number>", ZERO, *NONE_WORDS]
+    value = ["<number>", *NONE_WORDS]  # "zero" is a number of a field that starts at 0
     if known:
         value.append("same as <anyone>")
         rules.append(f"<anyone> = {' | '.join(known)};")

@@ -1,7 +1,7 @@
 """The host's microphone, through sounddevice (PortAudio: Debian's ``libportaudio2``).
 
 The sound is decoded as it comes; the count ends when the speaker has been
-quiet for :data:`QUIET` seconds after speaking (or after :data:`LONGEST` seconds).
+quiet for about :data:`QUIET` seconds after speaking (or after :data:`LONGEST` seconds).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 from companion.voice.grammar import Heard, Question
 
-QUIET = 0.4
-"""Seconds of silence after speech that end the count."""
+QUIET = 0.3
+"""Seconds of silence after speech that end the count (pocketsphinx's endpointer window)."""
 LONGEST = 20.0
 """The longest a count is listened to."""
 WAIT = 5.0
@@ -38,7 +38,11 @@ def microphone_missing() -> str | None:
 
 @dataclass
 class Microphone:
-    """The default input device, listened to for one count at a time."""
+    """The default input device, listened to for one count at a time.
+
+    pocketsphinx's endpointer finds where speech starts and stops; the speech
+    is decoded as it comes, so that little is left to do when it stops.
+    """
 
     quiet: float = QUIET
     longest: float = LONGEST
@@ -53,23 +57,27 @@ class Microphone:
         if problem:
             raise RuntimeError(problem)
         import sounddevice
+        from pocketsphinx import Endpointer
 
-        from companion.voice.recognizer import CHUNK, RATE, Listening
+        from companion.voice.recognizer import RATE, Listening
 
         listening = Listening(question)
+        ends = Endpointer(window=self.quiet, sample_rate=RATE)
+        samples = ends.frame_bytes // 2
+        began = time.monotonic()
         spoke = False
-        quiet_since = time.monotonic()
-        began = quiet_since
         with sounddevice.RawInputStream(
-            samplerate=RATE, channels=1, dtype="int16", blocksize=CHUNK
+            samplerate=RATE, channels=1, dtype="int16", blocksize=samples
         ) as stream:
             while True:
-                data, _ = stream.read(CHUNK)
-                now = time.monotonic()
-                if listening.feed(bytes(data)):
-                    spoke, quiet_since = True, now
-                elif spoke and now - quiet_since >= self.quiet:
-                    break
-                if now - began >= self.longest or (not spoke and now - began >= WAIT):
+                data, _ = stream.read(samples)
+                speech = ends.process(bytes(data))
+                if speech is not None:
+                    spoke = True
+                    listening.feed(speech)
+                    if not ends.in_speech:
+                        break
+                waited = time.monotonic() - began
+                if waited >= self.longest or (not spoke and waited >= WAIT):
                     break
         return listening.end()

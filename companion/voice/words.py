@@ -183,6 +183,8 @@ def guess_phones(word: str) -> str:
             letter = word[k]
             if letter == "y":
                 phones.append("IY" if k > 0 else "Y")
+            elif letter == "e" and k == len(word) - 1 and k > 0 and word[k - 1] in "aou":
+                phones.append("IY")  # Zoe, Chloe
             elif letter in SINGLE and not (phones and phones[-1] == SINGLE[letter]):
                 phones.append(SINGLE[letter])
             k += 1
