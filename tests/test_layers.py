@@ -24,6 +24,7 @@ LAYERS = {
     "companion.history": 3,
     "companion.club": 4,  # a club's ledger on PostgreSQL: over the history, under the CLI
     "companion.terminal": 4,
+    "companion.voice": 4,  # the end count by voice: pocketsphinx and a grammar per question
     "companion.play": 5,
     "companion.kits": 5,  # a game's kit: its facts, its pad description, its play-along flow
     "companion.widgets": 6,

@@ -34,6 +34,16 @@ LocationOption = Annotated[
     str | None,
     typer.Option("--location", metavar="PLACE", help="Where the game is played (saved with it)."),
 ]
+VoiceFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--voice-file",
+        metavar="WAV",
+        exists=True,
+        dir_okay=False,
+        help="At the end count, F2 or :say hears this WAV file instead of the microphone.",
+    ),
+]
 INTERRUPTED = 130
 """The exit code after Ctrl-C."""
 

@@ -9,6 +9,7 @@ from companion.cli.common import (
     DbOption,
     JsonOption,
     LocationOption,
+    VoiceFileOption,
     checked_place,
     fail,
     game_id,
@@ -22,12 +23,14 @@ def play(
     game: Annotated[str, typer.Argument(help=GAMES_HELP + ".")],
     location: LocationOption = None,
     db: DbOption = None,
+    voice_file: VoiceFileOption = None,
 ) -> None:
     """Start a new game and play along: set-up, rounds, start players, scoring.
 
     Without --location, places from the history are offered (when it knows some).
+    At the end count, F2 or :say fills the answer with what is said (docs/voice.md).
     """
-    start_session(game_id(game), "play", db, checked_place(location))
+    start_session(game_id(game), "play", db, checked_place(location), voice_file=voice_file)
 
 
 def resume(

@@ -19,6 +19,7 @@ from companion.cli.common import (
     HelpGroup,
     JsonOption,
     LocationOption,
+    VoiceFileOption,
     checked_place,
     fail,
     fail_with_problems,
@@ -97,6 +98,7 @@ def score(
     ] = False,
     location: LocationOption = None,
     db: DbOption = None,
+    voice_file: VoiceFileOption = None,
 ) -> None:
     """Score a finished game from a score file and record it in the history.
 
@@ -117,7 +119,15 @@ def score(
     if input is None:
         from companion.cli.sessions import start_session
 
-        start_session(scorer.info.id, "score", db, place, save=not no_save, as_json=json)
+        start_session(
+            scorer.info.id,
+            "score",
+            db,
+            place,
+            save=not no_save,
+            as_json=json,
+            voice_file=voice_file,
+        )
         return
     try:
         text = read_source(input, limit=MAX_SCORE_FILE_BYTES)

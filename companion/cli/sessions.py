@@ -184,6 +184,7 @@ def start_session(
     *,
     save: bool = True,
     as_json: bool = False,
+    voice_file: Path | None = None,
 ) -> None:
     """Open a new session and run it (exit 2, creating nothing, without a terminal).
 
@@ -198,6 +199,8 @@ def start_session(
             nothing is recorded.
         as_json: ``score --json``: the questions and messages go to standard
             error and standard output gets only the result's JSON.
+        voice_file: ``--voice-file``: the WAV heard at the end count instead
+            of the microphone.
     """
     from companion.events import LOCATION
     from companion.history.places import known_places
@@ -221,7 +224,8 @@ def start_session(
         if not save:
             facts.append((NO_SAVE, True))
         store = SessionStore(history)
-        drive(store.session(store.start(game, kind, facts=facts)), as_json=as_json)
+        session = store.session(store.start(game, kind, facts=facts))
+        drive(session, as_json=as_json, voice_file=voice_file)
 
 
 @contextmanager
@@ -245,7 +249,11 @@ def prompts_to_stderr(wanted: bool) -> Iterator[None]:
 
 
 def drive(
-    session: "Session", *, as_json: bool = False, heading: Callable[[str], str] | None = None
+    session: "Session",
+    *,
+    as_json: bool = False,
+    heading: Callable[[str], str] | None = None,
+    voice_file: Path | None = None,
 ) -> None:
     """Run an open session; a pause or Ctrl-C saves and says how to resume.
 
@@ -254,8 +262,11 @@ def drive(
     one of the last answer).
 
     With ``as_json`` every message goes to standard error and the result is
-    printed as the JSON of ``companion score --input FILE --json``.
+    printed as the JSON of ``companion score --input FILE --json``. ``voice_file``
+    is heard instead of the microphone at the end count (F2 or ``:say``).
     """
+    from functools import partial
+
     from companion.analysis.played_game import INTERIM
     from companion.history.saving import after_saving
     from companion.history.sessions import SessionHeld, SessionLost
@@ -271,7 +282,7 @@ def drive(
     try:
         done = run(
             session,
-            prompter_for=QuestionaryPrompter,
+            prompter_for=partial(QuestionaryPrompter, voice_file=voice_file),
             out=lambda text: echo(between_words(lines(text))),
             heading=heading,
         )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 
 import questionary
@@ -27,6 +28,7 @@ from prompt_toolkit.styles import Style
 from prompt_toolkit.validation import ValidationError, Validator
 
 from companion.play.table import Complete, Pause, Preview, Undo
+from companion.voice import Question
 
 UNDO = "↩ Undo the last answer"
 RULES = "? Rules for this part of the game"
@@ -43,6 +45,9 @@ CONTROLS = {
     ":t": TIME,
 }
 HINT = "(:undo  :rules  :pause  :time)"
+SAY = ":say"
+"""Typed at an end-count question (or F2 pressed): listen, and fill the line with what is heard."""
+SAY_HINT = "  :say or F2 to speak"
 DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause  :time)"
 LIST_HINT = "(number, first letters or arrows; Enter picks)"
 SHOWN_NAMES = 8
@@ -345,19 +350,94 @@ class KeptLineValidator(Validator):
         raise ValidationError(message=str(message), cursor_position=cursor)
 
 
+def _voice_key_bindings(listen: Callable[[], str | None]) -> Any:
+    """F2: listen (the question's screen set aside meanwhile) and put the line heard on it."""
+    from prompt_toolkit.application import run_in_terminal
+    from prompt_toolkit.key_binding import KeyBindings
+
+    bindings = KeyBindings()
+
+    @bindings.add("f2")
+    def _(event: Any) -> None:
+        buffer = event.current_buffer
+
+        async def hear() -> None:
+            line = await run_in_terminal(listen)
+            if line is not None:
+                buffer.exit_selection()
+                buffer.document = Document(line, len(line))
+
+        event.app.create_background_task(hear())
+
+    return bindings
+
+
 class QuestionaryPrompter:
     """Asks in the terminal; shows rules (or the time) on request and asks again.
+
+    At an end-count question (one the table hands a ``voice`` question), F2 or
+    ``:say`` listens (:mod:`companion.voice`) and puts what was heard on the
+    answer line, for the players to read, change and confirm with Enter: nothing
+    heard is ever taken without it.
 
     Args:
         show_rules: Prints the rules for the current part of the game.
         show_time: Prints the time at the table so far (not offered without it).
+        voice_file: A WAV file heard instead of the microphone (``--voice-file``).
     """
 
+    listens = True
+    """The table hands this prompter the voice question of an end count."""
+
     def __init__(
-        self, show_rules: Callable[[], None], show_time: Callable[[], None] | None = None
+        self,
+        show_rules: Callable[[], None],
+        show_time: Callable[[], None] | None = None,
+        *,
+        voice_file: Path | None = None,
     ) -> None:
         self.show_rules = show_rules
         self.show_time = show_time
+        self.voice_file = voice_file
+
+    def hear(self, question: Question) -> tuple[str | None, str]:
+        """Listen for ``question``: ``(the answer line, or None; one line to show)``."""
+        from companion.voice import hear_wav, listen, missing
+
+        problem = missing(microphone=self.voice_file is None)
+        if problem:
+            return None, f"Voice: {problem}"
+        try:
+            heard = hear_wav(self.voice_file, question) if self.voice_file else listen(question)
+        except (ValueError, RuntimeError, OSError) as error:
+            return None, f"Voice: {error}"
+        if not heard.values:
+            said = f" ({heard.words})" if heard.words else ""
+            return None, f"Voice: heard nothing that fits{said}; speak again or type it"
+        return (
+            heard.line(question),
+            f"Heard: {heard.words}. Check the line, change what is wrong, then Enter.",
+        )
+
+    def _voice_key(self, question: questionary.Question, voice: Question) -> None:
+        """Bind F2 on ``question`` to listening for ``voice``."""
+        from prompt_toolkit.key_binding import merge_key_bindings
+
+        app = question.application
+        bindings = _voice_key_bindings(lambda: self._listening(voice))
+        from prompt_toolkit.key_binding import KeyBindings
+
+        app.key_bindings = merge_key_bindings([app.key_bindings or KeyBindings(), bindings])
+
+    def _listening(self, question: Question) -> str | None:
+        """Listen (saying so above the question); the line heard, or ``None``."""
+        from prompt_toolkit import print_formatted_text
+
+        if self.voice_file is None:
+            print_formatted_text("Listening: say the count, then stop.")
+        line, said = self.hear(question)
+        print_formatted_text(said)
+        return line
 
     def _shown(self, answer: str) -> bool:
         """Show the rules or the time for such a request; whether it was one."""
@@ -411,12 +491,19 @@ class QuestionaryPrompter:
         *,
         complete: Complete | None = None,
         preview: Preview | None = None,
+        voice: Question | None = None,
     ) -> str:
-        """A line of text that ``validate`` accepts (or a request)."""
+        """A line of text that ``validate`` accepts (or a request).
+
+        With ``voice`` (an end-count question), F2 or ``:say`` fills the line with
+        what is heard.
+        """
 
         def check(text: str) -> bool | str:
             control = CONTROLS.get(text.strip().lower())
             if control is not None and (control != TIME or self.show_time is not None):
+                return True
+            if voice is not None and text.strip().lower() == SAY:
                 return True
             problem = validate(text)
             return True if problem is None else problem
@@ -428,10 +515,13 @@ class QuestionaryPrompter:
             extra.update(completer=WordCompleter(complete), complete_while_typing=True)
         if preview is not None:
             extra["bottom_toolbar"] = below_line(preview)
+        heard = False
         while True:
             hint = DEFAULT_HINT if default else HINT
             if self.show_time is None:
                 hint = hint.replace("  :time", "")
+            if voice is not None:
+                hint = f"{hint[:-1]}{SAY_HINT})"
             hint = offered_hint(hint, suggestions)
             asked, hint = fitted(message, hint)
             question = questionary.text(
@@ -444,9 +534,18 @@ class QuestionaryPrompter:
                 **extra,
             )
             one_refusal(question, preview is not None)
-            select_all(question, default)
+            if not heard:  # a heard line is read and changed in place, not typed over
+                select_all(question, default)
             line_keys(question)
+            if voice is not None:
+                self._voice_key(question, voice)
             answer = str(question.unsafe_ask())
+            if voice is not None and answer.strip().lower() == SAY:
+                line = self._listening(voice)
+                heard = line is not None
+                default = line if line is not None else default
+                continue
+            heard = False
             control = CONTROLS.get(answer.strip().lower())
             if control is not None and self._shown(control):
                 continue

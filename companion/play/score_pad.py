@@ -26,6 +26,7 @@ from typing import Any
 
 from companion.kits.pad import PadRow, PadSpec, cell_of, document, key
 from companion.play.table import Refusal, Table
+from companion.voice import question_for
 
 MAX_ROUNDS = 1000
 
@@ -101,7 +102,9 @@ class Pad:
         """Ask one cell again (its current value offered) and keep the answer."""
         row, seat = self.find(cell)
         who = row.label if seat is None else self.names[seat]
-        self.values[cell] = ask_cell(t, answer_key, row, who, self.values.get(cell), seat)
+        self.values[cell] = ask_cell(
+            t, answer_key, row, who, self.values.get(cell), seat, names=self.names
+        )
 
 
 def question(row: PadRow, who: str, seat: int | None = None) -> str:
@@ -116,10 +119,26 @@ def question(row: PadRow, who: str, seat: int | None = None) -> str:
 
 
 def ask_cell(
-    t: Table, answer_key: str, row: PadRow, who: str, current: Any, seat: int | None = None
+    t: Table,
+    answer_key: str,
+    row: PadRow,
+    who: str,
+    current: Any,
+    seat: int | None = None,
+    *,
+    names: Sequence[str] = (),
 ) -> Any:
-    """One cell's value, asked as the row says: a number, a choice or an entry code."""
+    """One cell's value, asked as the row says: a number, a choice or an entry code.
+
+    A number or an entry code may also be said aloud (:mod:`companion.voice`): the
+    grammar is the row's own (its bounds, its entry code) with the table's ``names``.
+    """
     message = question(row, who, seat)
+    table = list(names)
+    if seat is not None and len(table) <= seat:
+        table = [*table, *[""] * (seat + 1 - len(table))]
+        table[seat] = who
+    voice = question_for(row, table, seat) if t.phase == "scoring" else None
     if row.codec is not None:
         codec = row.codec
 
@@ -140,6 +159,7 @@ def ask_cell(
             check=check,
             default=codec.write(current) if current is not None else "",
             topic=row.topic,
+            voice=voice,
         )
         return codec.read(text)[0]
     if row.options:
@@ -159,7 +179,13 @@ def ask_cell(
     if row.kind != "number":
         raise LookupError(f"{row.id}: a structured row needs an entry code (codec) at the terminal")
     return t.number(
-        answer_key, message, low=row.low, high=row.high, default=current, topic=row.topic
+        answer_key,
+        message,
+        low=row.low,
+        high=row.high,
+        default=current,
+        topic=row.topic,
+        voice=voice,
     )
 
 

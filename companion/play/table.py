@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from companion.events import SEED_PREFIX, is_answer
 from companion.history.sessions import Event, Unreadable
+from companion.voice import Question
 from companion.wording import plural
 
 SET_UP = "set-up"
@@ -385,8 +386,12 @@ class Table:
         high: int | None = None,
         default: int | None = None,
         topic: str | None = None,
+        voice: Question | None = None,
     ) -> int:
-        """A whole number in ``low..high``, asked again until it is one."""
+        """A whole number in ``low..high``, asked again until it is one.
+
+        ``voice``: the question as it may be said (an end count), for a prompter that listens.
+        """
 
         def check(text: str) -> str | None:
             cleaned = text.strip()
@@ -402,7 +407,7 @@ class Table:
         def ask() -> int:
             offered = self.offered(key, default)
             shown = "" if offered is None else str(offered)
-            return int(self.prompter.text(message, check, shown, ()).strip())
+            return int(self._text(message, check, shown, (), voice=voice).strip())
 
         value = self._answer(key, message, ask, lambda v: _number_problem(v, low, high), topic)
         return int(value)
@@ -417,9 +422,17 @@ class Table:
         default: Sequence[int] | None = None,
         topic: str | None = None,
     ) -> list[int]:
-        """``count`` whole numbers from 0 to ``high`` in one answer (a row of the score pad)."""
+        """``count`` whole numbers from 0 to ``high`` in one answer (a row of the score pad).
+
+        Asked in the end count (the ``scoring`` phase), the row may be said aloud
+        to a prompter that listens: the players' names and the numbers up to ``high``.
+        """
 
         field = _field_of(message)
+        voice = None
+        if self.phase == "scoring":
+            named = tuple(self.players) if len(self.players) == count else ("",) * count
+            voice = Question(named, tuple(range(count)), 0, high)
 
         def whose(seat: int) -> str:
             names = self.players if len(self.players) == count else []
@@ -461,7 +474,7 @@ class Table:
         def ask() -> list[int]:
             offered = self.offered(key, default)
             shown = "" if offered is None else " ".join(str(v) for v in offered)
-            text = self.prompter.text(message, check, shown, ())
+            text = self._text(message, check, shown, (), voice=voice)
             return [int(part) for part in text.replace(",", " ").split()]
 
         return list(self._answer(key, message, ask, problem, topic))
@@ -477,8 +490,13 @@ class Table:
         complete: Complete | None = None,
         preview: Preview | None = None,
         topic: str | None = None,
+        voice: Question | None = None,
     ) -> str:
-        """A line of text (stripped) that ``check`` accepts."""
+        """A line of text (stripped) that ``check`` accepts.
+
+        ``voice``: the question as it may be said (an entry code of the end count),
+        for a prompter that listens.
+        """
 
         def validate(text: str) -> str | None:
             if not check:
@@ -493,11 +511,38 @@ class Table:
         def ask() -> str:
             offered = self.offered(key, default)
             shown = offered if isinstance(offered, str) else default
-            return self.prompter.text(
-                message, validate, shown, suggestions, complete=complete, preview=preview
+            return self._text(
+                message,
+                validate,
+                shown,
+                suggestions,
+                complete=complete,
+                preview=preview,
+                voice=voice,
             ).strip()
 
         return str(self._answer(key, message, ask, problem, topic))
+
+    def _text(
+        self,
+        message: str,
+        validate: Callable[[str], str | None],
+        default: str,
+        suggestions: Sequence[str],
+        *,
+        complete: Complete | None = None,
+        preview: Preview | None = None,
+        voice: Question | None = None,
+    ) -> str:
+        """The prompter's text question; ``voice`` is handed only to a prompter that listens."""
+        more: dict[str, Any] = {}
+        if complete is not None:
+            more["complete"] = complete
+        if preview is not None:
+            more["preview"] = preview
+        if voice is not None and getattr(self.prompter, "listens", False):
+            more["voice"] = voice
+        return self.prompter.text(message, validate, default, suggestions, **more)
 
     def seed(self, key: str) -> int:
         """A random seed, drawn once and kept with the game: undo and replay reuse it."""

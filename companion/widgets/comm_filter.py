@@ -3,8 +3,10 @@
 The server already drops every message a page never sends
 (:mod:`companion.widgets.socket_filter`). In the kernel, a widget accepts
 from a front end only what :data:`companion.widgets.socket_filter.INPUTS`
-allows its class (the value of an input, in the shape that input takes) and
-a click on a button; an update of any other widget or trait, or any other
+allows its class (the value of an input, in the shape that input takes), a
+click on a button, and to the score pad's Listen button alone the pieces of
+a recording in the shape and size :func:`companion.widgets.socket_filter.voice_shape`
+allows; an update of any other widget or trait, or any other
 custom message, is refused and named on the kernel's error stream (which
 ``companion serve`` shows), at most once a minute per kind.
 
@@ -19,19 +21,31 @@ import sys
 from typing import Any
 
 from companion.widgets.bounds import QuietLog
-from companion.widgets.socket_filter import BUTTONS, CLICK, INPUTS
+from companion.widgets.socket_filter import BUTTONS, CLICK, INPUTS, VOICE_MODEL, voice_shape
 
 LOG = logging.getLogger("companion.kernel")
 QUIET_KERNEL = QuietLog(LOG)
 _installed: list[bool] = []
 
 
-def refusal(widget: Any, data: Any) -> str | None:
-    """Why a front end's message to ``widget`` is refused; None when it is applied."""
+def refusal(widget: Any, data: Any, buffers: Any = None) -> str | None:
+    """Why a front end's message to ``widget`` is refused; None when it is applied.
+
+    Args:
+        widget: The widget the message is for.
+        data: The message's data.
+        buffers: Its binary buffers (only sound, to the Listen button, has any).
+    """
     model = getattr(widget, "_model_name", type(widget).__name__)
     if not isinstance(data, dict):
         return "a widget message without data"
     method = data.get("method")
+    found = list(buffers or [])
+    if model == VOICE_MODEL and method == "custom":
+        refused = voice_shape(data.get("content"), found)
+        return None if refused is None else f"{refused} (to a {model})"
+    if found:
+        return f"a message to a {model} with buffers"
     if method == "request_state":
         return None
     if method == "update":
@@ -77,7 +91,8 @@ def install() -> None:
     def _handle_msg(self: Any, msg: Any) -> None:
         content = msg.get("content") if isinstance(msg, dict) else None
         data = content.get("data") if isinstance(content, dict) else None
-        reason = refusal(self, data)
+        buffers = msg.get("buffers") if isinstance(msg, dict) else None
+        reason = refusal(self, data, buffers)
         if reason is not None:
             QUIET_KERNEL.refused(f"{reason}, from a device")
             return

@@ -464,7 +464,9 @@ class GamePage:
         self.setup = SetupPanel(self.game, players, people)
         self.setup.on_draw = self._drawn
         self.tracker = Tracker(self.game, people)
-        self.form = ScoreForm(self.game, sides, teams=self.teams, db=self.db)
+        self.form = ScoreForm(
+            self.game, sides, teams=self.teams, db=self.db, voice=not in_jupyterlab()
+        )
         self.form.on_save = self._record
         self.form.on_change = self._keep
         self.form.on_cell = self._pad_changed

@@ -29,13 +29,14 @@ import ipywidgets as w
 from companion.kits import KITS, PadOptions
 from companion.kits.pad import document as pad_document
 from companion.kits.pad import key, pad_problems
-from companion.widgets.cells import OMIT, Cell, ListCell, label
+from companion.widgets.cells import OMIT, Cell, ListCell, css_name, label
 from companion.widgets.line_entry import LineEntries
 from companion.widgets.pads import player_cells, shared_cells
 
 if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
     from companion.history.saving import Saved
+    from companion.widgets.listen import Voice
 
 NO_START = -1
 """The start player's choice when nobody was noted."""
@@ -58,6 +59,8 @@ def is_missing(message: str) -> bool:
 
 
 ALREADY = "This game is already saved"
+HEARD_NOTE = "<div class='heard-note'>heard: check it</div>"
+"""Said under a cell that voice filled until someone looks at it (screen readers too)."""
 
 
 class ScoreForm:
@@ -71,6 +74,8 @@ class ScoreForm:
         names: The column headings and the names written into the score file;
             the page keeps them (names are typed once, at the top).
         members: Shibuya teams: each side's two people.
+        voice: Show the Listen button beside the pad (the served page: its front end
+            records; :mod:`companion.widgets.listen`).
     """
 
     def __init__(
@@ -82,6 +87,7 @@ class ScoreForm:
         db: Path | None = None,
         names: list[str] | None = None,
         members: list[list[str]] | None = None,
+        voice: bool = False,
     ) -> None:
         self.game = game
         self.db = db
@@ -98,6 +104,8 @@ class ScoreForm:
             player_cells(self.spec.player_rows, seat) for seat in range(players)
         ]
         self.touched: set[str] = set()
+        self.heard: set[str] = set()  # cells filled by voice that nobody has looked at yet
+        self.hearing = False
         self.quiet = False
         # A kit's line entry (Shimoda's street in card codes): one more box per column,
         # a cell of the form (kept in the draft) that is never in the score file.
@@ -148,6 +156,11 @@ class ScoreForm:
         self.rank_labels = [label("") for _ in range(players)]
         for path, cell in self.cells.items():
             cell.observe(functools.partial(self._changed, path))
+        self.voice: Voice | None = None
+        if voice:
+            from companion.widgets.listen import Voice
+
+            self.voice = Voice(self)
         self.widget = self._layout()
         self.set_names(self.names, members)
 
@@ -196,6 +209,8 @@ class ScoreForm:
         parts: list[w.Widget] = [*shared, start]
         if self.kit.drawing is not None:
             parts.append(self.drawing)
+        if self.voice is not None:
+            parts.append(self.voice.widget)
         parts += [scroller, self.summary, buttons, self.after, self.preview]
         box = w.VBox(parts)
         box.add_class("scorepad")
@@ -330,6 +345,8 @@ class ScoreForm:
             self._refuse_after_save()
             return
         self.touched.add(path)
+        if path in self.heard and not self.hearing:
+            self._unmark(path)  # changed by hand: looked at
         if self.lines is not None:
             self.lines.changed(path)  # a line entry fills its cells, and back
         self.status.value = ""
@@ -369,7 +386,8 @@ class ScoreForm:
             beside.setdefault(target, []).append((where + message, pending))
         for path, cell in self.cells.items():
             messages = beside.get(path, [])
-            cell.message.value = "".join(
+            note = HEARD_NOTE if path in self.heard else ""
+            cell.message.value = note + "".join(
                 f"<div class='{'pending' if pending else 'problem'}'>"
                 f"{html.escape(text, quote=False)}</div>"
                 for text, pending in messages
@@ -417,6 +435,40 @@ class ScoreForm:
         if self.lines is not None:
             self.lines.show(self.shown_names)
         return found
+
+    # voice ---------------------------------------------------------------
+
+    def fill_heard(self, values: dict[str, Any]) -> None:
+        """Put values that voice heard in their cells (by path), each marked as heard."""
+        self.hearing = True
+        try:
+            for path, value in values.items():
+                cell = self.cells.get(path)
+                if cell is None:
+                    continue
+                self.heard.add(path)
+                cell.widget.add_class("heard")
+                cell.put(value)
+        finally:
+            self.hearing = False
+        self.check()
+
+    def _unmark(self, path: str) -> None:
+        self.heard.discard(path)
+        if path in self.cells:
+            self.cells[path].widget.remove_class("heard")
+
+    def seen(self, path: str) -> None:
+        """Someone looked at a heard cell: its mark goes."""
+        if path in self.heard:
+            self._unmark(path)
+            self.check()
+
+    def seen_css(self, name: str) -> None:
+        """:meth:`seen` for the cell the page names by its CSS class."""
+        for path in list(self.heard):
+            if css_name(path) == name:
+                self.seen(path)
 
     def _place(self, path: str) -> str:
         seat = re.match(r"players\[(\d+)\]", path)
@@ -572,6 +624,8 @@ class ScoreForm:
         finally:
             self.quiet = False
         self.touched = set()
+        for path in list(self.heard):
+            self._unmark(path)
         self.saved_id = None
         self.lock(False)
         self.widget.remove_class("tried")

@@ -17,7 +17,11 @@ kernel; one that the page never sends is dropped and named in the log
   other trait is refused;
 - no binary buffers, and no message larger than :data:`MAX_MESSAGE_BYTES`
   (the score file's bound: a whole game fits; a larger one closes the
-  connection).
+  connection); the one exception is a piece of a spoken count (:func:`voice_shape`):
+  one buffer of at most :data:`VOICE_PART_BYTES`, only to the pad's Listen widget
+  (:data:`VOICE_MODEL`), and only from the host's own screen (a loopback address:
+  the only page a browser gives its microphone); any device may tell that widget
+  a heard cell was looked at.
 
 One connection's messages are read at most :data:`RATE` a second after a
 burst of :data:`BURST` (requests for one widget's state, which a page that
@@ -33,8 +37,10 @@ for a message that would get past this one.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from companion.bounded_json import MAX_SCORE_FILE_BYTES
@@ -95,6 +101,78 @@ BUTTONS = frozenset({"ButtonModel"})
 """The widgets a device may click."""
 CLICK = {"event": "click"}
 
+VOICE_MODEL = "ListenModel"
+"""The one widget a device may send sound to: the score pad's Listen button."""
+VOICE_RATE = 16_000
+"""Samples a second of the sound a page sends (16-bit, one channel)."""
+VOICE_SECONDS = 15
+"""The longest recording a page sends."""
+VOICE_PART_BYTES = 2 * VOICE_RATE
+"""The most bytes of sound in one message (a second of it): a recording comes in pieces."""
+VOICE_MAX_BYTES = 2 * VOICE_RATE * VOICE_SECONDS
+"""The most bytes of one recording, all its pieces together."""
+VOICE_PARTS = -(-VOICE_MAX_BYTES // VOICE_PART_BYTES)
+"""The most pieces of one recording."""
+MAX_CELL_NAME = 200
+
+
+def voice_shape(content: Any, buffers: list[Any]) -> str | None:
+    """Why a custom message to the Listen widget is refused; None when it has a shape it takes.
+
+    Two shapes: a piece of a recording, ``{"event": "voice", "take": n, "part": k,
+    "end": bool}`` with one buffer of 16-bit sound (an even number of bytes, at most
+    :data:`VOICE_PART_BYTES`), and ``{"event": "seen", "cell": name}`` (a heard cell
+    was looked at) without any.
+    """
+    if not isinstance(content, dict):
+        return "a message to the Listen button without content"
+    event = content.get("event")
+    if event == "seen":
+        cell = content.get("cell")
+        if set(content) != {"event", "cell"} or not isinstance(cell, str):
+            return "a 'seen' of another shape"
+        if len(cell) > MAX_CELL_NAME:
+            return "a 'seen' of a cell name too long"
+        return None if not buffers else "a 'seen' with buffers"
+    if event != "voice":
+        return f"a message to the Listen button that is not sound ({str(event)[:20]!r})"
+    if set(content) != {"event", "take", "part", "end"}:
+        return "a piece of sound of another shape"
+    take, part, end = content["take"], content["part"], content["end"]
+    if type(take) is not int or not 0 <= take < 2**31:
+        return "a piece of sound without a take"
+    if type(part) is not int or not 0 <= part < VOICE_PARTS or type(end) is not bool:
+        return "a piece of sound out of order"
+    if len(buffers) != 1:
+        return f"a piece of sound with {len(buffers)} buffers"
+    try:
+        size = memoryview(buffers[0]).nbytes
+    except TypeError:
+        return "a piece of sound that is not bytes"
+    if size > VOICE_PART_BYTES:
+        return f"a piece of sound too large ({size} bytes, at most {VOICE_PART_BYTES})"
+    if size % 2:
+        return "a piece of sound of an odd number of bytes"
+    return None
+
+
+def unpack(raw: bytes) -> tuple[Any, list[bytes]] | None:
+    """A binary websocket message in Jupyter's framing: its JSON and its buffers (None: not)."""
+    if len(raw) < 8:
+        return None
+    count = int.from_bytes(raw[:4], "big")
+    if not 1 <= count <= 8 or len(raw) < 4 * (count + 1):
+        return None
+    offsets = [int.from_bytes(raw[4 * k : 4 * k + 4], "big") for k in range(1, count + 1)]
+    offsets.append(len(raw))
+    if offsets[0] != 4 * (count + 1) or any(b < a for a, b in pairwise(offsets)):
+        return None
+    try:
+        msg = json.loads(raw[offsets[0] : offsets[1]].decode("utf-8"))
+    except ValueError:
+        return None
+    return msg, [raw[offsets[k] : offsets[k + 1]] for k in range(1, count)]
+
 
 def shape_of_any_input(key: str, value: Any) -> bool:
     """Whether ``key: value`` is what some input takes (the widget not known yet)."""
@@ -135,6 +213,7 @@ class SocketFilter:
     models: dict[str, str] = field(default_factory=dict)  # comm id -> widget class
     controls: set[str] = field(default_factory=set)  # control comms this connection opened
     where: str = "a device"
+    local: bool = False  # the host's own screen (a loopback address): may send sound
 
     def pace(self, raw: str | bytes = "") -> float:
         """Seconds this connection's next message waits (0: at once); a wait is logged."""
@@ -161,12 +240,20 @@ class SocketFilter:
         """Why the message is refused (``kind: detail``), or None when it may pass."""
         if len(raw) > MAX_MESSAGE_BYTES:
             return f"an oversized message: {len(raw)} bytes"
+        buffers: list[bytes] = []
         if isinstance(raw, bytes):
-            return "a binary message: the page sends none"
-        try:
-            msg = json.loads(raw)
-        except ValueError:
-            return "a message that is not JSON"
+            # Only the pieces of a recording come with a buffer (checked below).
+            unpacked = unpack(raw)
+            if unpacked is None:
+                return "a binary message: not in Jupyter's framing"
+            msg, buffers = unpacked
+            if not buffers:
+                return "a binary message: without buffers"
+        else:
+            try:
+                msg = json.loads(raw)
+            except ValueError:
+                return "a message that is not JSON"
         if not isinstance(msg, dict):
             return "a message that is not an object"
         header = msg.get("header")
@@ -181,6 +268,8 @@ class SocketFilter:
         if msg.get("buffers"):
             return "a message with buffers: the page sends none"
         comm = content.get("comm_id")
+        if buffers and (kind != "comm_msg" or not isinstance(content.get("data"), dict)):
+            return f"a {kind[:40]} with buffers: the page sends none"
         if kind == "comm_open":
             if content.get("target_name") != CONTROL_TARGET or not isinstance(comm, str):
                 return f"a comm_open: of {str(content.get('target_name'))[:40]!r}"
@@ -198,6 +287,8 @@ class SocketFilter:
             return "a comm_msg: without data"
         method = data.get("method")
         model = self.models.get(comm)
+        if buffers and method != "custom":
+            return "a comm_msg: a message with buffers that is not sound"
         if method == "request_states":
             return None if comm in self.controls else "a comm_msg: request_states to a widget"
         if method == "request_state":
@@ -207,6 +298,15 @@ class SocketFilter:
                 return "a comm_msg: an update with buffers"
             refused = check_update(model, data.get("state"))
             return None if refused is None else f"a comm_msg: {refused}"
+        if method == "custom" and (model == VOICE_MODEL or buffers):
+            if model != VOICE_MODEL:
+                return "a comm_msg: sound to a widget that is not the Listen button"
+            refused = voice_shape(data.get("content"), buffers)
+            if refused is not None:
+                return f"a comm_msg: {refused}"
+            if buffers and not self.local:  # a heard cell looked at may come from any device
+                return "a comm_msg: sound from a device that is not the host's screen"
+            return None
         if method == "custom":
             if data.get("content") != CLICK:
                 return "a comm_msg: a custom message that is not a click"
@@ -247,6 +347,14 @@ class SocketFilter:
                     self.models[str(model_id)] = found["model_name"]
 
 
+def is_loopback(address: str) -> bool:
+    """True for the host's own loopback address (127.0.0.1, ::1)."""
+    try:
+        return ipaddress.ip_address(address.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
 def install(quiet: QuietLog = QUIET) -> None:
     """Put a :class:`SocketFilter` on every device's kernel connection of this process."""
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
@@ -258,7 +366,8 @@ def install(quiet: QuietLog = QUIET) -> None:
     def socket_filter(self: Any) -> SocketFilter:
         found: SocketFilter | None = self.__dict__.get("_companion_filter")
         if found is None:
-            found = SocketFilter(quiet=quiet, where=f"{self.request.remote_ip}")
+            ip = f"{self.request.remote_ip}"
+            found = SocketFilter(quiet=quiet, where=ip, local=is_loopback(ip))
             self.__dict__["_companion_filter"] = found
         return found
 

@@ -57,6 +57,15 @@ CSS = """
 .companion .grid .total-label { border-top: 2px solid var(--c-strong-line, #333);
   font-weight: bold; }
 .companion .cell { min-width: 0; }
+.companion .cell.heard input, .companion .cell.heard select {
+  border: 2px dashed var(--c-link, #0b57a8); }
+.companion .heard-note { color: var(--c-link, #0b57a8); font-size: 14px; }
+.companion .cell:not(.heard) .heard-note { display: none; }
+.companion .voice { align-items: center; margin: 6px 0; }
+.companion .companion-listen { display: flex; flex-wrap: wrap; gap: 4px 8px;
+  align-items: center; }
+.companion .listen-line { font-size: 15px; line-height: 1.35; }
+.companion .listen-button[aria-pressed=true] { outline: 3px solid var(--c-problem, #b00020); }
 .companion .cell .controls { gap: 3px; }
 .companion .cell .controls > .widget-inline-hbox { margin: 0; }
 .companion .cell .widget-text, .companion .cell .widget-dropdown { flex: 0 0 auto; }

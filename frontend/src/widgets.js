@@ -5,6 +5,8 @@ export { LayoutModel, LayoutView, StyleView } from "@jupyter-widgets/base";
 export { TextView } from "./text.js"; // typing is never merged with another device's
 export { TextareaView } from "./text.js"; // the same, for a box of several lines
 export { HTMLView } from "./html.js"; // a value is never put into the page as markup
+export { ListenModel } from "./listen.js"; // the score pad's Listen button (voice)
+export { ListenView } from "./listen.js"; // records on the host's page, one line elsewhere
 export {
   BoundedIntTextModel,
   BoxModel,

@@ -142,7 +142,7 @@ def test_the_page_s_own_messages_pass() -> None:
             ),
             "a comm_msg: a click on a TextModel",
         ),
-        (b"\x00\x00\x00\x01", "a binary message: the page sends none"),
+        (b"\x00\x00\x00\x01", "a binary message: not in Jupyter's framing"),
         ("x" * (MAX_MESSAGE_BYTES + 1), f"an oversized message: {MAX_MESSAGE_BYTES + 1} bytes"),
         ("{", "a message that is not JSON"),
     ],

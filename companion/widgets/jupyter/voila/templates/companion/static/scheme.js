@@ -1,2 +1,2 @@
-/* The companion's page, built by frontend/build.mjs from 675e0a55b300cb6bbd829fd968a2ff838f389d8c7fe9711a2a55524705855485 */
+/* The companion's page, built by frontend/build.mjs from e1e232cb4dd125d243cbac7505da1777b02e18e53be36b080e3b48b42318bea8 */
 (()=>{try{t=localStorage.getItem("companion-scheme"),(t==="dark"||t==="light")&&(document.documentElement.dataset.scheme=t)}catch{}var t;})();
