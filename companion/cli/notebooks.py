@@ -513,6 +513,10 @@ def serve(
         typer.echo(f"Join {address}")
         typer.echo(terminal_qr(address), nl=False)
         typer.echo("Anyone who has this address can enter scores. Ctrl-C stops the server.")
+        if listen in ("0.0.0.0", "::") and not shown.startswith("127."):
+            # A browser says who opened a page (and so may be shown the code) only
+            # at the machine's own address: the front door there shows the code.
+            typer.echo(f"On this computer: http://127.0.0.1:{port}/?table={secret}")
     else:
         typer.echo(f"Serving the companion at {address} (Ctrl-C stops it)")
     raise typer.Exit(run_server(command, env, filtered=True))

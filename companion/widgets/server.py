@@ -51,7 +51,12 @@ from companion.widgets.guard import (
 )
 from companion.widgets.paths import canonical
 from companion.widgets.paths import handler as path_handler
-from companion.widgets.policy import PAGE_POLICY, may_show_secret
+from companion.widgets.policy import (
+    FRONT_DOOR_HEADERS,
+    PAGE_POLICY,
+    hidden_note,
+    may_show_secret,
+)
 from companion.widgets.revive import Reviver
 from companion.wording import plural
 
@@ -497,6 +502,20 @@ async def ensure_async(value: Any) -> Any:
     return value
 
 
+def own_address(request: Any) -> str:
+    """``http://127.0.0.1:PORT/`` when the server listens there and the request came
+    to another of the machine's addresses, else ``""``."""
+    if not os.environ.get("VOILA_APP_IP", "").startswith("127."):
+        return ""  # the server listens on one other address only
+    try:
+        local, port = request.connection.stream.socket.getsockname()[:2]
+    except Exception:  # no socket to ask (a closed connection)
+        return ""
+    if str(local).removeprefix("::ffff:").startswith("127.") or local == "::1":
+        return ""
+    return f"http://127.0.0.1:{port}/"
+
+
 def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
     """The front door and the new-secret action."""
     from tornado import web
@@ -516,14 +535,17 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             self.set_header("Content-Security-Policy", PAGE_POLICY)
+            for name, value in FRONT_DOOR_HEADERS.items():
+                self.set_header(name, value)
             host_device = same_machine(self.request)
             shown = may_show_secret(host_device, self.request.headers)
             self.finish(
                 front_door(
                     live=live,
-                    join=os.environ.get(JOIN_VARIABLE, "") if shown else "",
+                    join=os.environ.get(JOIN_VARIABLE, "") if host_device else "",
                     secret=table.guard.secret if shown else "",
                     host_device=host_device,
+                    hidden=hidden_note(self.request.headers, own_address(self.request)),
                 )
             )
 

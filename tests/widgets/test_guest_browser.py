@@ -111,6 +111,78 @@ def test_no_script_runs_on_any_device_and_no_page_reads_the_secret(
         door.close()
 
 
+def test_a_script_on_the_host_s_screen_cannot_read_the_join_address(
+    chromium: Any, live: Any
+) -> None:
+    """A script running in a game page of the host's browser tries every way to the
+    front door; the join address stays out of its reach, and a visit the host
+    starts (the address typed, or Enter in the address bar) still shows it."""
+    ran: list[str] = []
+    context = joined(chromium, live)
+    sent: list[dict[str, str]] = []  # what Chromium sent for each navigation to the front door
+
+    def note(request: Any) -> None:
+        headers = request.all_headers()
+        if request.url == live.base and headers.get("sec-fetch-dest") == "document":
+            sent.append(headers)  # a window's navigation (a frame's is "iframe")
+
+    try:
+        page = game(context, live, "tokaido", ran)
+        context.on("request", note)
+        # A page's script fetches the front door, and frames it.
+        fetched = page.evaluate("fetch('/', {credentials: 'same-origin'}).then(r => r.text())")
+        assert "Join this table" in fetched and live.secret not in fetched
+        framed = page.evaluate(
+            """() => new Promise((done) => {
+                const frame = document.createElement('iframe');
+                frame.src = '/';
+                frame.onload = () => {
+                    let text;
+                    try { text = frame.contentDocument.documentElement.outerHTML; }
+                    catch (error) { text = 'refused: ' + error.name; }
+                    done(text);
+                };
+                document.body.appendChild(frame);
+            })"""
+        )
+        assert live.secret not in framed and "Join this table" not in framed
+        # It opens the front door in a new window and reads it there.
+        with context.expect_page() as opened:
+            page.evaluate("() => { window.attack = window.open('/'); }")
+        popup = opened.value
+        popup.wait_for_selector("h2:text-is('Join this table')", timeout=60_000)
+        assert live.secret not in popup.content()  # the page started it: no join address
+        assert "click the address bar and press Enter" in popup.inner_text(".hidden-code")
+        reached = page.evaluate(
+            """() => { try { return window.attack.document.documentElement.outerHTML; }
+                       catch (error) { return 'refused: ' + error.name; } }"""
+        )
+        assert reached == "refused: SecurityError" and live.secret not in reached
+        assert page.evaluate("window.attack.closed") is True  # cut from its opener
+        # What Chromium sent: the script's window is "same-origin", even with the
+        # user's click fresh (Playwright's evaluate counts as one): "?1" proves nothing.
+        assert [(h.get("sec-fetch-site"), h.get("sec-fetch-user")) for h in sent] == [
+            ("same-origin", "?1")
+        ]
+        # Reloaded, it is still the window the script opened (Chromium sends the
+        # first visit's headers again): no join address.
+        popup.reload()
+        popup.wait_for_selector(".hidden-code")
+        assert live.secret not in popup.content()
+        # The host presses Enter in its address bar, or types the address: shown.
+        popup.goto(live.base)
+        assert f"{live.base}?table={live.secret}" in popup.inner_text(".join code")
+        assert page.evaluate("window.attack.closed") is True
+        door = context.new_page()
+        door.goto(live.base)
+        assert f"{live.base}?table={live.secret}" in door.inner_text(".join code")
+        sites = [h.get("sec-fetch-site") for h in sent]
+        assert sites == ["same-origin", "same-origin", "none", "none"]
+    finally:
+        context.close()
+    assert ran == []
+
+
 def test_markup_in_a_cell_output_is_rebuilt_from_the_allowlist(chromium: Any, live: Any) -> None:
     output = {
         "output_type": "display_data",
