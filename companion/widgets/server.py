@@ -41,10 +41,12 @@ import weakref
 from contextlib import suppress
 from typing import Any
 
+from companion.widgets import bounds
 from companion.widgets.guard import (
     COOKIE,
     KERNEL_PATH,
     KERNEL_SECRET_VARIABLE,
+    PUBLIC,
     SECRET_VARIABLE,
     Decision,
     Guard,
@@ -357,6 +359,8 @@ def guard_every_request(guard: Guard) -> None:
         )
         if decision.status:
             return self.get_handler_delegate(request, refused, {"decision": decision})
+        if request.path not in PUBLIC:  # it showed the secret: never closed for a crowd
+            bounds.trust(getattr(request.connection, "stream", None))
         if request.method not in ("GET", "HEAD") and KERNEL_PATH.match(request.path):
             # A device reads its kernel; it never deletes, restarts or interrupts it.
             kept = Decision(403, "a device cannot stop or restart a game's kernel")
@@ -597,7 +601,7 @@ def main() -> None:
     from companion.widgets import keepalive
 
     quiet_logs()
-    from companion.widgets import bounds, socket_filter
+    from companion.widgets import socket_filter
 
     bounds.install()  # per-address connections, request timeouts, no EMFILE tracebacks
     socket_filter.install()  # a device sends its players' input, nothing else

@@ -183,6 +183,9 @@ class Stream:
     def closed(self) -> bool:
         return self.shut
 
+    def close(self) -> None:
+        self.shut = True
+
 
 def test_one_address_holds_at_most_its_bound() -> None:
     bound = Connections(3)
@@ -192,6 +195,25 @@ def test_one_address_holds_at_most_its_bound() -> None:
     streams[0].shut = True
     assert bound.admit("192.0.2.1", streams[3])
     assert bound.count("192.0.2.1") == 3
+
+
+def test_a_crowd_past_the_bound_pushes_out_its_oldest_not_a_device() -> None:
+    bound = Connections(per_address=2, most=4)
+    device = Stream()
+    assert bound.admit("192.0.2.9", device)
+    bound.trust(device)  # it showed the secret
+    crowd = [Stream() for _ in range(6)]
+    for n, stream in enumerate(crowd):
+        assert bound.admit(f"198.51.100.{n}", stream)
+        bound.make_room()
+    assert [s.shut for s in crowd] == [True, True, True, False, False, False]
+    assert not device.shut and bound.total() == 4
+    # Out of descriptors: the oldest untrusted go first, never the device.
+    assert bound.evict(10) == 3
+    assert all(s.shut for s in crowd) and not device.shut
+    assert bound.evict(10) == 0
+    bound.forget(device)
+    assert bound.total() == 0 and bound.count("192.0.2.9") == 0
 
 
 @pytest.mark.parametrize(
