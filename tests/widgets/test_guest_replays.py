@@ -348,3 +348,80 @@ def test_a_server_out_of_files_refuses_quietly_and_the_players_go_on(live: Any) 
         assert late.answers(20)
     finally:
         late.close()
+
+
+CROWD = """
+import resource, sys
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # the attacker's own limit, raised
+sys.path.insert(0, sys.argv[3])
+from tests.widgets.guest_device import half_open
+held, failed = half_open(int(sys.argv[1]), int(sys.argv[2]))
+print(len(held), failed, flush=True)
+sys.stdin.read()  # held until the test closes the pipe
+"""
+
+
+def crowd(port: int, count: int) -> tuple[Any, int, int]:
+    """A process that opens ``count`` half-open connections from many addresses and
+    holds them; returns it (close its stdin to end it), how many it holds and how
+    many failed."""
+    import subprocess
+    import sys
+
+    root = str(Path(__file__).resolve().parents[2])
+    attacker = subprocess.Popen(
+        [sys.executable, "-c", CROWD, str(port), str(count), root],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert attacker.stdout is not None
+    held, failed = map(int, attacker.stdout.readline().split())
+    return attacker, held, failed
+
+
+def server_pid(live: Any) -> int:
+    return next(
+        pid
+        for pid in descendants(live.process.pid)
+        if b"companion.widgets.server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    )
+
+
+def test_a_crowd_at_the_file_limit_pushes_out_itself_not_a_new_device(live: Any) -> None:
+    """Issue 33's 19,900 connections at a limit of 20,000, scaled down so that they
+    arrive within the requests' timeout here: 2,500 half-open connections from
+    many addresses (under 64 each) against a server that may open 2,000 files
+    more. A device that comes afterwards opens a game and plays
+    (``benchmarks/serve.py --guest`` replays the 19,900)."""
+    import resource
+
+    server = server_pid(live)
+    before = resource.prlimit(server, resource.RLIMIT_NOFILE)
+    size = Path(live.log).stat().st_size
+    room = len(os.listdir(f"/proc/{server}/fd")) + 2000
+    resource.prlimit(server, resource.RLIMIT_NOFILE, (room, before[1]))
+    try:
+        attacker, held, failed = crowd(live.port, 2500)
+        try:
+            assert held + failed == 2500
+            player = Device(live.port, live.secret, "shibuya")
+            other = Device(live.port, live.secret, "shibuya")
+            try:
+                player.read_all()
+                other.read_all()
+                box = name_box(player)
+                player.update(box, {"value": "Eiko"})
+                assert other.watch(box, "value", "Eiko", 60) is not None
+            finally:
+                player.close()
+                other.close()
+        finally:
+            attacker.communicate(timeout=60)
+    finally:
+        resource.prlimit(server, resource.RLIMIT_NOFILE, before)
+    grown = Path(live.log).read_text(errors="replace")[size:]
+    assert "Too many open files" not in grown and "Traceback" not in grown
+    assert "Closed connections without the secret: past " in grown
+    assert len(grown) < 2_000, grown[-2_000:]  # a few lines, not one per connection
