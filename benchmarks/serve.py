@@ -790,10 +790,10 @@ def crowd_figure(port: int, secret: str, served: int, log: Path) -> bool:
     from tests.widgets.test_guest_replays import crowd, name_box
 
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    if hard != resource.RLIM_INFINITY and hard < CROWD_LIMIT + 100:
+    if hard != resource.RLIM_INFINITY and hard < CROWD_LIMIT:
         print(
             f"crowd: skipped: the hard limit of open files is {hard}, the replay needs "
-            f"{CROWD_LIMIT + 100} (raise it with ulimit -Hn as root)"
+            f"{CROWD_LIMIT} (raise it with ulimit -Hn as root)"
         )
         return True
     voila = next(

@@ -157,6 +157,10 @@ def check_port(host: str, port: int) -> None:
             )
 
 
+IOPUB_SECONDS = 120
+"""How long Voilà waits for a cell's outputs after its reply (nbclient's default: 4 s)."""
+
+
 def kernel_options() -> list[str]:
     """Voilà's kernels talk to it over Unix sockets where there are some.
 
@@ -377,6 +381,10 @@ def serve_command(
         "--template=companion",
         "--strip_sources=True",
         "--show_tracebacks=False",
+        # After a cell's reply, its outputs may still be on their way: on a busy
+        # machine they came later than the default 4 s, and a game's first page
+        # was served without them (and shared with every device).
+        f"--VoilaExecutor.iopub_timeout={IOPUB_SECONDS}",
         # The server pings each page every 10 s and drops one that missed three answers
         # (companion.widgets.keepalive says why the timeout must be longer than the interval).
         settings_option(),
