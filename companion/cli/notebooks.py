@@ -157,6 +157,10 @@ def check_port(host: str, port: int) -> None:
             )
 
 
+IOPUB_SECONDS = 120
+"""How long Voilà waits for a cell's outputs after its reply (nbclient's default: 4 s)."""
+
+
 def kernel_options() -> list[str]:
     """Voilà's kernels talk to it over Unix sockets where there are some.
 
@@ -377,6 +381,10 @@ def serve_command(
         "--template=companion",
         "--strip_sources=True",
         "--show_tracebacks=False",
+        # After a cell's reply, its outputs may still be on their way: on a busy
+        # machine they came later than the default 4 s, and a game's first page
+        # was served without them (and shared with every device).
+        f"--VoilaExecutor.iopub_timeout={IOPUB_SECONDS}",
         # The server pings each page every 10 s and drops one that missed three answers
         # (companion.widgets.keepalive says why the timeout must be longer than the interval).
         settings_option(),
@@ -513,6 +521,10 @@ def serve(
         typer.echo(f"Join {address}")
         typer.echo(terminal_qr(address), nl=False)
         typer.echo("Anyone who has this address can enter scores. Ctrl-C stops the server.")
+        if listen in ("0.0.0.0", "::") and not shown.startswith("127."):
+            # A browser says who opened a page (and so may be shown the code) only
+            # at the machine's own address: the front door there shows the code.
+            typer.echo(f"On this computer: http://127.0.0.1:{port}/?table={secret}")
     else:
         typer.echo(f"Serving the companion at {address} (Ctrl-C stops it)")
     raise typer.Exit(run_server(command, env, filtered=True))

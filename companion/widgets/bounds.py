@@ -5,9 +5,17 @@
   may be larger than :data:`MAX_HEADER_BYTES` / :data:`MAX_BODY_BYTES`.
 - One address holds at most :data:`PER_ADDRESS` connections at once; one
   more is closed as soon as it is accepted.
+- All addresses together hold at most :data:`SHARE_OF_FILES` of the
+  process's file limit, so that the kernels' channels, the history file and
+  the devices' websockets always find a descriptor: past it, and whenever
+  the process runs out of descriptors (``EMFILE``), the oldest connections
+  that never showed the table's secret are closed to make room
+  (:meth:`Connections.make_room`). A device that holds the secret
+  (:func:`trust`) is never closed for a crowd: the crowd pushes out itself.
 - A few file descriptors are kept in reserve: when the process runs out
-  (``EMFILE``), one is freed to accept the waiting connection and close it
-  at once, instead of a traceback for every connection that waits.
+  and no connection can be closed, one is freed to accept the waiting
+  connection and close it at once, instead of a traceback for every
+  connection that waits.
 - Every refusal is counted and written to the log at most once a minute per
   kind (:class:`QuietLog`), never as a traceback.
 
@@ -21,6 +29,7 @@ import logging
 import os
 import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
@@ -35,6 +44,10 @@ BODY_SECONDS = 30.0
 """How long a request's body may take to arrive."""
 MAX_HEADER_BYTES = 64 * 1024
 MAX_BODY_BYTES = 1024 * 1024
+SHARE_OF_FILES = 0.75
+"""The share of the process's open-file limit that connections may hold together."""
+EVICT_BATCH = 64
+"""How many connections without the secret are closed at once when descriptors run out."""
 RESERVE = 8
 """File descriptors held back to refuse connections cleanly when the process has no more."""
 LOG_EVERY = 60.0
@@ -107,33 +120,99 @@ class Bucket:
 
 
 class Connections:
-    """The open connections of each address, to refuse one past :data:`PER_ADDRESS`."""
+    """The open connections, to refuse one past :data:`PER_ADDRESS` from one address
+    and to make room, past ``most`` in all, by closing the oldest untrusted ones.
 
-    def __init__(self, per_address: int = PER_ADDRESS) -> None:
+    Args:
+        per_address: The most connections one address may hold.
+        most: The most connections in all (0: no bound but the per-address one).
+    """
+
+    def __init__(self, per_address: int = PER_ADDRESS, most: int = 0) -> None:
         self.per_address = per_address
-        self.open: dict[str, list[weakref.ref[Any]]] = {}
+        self.most = most
+        self.streams: dict[int, tuple[str, weakref.ref[Any]]] = {}
+        self.by_address: dict[str, set[int]] = {}
+        self.untrusted: OrderedDict[int, None] = OrderedDict()  # oldest first
 
     def admit(self, address: str, stream: Any) -> bool:
         """Remember ``stream`` of ``address``; False (not remembered) when it holds too many."""
-        kept = [ref for ref in self.open.get(address, []) if _alive(ref)]
-        if len(kept) >= self.per_address:
-            self.open[address] = kept
+        if self.count(address) >= self.per_address:
             return False
-        kept.append(weakref.ref(stream))
-        self.open[address] = kept
-        if len(self.open) > 4 * self.per_address:  # forget addresses that left
-            for other in [a for a, refs in self.open.items() if not any(map(_alive, refs))]:
-                del self.open[other]
+        key = id(stream)
+        self.forget_key(key)  # an id of a stream gone without a word
+        self.streams[key] = (address, weakref.ref(stream))
+        self.by_address.setdefault(address, set()).add(key)
+        self.untrusted[key] = None
         return True
+
+    def trust(self, stream: Any) -> None:
+        """``stream`` showed the table's secret: it is never closed to make room."""
+        self.untrusted.pop(id(stream), None)
+
+    def forget(self, stream: Any) -> None:
+        """``stream`` closed."""
+        found = self.streams.get(id(stream))
+        if found is not None and found[1]() is stream:
+            self.forget_key(id(stream))
+
+    def forget_key(self, key: int) -> None:
+        found = self.streams.pop(key, None)
+        self.untrusted.pop(key, None)
+        if found is None:
+            return
+        keys = self.by_address.get(found[0])
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del self.by_address[found[0]]
 
     def count(self, address: str) -> int:
         """How many connections ``address`` holds now."""
-        return sum(1 for ref in self.open.get(address, []) if _alive(ref))
+        for key in list(self.by_address.get(address, ())):
+            if not _alive(self.streams[key][1]):
+                self.forget_key(key)
+        return len(self.by_address.get(address, ()))
+
+    def total(self) -> int:
+        """How many connections are remembered (closed ones are forgotten as they close)."""
+        return len(self.streams)
+
+    def evict(self, count: int) -> int:
+        """Close the ``count`` oldest connections that never showed the secret; how many."""
+        closed = 0
+        while closed < count and self.untrusted:
+            key, _ = self.untrusted.popitem(last=False)
+            found = self.streams.get(key)
+            stream = found[1]() if found else None
+            self.forget_key(key)
+            if stream is None or stream.closed():
+                continue  # gone already: nothing to close
+            with suppress(Exception):
+                stream.close()
+            closed += 1
+        return closed
+
+    def make_room(self) -> int:
+        """Past ``most`` connections, close the oldest untrusted ones; how many."""
+        if not self.most or self.total() <= self.most:
+            return 0
+        return self.evict(self.total() - self.most)
 
 
 def _alive(ref: weakref.ref[Any]) -> bool:
     stream = ref()
     return stream is not None and not stream.closed()
+
+
+ACTIVE: Connections | None = None
+"""The connections of this process's server, once :func:`install` ran."""
+
+
+def trust(stream: Any) -> None:
+    """The connection ``stream`` showed the table's secret (the server's guard says so)."""
+    if ACTIVE is not None and stream is not None:
+        ACTIVE.trust(stream)
 
 
 class Reserve:
@@ -183,8 +262,24 @@ def more_files() -> int:
     return soft
 
 
-def accept_handler_factory(reserve: Reserve, quiet: QuietLog) -> Callable[..., Any]:
-    """tornado's ``add_accept_handler``, which refuses quietly when descriptors run out."""
+def connection_room() -> int:
+    """The most connections this process may hold together: :data:`SHARE_OF_FILES` of
+    its open-file limit now (0: no such limit)."""
+    try:
+        import resource
+    except ImportError:  # not on this system
+        return 0
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return 0
+    return max(PER_ADDRESS, int(soft * SHARE_OF_FILES))
+
+
+def accept_handler_factory(
+    reserve: Reserve, quiet: QuietLog, connections: Connections | None = None
+) -> Callable[..., Any]:
+    """tornado's ``add_accept_handler``, which makes room or refuses quietly when
+    descriptors run out."""
     import socket
 
     from tornado import netutil
@@ -209,6 +304,13 @@ def accept_handler_factory(reserve: Reserve, quiet: QuietLog) -> Callable[..., A
                 except OSError as error:
                     if error.errno not in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM):
                         raise
+                    if connections is not None and connections.evict(EVICT_BATCH):
+                        quiet.refused(
+                            "connections without the secret",
+                            "the server was out of file descriptors (the oldest first)",
+                            verb="Closed",
+                        )
+                        continue
                     refused = reserve.refuse_one(sock)
                     quiet.refused("connections: the server has no file descriptors left")
                     if not refused:
@@ -228,12 +330,22 @@ def accept_handler_factory(reserve: Reserve, quiet: QuietLog) -> Callable[..., A
 
 def install(per_address: int = PER_ADDRESS, quiet: QuietLog = QUIET) -> Connections:
     """Bound every tornado HTTP server that this process starts afterwards."""
-    from tornado import httpserver, tcpserver, web
+    global ACTIVE
+    from tornado import httpserver, iostream, tcpserver, web
 
     more_files()
     reserve = Reserve()
-    connections = Connections(per_address)
-    tcpserver.add_accept_handler = accept_handler_factory(reserve, quiet)  # type: ignore[attr-defined]
+    connections = Connections(per_address, connection_room())
+    ACTIVE = connections
+    tcpserver.add_accept_handler = accept_handler_factory(reserve, quiet, connections)  # type: ignore[attr-defined]
+
+    original_close_fd = iostream.IOStream.close_fd
+
+    def close_fd(self: Any) -> None:
+        connections.forget(self)
+        original_close_fd(self)
+
+    iostream.IOStream.close_fd = close_fd  # type: ignore[method-assign]
 
     original_listen = web.Application.listen
 
@@ -256,6 +368,13 @@ def install(per_address: int = PER_ADDRESS, quiet: QuietLog = QUIET) -> Connecti
             )
             stream.close()
             return
+        connections.most = connection_room()  # the limit may have changed (prlimit)
+        if connections.make_room():
+            quiet.refused(
+                "connections without the secret",
+                f"past {connections.most} in all (the oldest first)",
+                verb="Closed",
+            )
         original_handle(self, stream, address)
 
     httpserver.HTTPServer.handle_stream = handle_stream  # type: ignore[method-assign]

@@ -84,6 +84,7 @@ def front_door(
     join: str = "",
     secret: str = "",
     host_device: bool = False,
+    hidden: str = "",
     db: Path | None = None,
 ) -> str:
     """The front door's HTML.
@@ -91,8 +92,10 @@ def front_door(
     Args:
         live: The games whose page is open now, with the devices connected.
         join: The join address without the secret (table mode), or ``""``.
-        secret: The table secret (shown only inside the join address).
+        secret: The table secret (shown only inside the join address; ``""``:
+            the join address is not shown).
         host_device: The visitor is the host's own screen (it may change the secret).
+        hidden: What the host's screen reads instead of a join address not shown.
         db: The history file (default: ``COMPANION_DB`` or the user's).
     """
     live = live or {}
@@ -121,7 +124,7 @@ def front_door(
         else "<p>No game in progress.</p>"
     )
     table = ""
-    if join:
+    if join and (secret or host_device):
         address = f"{join}?table={secret}"
         renew = (
             "<form method='post' action='/companion/new-secret'>"
@@ -129,13 +132,14 @@ def front_door(
             if host_device
             else ""
         )
-        table = (
-            "<section class='join'><h2>Join this table</h2>"
+        shown = (
             "<p>Scan the code with a phone on the same Wi-Fi, or open:</p>"
             f"<p><code>{e(address)}</code></p>{qr_svg(address)}"
             "<p>Anyone who has this address can enter scores.</p>"
-            f"{renew}</section>"
+            if secret
+            else f"<p class='hidden-code'>{e(hidden)}</p>"
         )
+        table = f"<section class='join'><h2>Join this table</h2>{shown}{renew}</section>"
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"

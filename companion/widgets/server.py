@@ -41,17 +41,24 @@ import weakref
 from contextlib import suppress
 from typing import Any
 
+from companion.widgets import bounds
 from companion.widgets.guard import (
     COOKIE,
     KERNEL_PATH,
     KERNEL_SECRET_VARIABLE,
+    PUBLIC,
     SECRET_VARIABLE,
     Decision,
     Guard,
 )
 from companion.widgets.paths import canonical
 from companion.widgets.paths import handler as path_handler
-from companion.widgets.policy import PAGE_POLICY, may_show_secret
+from companion.widgets.policy import (
+    FRONT_DOOR_HEADERS,
+    PAGE_POLICY,
+    hidden_note,
+    may_show_secret,
+)
 from companion.widgets.revive import Reviver
 from companion.wording import plural
 
@@ -352,6 +359,8 @@ def guard_every_request(guard: Guard) -> None:
         )
         if decision.status:
             return self.get_handler_delegate(request, refused, {"decision": decision})
+        if request.path not in PUBLIC:  # it showed the secret: never closed for a crowd
+            bounds.trust(getattr(request.connection, "stream", None))
         if request.method not in ("GET", "HEAD") and KERNEL_PATH.match(request.path):
             # A device reads its kernel; it never deletes, restarts or interrupts it.
             kept = Decision(403, "a device cannot stop or restart a game's kernel")
@@ -497,6 +506,20 @@ async def ensure_async(value: Any) -> Any:
     return value
 
 
+def own_address(request: Any) -> str:
+    """``http://127.0.0.1:PORT/`` when the server listens there and the request came
+    to another of the machine's addresses, else ``""``."""
+    if not os.environ.get("VOILA_APP_IP", "").startswith("127."):
+        return ""  # the server listens on one other address only
+    try:
+        local, port = request.connection.stream.socket.getsockname()[:2]
+    except Exception:  # no socket to ask (a closed connection)
+        return ""
+    if str(local).removeprefix("::ffff:").startswith("127.") or local == "::1":
+        return ""
+    return f"http://127.0.0.1:{port}/"
+
+
 def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
     """The front door and the new-secret action."""
     from tornado import web
@@ -516,14 +539,17 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
             self.set_header("Content-Type", "text/html; charset=utf-8")
             self.set_header("Cache-Control", "no-store")
             self.set_header("Content-Security-Policy", PAGE_POLICY)
+            for name, value in FRONT_DOOR_HEADERS.items():
+                self.set_header(name, value)
             host_device = same_machine(self.request)
             shown = may_show_secret(host_device, self.request.headers)
             self.finish(
                 front_door(
                     live=live,
-                    join=os.environ.get(JOIN_VARIABLE, "") if shown else "",
+                    join=os.environ.get(JOIN_VARIABLE, "") if host_device else "",
                     secret=table.guard.secret if shown else "",
                     host_device=host_device,
+                    hidden=hidden_note(self.request.headers, own_address(self.request)),
                 )
             )
 
@@ -575,7 +601,7 @@ def main() -> None:
     from companion.widgets import keepalive
 
     quiet_logs()
-    from companion.widgets import bounds, socket_filter
+    from companion.widgets import socket_filter
 
     bounds.install()  # per-address connections, request timeouts, no EMFILE tracebacks
     socket_filter.install()  # a device sends its players' input, nothing else

@@ -261,6 +261,23 @@ def test_serve_table_prints_the_join_address_and_its_qr_code(calls: list[Any]) -
     assert env["COMPANION_JOIN_URL"] == f"http://127.0.0.1:{port}/"
 
 
+def test_serve_table_on_the_network_prints_this_computer_s_own_address(
+    calls: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from companion.widgets import guard
+
+    monkeypatch.setattr(guard, "network_addresses", lambda: ["192.168.1.20"])
+    port = free_port()
+    result = runner.invoke(app, ["serve", "--table", "--port", str(port)])
+    assert result.exit_code == 0, result.output
+    [(_, env)] = calls
+    secret = env["COMPANION_TABLE_SECRET"]
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"Join http://192.168.1.20:{port}/?table={secret}"
+    # The front door shows the code only where the browser says who opened it.
+    assert lines[-1] == f"On this computer: http://127.0.0.1:{port}/?table={secret}"
+
+
 def test_serve_table_without_host_listens_on_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
     from companion.widgets import guard
 

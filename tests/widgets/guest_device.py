@@ -203,3 +203,66 @@ class Device:
             ):
                 return True
         return False
+
+
+def crowd_address(index: int, per_address: int) -> str:
+    """The loopback address of the ``index``-th connection of a crowd, ``per_address``
+    connections to an address (127.1.0.1, 127.1.0.2, …: other devices of the Wi-Fi)."""
+    k = index // per_address
+    return f"127.1.{k // 250}.{k % 250 + 1}"
+
+
+def half_open(
+    port: int, count: int, per_address: int = 60, timeout: float = 30, in_flight: int = 500
+) -> tuple[list[Any], int]:
+    """``count`` connections to the server that each send part of a request's headers
+    and wait, from many addresses, opened as fast as the machine allows (up to
+    ``in_flight`` connects at once); returns the sockets open and how many
+    connects failed. The caller closes the sockets."""
+    import errno
+    import selectors
+    import socket
+    import time
+
+    held: list[socket.socket] = []
+    failed = 0
+    waiting = selectors.DefaultSelector()
+    started: dict[socket.socket, float] = {}
+    index = 0
+    while index < count or started:
+        while index < count and len(started) < in_flight:
+            sock = socket.socket()
+            sock.setblocking(False)
+            try:
+                sock.bind((crowd_address(index, per_address), 0))
+                code = sock.connect_ex(("127.0.0.1", port))
+            except OSError:
+                code = -1
+            index += 1
+            if code not in (0, errno.EINPROGRESS):
+                sock.close()
+                failed += 1
+                continue
+            started[sock] = time.monotonic()
+            waiting.register(sock, selectors.EVENT_WRITE)
+        for key, _ in waiting.select(timeout=0.5):
+            sock = key.fileobj  # type: ignore[assignment]
+            waiting.unregister(sock)
+            del started[sock]
+            try:
+                if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                    raise OSError("connect failed")
+                sock.send(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+            except OSError:
+                sock.close()
+                failed += 1
+                continue
+            held.append(sock)
+        now = time.monotonic()
+        for sock in [s for s, at in started.items() if now - at > timeout]:
+            waiting.unregister(sock)
+            del started[sock]
+            sock.close()
+            failed += 1
+    waiting.close()
+    return held, failed

@@ -44,3 +44,16 @@ def test_table_mode_shows_the_join_address_and_its_qr_code(tmp_path: Path) -> No
     assert "action='/companion/new-secret'" in page
     guest = front_door(db=tmp_path / "none.sqlite3", join=join, secret="abc")
     assert "new-secret" not in guest
+
+
+def test_the_host_s_screen_not_shown_the_code_reads_why_and_keeps_new_secret(
+    tmp_path: Path,
+) -> None:
+    join = "http://192.168.1.20:8866/"
+    page = front_door(
+        db=tmp_path / "none.sqlite3", join=join, host_device=True, hidden="Reload <it>."
+    )
+    assert "<h2>Join this table</h2><p class='hidden-code'>Reload &lt;it&gt;.</p>" in page
+    assert "?table=" not in page and "<svg" not in page
+    assert "action='/companion/new-secret'" in page
+    assert "Join this table" not in front_door(db=tmp_path / "none.sqlite3", join=join)

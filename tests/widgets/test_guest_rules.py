@@ -183,6 +183,9 @@ class Stream:
     def closed(self) -> bool:
         return self.shut
 
+    def close(self) -> None:
+        self.shut = True
+
 
 def test_one_address_holds_at_most_its_bound() -> None:
     bound = Connections(3)
@@ -192,6 +195,25 @@ def test_one_address_holds_at_most_its_bound() -> None:
     streams[0].shut = True
     assert bound.admit("192.0.2.1", streams[3])
     assert bound.count("192.0.2.1") == 3
+
+
+def test_a_crowd_past_the_bound_pushes_out_its_oldest_not_a_device() -> None:
+    bound = Connections(per_address=2, most=4)
+    device = Stream()
+    assert bound.admit("192.0.2.9", device)
+    bound.trust(device)  # it showed the secret
+    crowd = [Stream() for _ in range(6)]
+    for n, stream in enumerate(crowd):
+        assert bound.admit(f"198.51.100.{n}", stream)
+        bound.make_room()
+    assert [s.shut for s in crowd] == [True, True, True, False, False, False]
+    assert not device.shut and bound.total() == 4
+    # Out of descriptors: the oldest untrusted go first, never the device.
+    assert bound.evict(10) == 3
+    assert all(s.shut for s in crowd) and not device.shut
+    assert bound.evict(10) == 0
+    bound.forget(device)
+    assert bound.total() == 0 and bound.count("192.0.2.9") == 0
 
 
 @pytest.mark.parametrize(
@@ -264,3 +286,52 @@ def test_the_empty_warnings_of_writes_to_closed_tabs_are_not_shown() -> None:
     for line in ("[Voila] WARNING | ", "[Voila] WARNING | \n", "[companion 02:00:00] Refused x"):
         kept.feed(line)
     assert shown == ["[companion 02:00:00] Refused x\n"]
+
+
+# What Chromium sends (checked in tests/widgets/test_guest_browser.py): a typed
+# address or a bookmark is "none"; a link, a form, a script's window.open or
+# location change is "same-origin", with "?1" while a click is fresh; a reload
+# sends what the first visit sent.
+TYPED = {"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+NAVIGATIONS: list[tuple[dict[str, str], bool]] = [
+    (TYPED, True),
+    ({**TYPED, "Sec-Fetch-User": "?1"}, True),
+    ({**TYPED, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-User": "?1"}, False),  # window.open
+    ({**TYPED, "Sec-Fetch-Site": "same-origin"}, False),  # a script's location change
+    ({**TYPED, "Sec-Fetch-Site": "cross-site"}, False),
+    ({**TYPED, "Sec-Fetch-Dest": "iframe"}, False),
+    ({"Sec-Fetch-Site": "same-origin", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}, False),
+    ({"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "cors", "Sec-Fetch-Dest": "empty"}, False),
+    ({"Upgrade-Insecure-Requests": "1"}, False),  # plain HTTP: the browser says nothing
+    ({}, False),
+]
+
+
+@pytest.mark.parametrize(("headers", "shown"), NAVIGATIONS)
+def test_only_a_visit_the_host_started_is_shown_the_secret(
+    headers: dict[str, str], shown: bool
+) -> None:
+    from companion.widgets.policy import may_show_secret
+
+    assert may_show_secret(True, headers) is shown
+    assert may_show_secret(False, headers) is False  # never to another device
+
+
+def test_the_host_is_told_where_the_code_is_when_it_is_not_shown() -> None:
+    from companion.widgets.policy import FRONT_DOOR_HEADERS, hidden_note
+
+    assert hidden_note({**TYPED, "Sec-Fetch-Site": "same-origin"}).startswith(
+        "The join code shows when you open this page yourself: click the address bar and press "
+        "Enter (or type the address, or use a bookmark)."
+    )
+    plain = hidden_note({}, "http://127.0.0.1:8866/")
+    assert plain.startswith("The join code is not shown at this address")
+    assert plain.endswith(
+        "On this computer, open http://127.0.0.1:8866/ with the secret (the terminal prints it)"
+        " to show it here."
+    )
+    assert "127.0.0.1" not in hidden_note({})
+    assert FRONT_DOOR_HEADERS == {
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "X-Frame-Options": "DENY",
+    }

@@ -508,8 +508,17 @@ def test_zz_a_new_secret_closes_out_every_device_of_the_old_one(live: Any) -> No
                 joined.recv(timeout=10)
     assert ask(live, "/", cookie=old)[0] == 403
     assert ask(live, f"/?table={old}")[0] == 403
-    status, _, door = ask(live, "/", cookie=new)
+    typed = {"Sec-Fetch-Site": "none", "Sec-Fetch-Mode": "navigate", "Sec-Fetch-Dest": "document"}
+    status, headers, door = ask(live, "/", cookie=new, headers=typed)
     assert status == 200
     assert f"{live.base}?table={new}" in door  # the join address shown is the new one
     assert "<svg" in door
+    assert headers["Cross-Origin-Opener-Policy"] == "same-origin"
+    assert headers["X-Frame-Options"] == "DENY"
+    # The redirect after New secret, a link or a script: no join address, a note why.
+    for other in ({**typed, "Sec-Fetch-Site": "same-origin", "Sec-Fetch-User": "?1"}, {}):
+        status, _, door = ask(live, "/", cookie=new, headers=other)
+        assert status == 200 and new not in door and "<svg" not in door
+        assert "<p class='hidden-code'>The join code" in door
+        assert "action='/companion/new-secret'" in door
     live.secret = new
