@@ -1,2 +1,2 @@
-/* The companion's page, built by frontend/build.mjs from 675e0a55b300cb6bbd829fd968a2ff838f389d8c7fe9711a2a55524705855485 */
+/* The companion's page, built by frontend/build.mjs from af26f5adef66327b12798b2933211aff63f3071eb4bc5a0db87b60e8bdaf2c91 */
 (()=>{try{t=localStorage.getItem("companion-scheme"),(t==="dark"||t==="light")&&(document.documentElement.dataset.scheme=t)}catch{}var t;})();
