@@ -127,7 +127,10 @@ def handler(kernels: Any) -> type[Any]:
 
     class LastKeys(web.RequestHandler):
         def check_xsrf_cookie(self) -> None:
-            # The guard refused every other site; a beacon carries its page's Origin.
+            pass  # the Origin is required below (a beacon carries its page's)
+
+        def prepare(self) -> None:
+            # The guard refused every other site and every request without the cookie.
             origin = self.request.headers.get("Origin")
             host = self.request.headers.get("Host")
             if not origin or not host or origin.split("://", 1)[-1].lower() != host.lower():

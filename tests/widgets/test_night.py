@@ -431,3 +431,66 @@ def test_after_a_restart_a_joined_phone_and_its_shortcut_land_on_the_rejoin_page
             shortcut.wait_for_selector("text=Board game companion")
     finally:
         phone.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_last_keys_are_sent_when_a_page_is_hidden(chromium: Any, table: Any) -> None:
+    """A phone locked (the page hidden, not closed) sends what it typed at that moment."""
+    state = {"to_server": True}
+
+    def through(route: Any) -> None:
+        upstream = route.connect_to_server()
+        route.on_message(lambda m: upstream.send(m) if state["to_server"] else None)
+        upstream.on_message(lambda m: route.send(m))
+
+    other = Phone(chromium, table, "tokaido")
+    hidden = Phone(chromium, table, "tokaido", route=through)
+    try:
+        new_game(other, "2 players")
+        hidden.type(".name-0 input", "Mar")
+        shown_everywhere([other], ".name-0 input", "Mar")
+        state["to_server"] = False  # the phone's connection says nothing more
+        hidden.page.locator(".name-0 input").first.press_sequentially("git", delay=0)
+        hidden.page.evaluate(
+            "Object.defineProperty(document, 'visibilityState', {value: 'hidden'});"
+            "document.dispatchEvent(new Event('visibilitychange'))"
+        )
+        shown_everywhere([other], ".name-0 input", "Margit")
+        in_draft(table, "tokaido", "Margit")
+    finally:
+        hidden.close()
+        other.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_beacon_takes_only_a_page_s_own_values(chromium: Any, table: Any) -> None:
+    phone = Phone(chromium, table, "shibuya")
+    try:
+        kernel = phone.page.evaluate(
+            "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+        )
+        origin = table.base.rstrip("/")
+        url = f"{table.base}companion/kept/{kernel}"
+        change = {"msg_id": "a" * 32, "comm_id": "b" * 32, "state": {"value": "x"}}
+        body = json.dumps({"changes": [change]})
+        request = phone.context.request
+        other = f"{table.base}companion/kept/{'0' * 8}-0000-0000-0000-{'0' * 12}"
+        answers = [
+            request.post(url, data=body).status,  # no Origin: not a page's beacon
+            request.post(url, data=body, headers={"Origin": "http://evil.test"}).status,
+            request.post(other, data=body, headers={"Origin": origin}).status,
+            request.post(url, data="{}", headers={"Origin": origin}).status,
+            request.post(
+                url,
+                data=json.dumps({"changes": [{**change, "state": {"description": "<b>"}}]}),
+                headers={"Origin": origin},
+            ).status,
+        ]
+        assert answers == [403, 403, 404, 400, 400]
+        stranger = chromium.new_context()
+        try:  # without the table's cookie
+            assert stranger.request.post(url, data=body, headers={"Origin": origin}).status == 403
+        finally:
+            stranger.close()
+    finally:
+        phone.close()
