@@ -510,3 +510,18 @@ def test_shogun_s_clock_started_by_the_first_action_order_names_the_first_season
     now.now += 600
     press_action_order(page)
     assert clock.round_label == "Year 1, summer" and clock.rounds == [("Year 1, spring", 600)]
+
+
+@pytest.mark.parametrize(("game", "players"), [("tokaido", 5), ("shibuya", 4)])
+def test_a_name_typed_changes_only_its_own_heading(game: str, players: int) -> None:
+    """Every widget change is a message to every device: a key in a name box changes one
+    column heading, not every heading twice (to the score file's name, then back)."""
+    page = GamePage(game, players)
+    page.name_inputs[0].value = "Aki"
+    changed: list[tuple[int, str]] = []
+    for k, head in enumerate(page.form.head_labels):
+        head.observe(lambda change, k=k: changed.append((k, change["new"])), names="value")
+    page.name_inputs[0].value = "Akir"
+    assert changed == ([] if page.teams else [(0, "<b>Akir</b>")])
+    second = page.kit.team_names[1] if page.teams else "Player 2"
+    assert page.form.head_labels[1].value == f"<b>{second}</b>"
