@@ -43,7 +43,12 @@ next device waits for the value): the page's connection closes (target 0),
 values lost (the last value of every box, on every device and in the saved
 draft; target 0), the seconds from a change on one device to its appearance
 on the next (median target 0.2 s, 95th percentile 0.5 s), and the server's
-memory (its process tree) at the start and the end.
+memory (its process tree) at the start and the end. A change's time is taken
+in the pages (the typist's ``input`` event to the first animation frame in
+which the next device shows it; the pages share ``performance.timeOrigin``);
+the driver's own figure (its ``fill`` to its poll, Playwright's round trips
+and actionability waits included) is printed beside it, with the machine's
+load each minute. Figures: ``docs/table-mode.md``.
 
 ``--guest`` measures only what a hostile guest costs the table (issue 33), on
 ``--table --host 127.0.0.1``: a device flooding one game with updates as fast as
