@@ -43,7 +43,12 @@ next device waits for the value): the page's connection closes (target 0),
 values lost (the last value of every box, on every device and in the saved
 draft; target 0), the seconds from a change on one device to its appearance
 on the next (median target 0.2 s, 95th percentile 0.5 s), and the server's
-memory (its process tree) at the start and the end.
+memory (its process tree) at the start and the end. A change's time is taken
+in the pages (the typist's ``input`` event to the first animation frame in
+which the next device shows it; the pages share ``performance.timeOrigin``);
+the driver's own figure (its ``fill`` to its poll, Playwright's round trips
+and actionability waits included) is printed beside it, with the machine's
+load each minute. Figures: ``docs/table-mode.md``.
 
 ``--guest`` measures only what a hostile guest costs the table (issue 33), on
 ``--table --host 127.0.0.1``: a device flooding one game with updates as fast as
@@ -531,8 +536,32 @@ class Soak:
     closes: int = 0
     lost: list[str] = field(default_factory=list)
     sync: list[float] = field(default_factory=list)
+    driven: list[float] = field(default_factory=list)  # the same, as the driver saw it
     late: int = 0  # changes not shown on the next device within 5 s
     memory: tuple[float, float] = (0.0, 0.0)
+    load: list[float] = field(default_factory=list)  # the machine's 1-min load, each minute
+
+
+WATCH_SCRIPT = """
+window.companionTyped = 0;
+window.companionShown = null;
+document.addEventListener("input", () => {
+  window.companionTyped = performance.timeOrigin + performance.now();
+}, true);
+window.companionWatch = (selector, value) => {
+  window.companionShown = null;
+  const look = () => {
+    const box = document.querySelector(selector);
+    if (box && box.value === value) {
+      window.companionShown = performance.timeOrigin + performance.now();
+    } else {
+      requestAnimationFrame(look);
+    }
+  };
+  requestAnimationFrame(look);
+};
+"""
+"""The soak's clocks in each page (``performance.timeOrigin`` is shared by the pages)."""
 
 
 def soak(playwright: Any, env: dict[str, str], minutes: float) -> Soak:
@@ -563,6 +592,9 @@ def soak(playwright: Any, env: dict[str, str], minutes: float) -> Soak:
 
         for _ in range(5):
             context = browser.new_context(viewport={"width": 390, "height": 844})
+            # Each page notes (on its own clock, which all pages share) the moment its
+            # typist changed a box, and the first frame in which a box showed a value.
+            context.add_init_script(WATCH_SCRIPT)
             page = context.new_page()
             page.on("websocket", closed)
             page.goto(join)
@@ -589,15 +621,17 @@ def soak(playwright: Any, env: dict[str, str], minutes: float) -> Soak:
                 box, value = f".name-{seat} input", f"Player{tick}"
                 names[seat] = value
             last[box] = value
+            if tick % 60 == 0:
+                seen.load.append(os.getloadavg()[0])
+            watcher.evaluate("([s, v]) => window.companionWatch(s, v)", [box, value])
             sent = time.perf_counter()
             typist.fill(box, value)
             try:
-                watcher.wait_for_function(
-                    "([s, v]) => document.querySelector(s).value === v",
-                    arg=[box, value],
-                    timeout=5000,
-                )
-                seen.sync.append(time.perf_counter() - sent)
+                watcher.wait_for_function("() => window.companionShown !== null", timeout=5000)
+                seen.driven.append(time.perf_counter() - sent)
+                typed = typist.evaluate("window.companionTyped")
+                shown = watcher.evaluate("window.companionShown")
+                seen.sync.append((shown - typed) / 1000)
             except Exception:  # not there within 5 s: counted late (and looked for at the end)
                 seen.late += 1
             tick += 1
@@ -639,6 +673,18 @@ def soak_report(seen: Soak) -> bool:
         f"  live sync over {len(ordered)} changes: median {median:.3f} s (target {SOAK_MEDIAN} s), "
         f"95th percentile {p95:.3f} s (target {SOAK_P95} s); {seen.late} not shown within 5 s"
     )
+    driven = sorted(seen.driven)
+    if driven:
+        print(
+            f"  (as the driver saw it, its own round trips included: median "
+            f"{statistics.median(driven):.3f} s, 95th percentile "
+            f"{driven[min(len(driven) - 1, int(0.95 * len(driven)))]:.3f} s)"
+        )
+    if seen.load:
+        print(
+            f"  machine load (1 min, {os.cpu_count()} cores): "
+            + ", ".join(f"{x:.1f}" for x in seen.load)
+        )
     print(
         f"  server memory (with its kernels): {seen.memory[0]:.0f} MB at the start, "
         f"{seen.memory[1]:.0f} MB at the end"

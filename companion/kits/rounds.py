@@ -91,6 +91,10 @@ class Rounds:
             choice is the game's start player. ``False`` when it names something
             else (Tokaido: who reached the inn first): the game's start player
             then comes from the set-up's draw or the pad alone.
+        opens_round: The button is pressed as the round begins, not as it ends
+            (Shogun's action order, from the season's bids): the time after a
+            press is the round it was pressed in, though the tracker then shows
+            the next one. ``False``: a press ends the round under way.
     """
 
     word: str = "Round"
@@ -107,6 +111,7 @@ class Rounds:
     count_max: int = 99
     picker: str = "starts:"
     picks_start: bool = True
+    opens_round: bool = False
 
     def text(self, number: int) -> str:
         """``Round 3 of 7``, ``Year 1, summer``, ``Stage 2: to the second inn``."""

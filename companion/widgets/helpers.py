@@ -48,7 +48,7 @@ class TableHelpers:
         self.page = page
         self.clock = ClockPanel()
         self.clock.on_change = self._changed
-        self.clock.round_now = lambda: self.page.tracker.round_text()
+        self.clock.round_now = lambda: self.page.tracker.under_way_text()
         self.beating: Any = None  # the kernel's timer for the clock's beat
         self.rules = RulesPanel(page.game, self.phase)
         self.last = w.HTML()
@@ -67,7 +67,7 @@ class TableHelpers:
             control.observe(lambda _: self._tracker_used(), names="value")
         self.page.form.start_choice.layout.display = "none" if self.page.teams else ""
         if not self.clock.round_label and self.clock.started_at is not None:
-            self.clock.round_label = tracker.round_text()
+            self.clock.round_label = tracker.under_way_text()
 
     def _tracker_used(self) -> None:
         if self.page.restoring:
@@ -77,10 +77,11 @@ class TableHelpers:
     def _tracked(self) -> None:
         """The tracker's button was pressed (after the tracker applied its rule)."""
         tracker = self.page.tracker
+        under_way = tracker.under_way_text()
         if self.clock.started_at is None:
-            self.clock.start(tracker.round_text())
-        elif tracker.round_text() != self.clock.round_label:
-            self.clock.next_round(tracker.round_text())
+            self.clock.start(under_way)
+        elif under_way != self.clock.round_label:
+            self.clock.next_round(under_way)
         if tracker.ending == "over":
             self.clock.end_rounds()
         self.sync_start()

@@ -403,20 +403,13 @@ class GamePage:
             everyone = self.score_names()
             members = [everyone[side :: len(sides)] for side in range(len(sides))]
             self.form.quiet = True
-            self.form.set_names(self.sides(), members)
+            self.form.set_names(self.sides(), members, shown=shown_sides)
             self.form.quiet = False
-            self.form.shown_names = shown_sides
-            for label, side in zip(self.form.head_labels, shown_sides, strict=False):
-                label.value = f"<b>{html.escape(side)}</b>"
         else:
             self.tracker.set_names(people)
             self.form.quiet = True
-            self.form.set_names(self.score_names())
+            self.form.set_names(self.score_names(), shown=people)
             self.form.quiet = False
-            self.form.shown_names = people
-            for label, name in zip(self.form.head_labels, people, strict=False):
-                label.value = f"<b>{html.escape(name)}</b>"
-        self.form.name_cells(self.form.shown_names)
         self.form.set_start_people(people)
         self.form.check()
 

@@ -233,13 +233,21 @@ class ScoreForm:
         corner.add_class("rowlabel")
         return corner
 
-    def set_names(self, names: list[str], members: list[list[str]] | None = None) -> None:
-        """Show ``names`` on top of the columns and write them into the score file."""
+    def set_names(
+        self,
+        names: list[str],
+        members: list[list[str]] | None = None,
+        shown: list[str] | None = None,
+    ) -> None:
+        """Write ``names`` into the score file and show ``shown`` (else ``names``) on top
+        of the columns. Each heading and name is set once: every change of a widget is
+        a message to every device at the table."""
         self.names = list(names)
         self.members = members
-        for head, name in zip(self.head_labels, self.names, strict=False):
+        headings = self.names if shown is None else list(shown)
+        for head, name in zip(self.head_labels, headings, strict=False):
             head.value = f"<b>{html.escape(name)}</b>"
-        self.name_cells(self.names)
+        self.name_cells(headings)
         if not self.quiet:
             self.check()
 

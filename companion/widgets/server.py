@@ -521,9 +521,10 @@ def own_address(request: Any) -> str:
 
 
 def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
-    """The front door and the new-secret action."""
+    """The front door, the new-secret action and the closing pages' last keys."""
     from tornado import web
 
+    from companion.widgets import last_keys
     from companion.widgets.front_door import front_door
     from companion.widgets.rejoin import same_machine
 
@@ -566,7 +567,11 @@ def companion_handlers(table: Table) -> list[tuple[str, type[Any]]]:
             self.set_cookie(COOKIE, table.guard.secret, path="/", httponly=True, samesite="Strict")
             self.redirect("/")
 
-    return [("/", FrontDoor), ("/companion/new-secret", NewSecret)]
+    return [
+        ("/", FrontDoor),
+        ("/companion/new-secret", NewSecret),
+        (last_keys.PATH, last_keys.handler(lambda: table.guard.kernels)),
+    ]
 
 
 def install(table: Table) -> None:

@@ -40,6 +40,7 @@ class Tracker:
         self.names = list(names)
         self.sides = list(sides or names)
         self.round_number = 1
+        self.pressed: int | None = None  # the round of the last press (this game)
         self.first_start: int | None = None
         self.start_seat = 0
         self.quiet = False  # the choice is set by the tracker itself, not by the table
@@ -163,6 +164,18 @@ class Tracker:
         """``Round 3 of 7``, ``Year 1, summer``, ``Stage 2: to the second inn``."""
         return self.rounds.text(self.round_number)
 
+    def under_way_text(self) -> str:
+        """The round being played now, as the clock names its time.
+
+        The round shown, except in a game whose button opens a round
+        (:attr:`companion.kits.rounds.Rounds.opens_round`): after a press, the
+        round it was pressed in is played (Shogun: the season whose action
+        order was just given), while the tracker already shows the next one.
+        """
+        if self.rounds.opens_round and self.pressed is not None:
+            return self.rounds.text(self.pressed)
+        return self.round_text()
+
     def set_start(self, name: str) -> None:
         """A start player drawn in the set-up: the game's, and (where the choice
         means that) the first round's."""
@@ -189,6 +202,7 @@ class Tracker:
                 seed=new_seed(),
             )
         )
+        self.pressed = self.round_number
         self.round_number = step.round
         if step.start != self.start_seat and 0 <= step.start < len(self.names):
             self._set_choice(step.start)  # the rule's, not the table's choice
@@ -211,6 +225,7 @@ class Tracker:
     def reset(self) -> None:
         """Back to the first round."""
         self.round_number = 1
+        self.pressed = None
         self.first_start = None
         self.ending = ""
         self.show("")
@@ -224,6 +239,7 @@ class Tracker:
         """Everything the tracker shows, for the draft."""
         return {
             "round": self.round_number,
+            "pressed": self.pressed,
             "start": self.start_seat,
             "first": self.first_start,
             "counts": [c.value for c in self.counts],
@@ -239,6 +255,8 @@ class Tracker:
         number = state.get("round")
         if isinstance(number, int) and 1 <= number <= last:
             self.round_number = number
+        pressed = state.get("pressed")
+        self.pressed = pressed if type(pressed) is int and 1 <= pressed <= last else None
         start = state.get("start")
         if isinstance(start, int) and 0 <= start < len(self.names):
             self._set_choice(start)

@@ -4,6 +4,8 @@
 // - When the page is hidden (a phone locked, another app) or closed, the last
 //   keys typed are sent at once: a box sends each change only once the
 //   kernel has handled the one before, and a closing page would lose the rest.
+//   They go on the websocket and, as the websocket of a closing page may never
+//   send them, in a beacon too (companion/widgets/last_keys.py).
 // - What the kernel has not confirmed when the page must go (it is closed
 //   while the connection is down, the kernel or the server is gone) is kept
 //   in this browser's storage and shown on this game's page next time:
@@ -66,8 +68,28 @@ export function takeStashed(manager) {
     .map((v) => (v.label ? `${v.label}: ${v.value}` : v.value));
 }
 
+/**
+ * Sends what the kernel has not confirmed in a beacon, which the browser
+ * delivers after the page is gone (a closing page's websocket is torn down
+ * with it, often before its last message left). The server passes each change
+ * to the kernel as the same message (its id): one that arrives both ways is
+ * applied once. Returns false when the browser refused the beacon.
+ */
+export function beacon(kernel, base, kernelId) {
+  const changes = kernel.takeForBeacon();
+  if (!changes.length || !navigator.sendBeacon) {
+    return !changes.length;
+  }
+  const body = new Blob([JSON.stringify({ changes: changes.slice(0, MAX_VALUES) })], { type: "text/plain" });
+  try {
+    return navigator.sendBeacon(`${base}companion/kept/${encodeURIComponent(kernelId)}`, body);
+  } catch (error) {
+    return false;
+  }
+}
+
 /** Sends the last keys when the page is hidden or closed; keeps what cannot be sent. */
-export function keepOnLeaving(kernel, manager, kernelId) {
+export function keepOnLeaving(kernel, manager, kernelId, base = "/") {
   const leave = (closing) => {
     const active = document.activeElement;
     if (active && active.matches && active.matches(".widget-text input, .widget-textarea textarea")) {
@@ -76,7 +98,9 @@ export function keepOnLeaving(kernel, manager, kernelId) {
       active.dispatchEvent(new Event("change", { bubbles: true }));
     }
     manager.sendWaiting();
-    if (closing || !kernel.connected()) {
+    const sent = beacon(kernel, base, kernelId);
+    if (closing || !sent || !kernel.connected()) {
+      // Shown on this game's page next time, unless the kernel holds it by then.
       stash(kernelId, manager.unconfirmed());
     }
   };
@@ -86,4 +110,7 @@ export function keepOnLeaving(kernel, manager, kernelId) {
     }
   });
   window.addEventListener("pagehide", () => leave(true));
+  // table.js is about to reload the page (its kernel is gone, or it came back
+  // from the back-forward cache): what was not confirmed is kept first.
+  window.addEventListener("companion-before-reload", () => leave(true));
 }

@@ -213,6 +213,22 @@ export class Kernel {
     return this.socket.readyState === WebSocket.OPEN;
   }
 
+  /**
+   * The widget changes sent that the kernel has not confirmed, as the beacon of a
+   * hidden or closing page carries them (companion/widgets/last_keys.py), each
+   * once: [{msg_id, comm_id, state}].
+   */
+  takeForBeacon() {
+    const found = [];
+    for (const [msgId, entry] of this.pending) {
+      if (entry.update && !entry.idle && !entry.beaconed) {
+        entry.beaconed = true;
+        found.push({ msg_id: msgId, comm_id: entry.commId, state: entry.state });
+      }
+    }
+    return found;
+  }
+
   /** The widget changes sent that the kernel has not confirmed yet: [{commId, state}]. */
   unconfirmed() {
     const found = [];

@@ -168,7 +168,7 @@ async function main() {
     trouble("The page's kernel stopped: reloading… (the game in progress is kept)");
     setTimeout(() => window.location.reload(), 1500);
   };
-  keepOnLeaving(kernel, manager, settings.kernelId);
+  keepOnLeaving(kernel, manager, settings.kernelId, settings.baseUrl || "/");
   try {
     await kernel.ready;
     await manager.load();

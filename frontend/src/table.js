@@ -50,10 +50,17 @@
     navigator.sendBeacon(base + "voila/api/shutdown/" + kernel, form);
   }
   window.addEventListener("pagehide", free);
+  // Every reload first keeps what this device typed and the kernel has not
+  // confirmed (kept.js listens: it sends it in a beacon and keeps it in this
+  // browser's storage, shown on the page that comes if it did not arrive).
+  function reload() {
+    window.dispatchEvent(new Event("companion-before-reload"));
+    window.location.reload();
+  }
   // A page brought back from the browser's back-forward cache lost its kernel
   // when it was hidden: load it again (the game in progress comes back).
   window.addEventListener("pageshow", function (event) {
-    if (event.persisted) { window.location.reload(); }
+    if (event.persisted) { reload(); }
   });
 
   // Heartbeat: a page whose kernel was culled (a sleeping tablet) reloads itself;
@@ -61,8 +68,8 @@
   if (kernel) {
     setInterval(function () {
       if (document.visibilityState !== "visible" || freed) { return; }
-      fetch(base + "api/kernels/" + kernel, { credentials: "same-origin" }).then(function (r) {
-        if (r.status === 404) { window.location.reload(); }
+      fetch(base + "api/kernels/" + kernel, { credentials: "same-origin", cache: "no-store" }).then(function (r) {
+        if (r.status === 404) { reload(); }
       }).catch(function () {});
     }, 15000);
   }

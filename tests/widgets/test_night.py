@@ -10,8 +10,10 @@ closes and look for every value typed on every device and in the saved draft:
   the way, then the connection is closed from the server's side) loses
   nothing, and a change it sends again after the drop does not undo a newer
   one from another device;
-- the last keys typed before a page closes reach the game, and a value that
-  could not reach it is shown on the phone the next time it opens the game;
+- the last keys typed before a page closes reach the game (by the page's
+  beacon when its closing websocket sends nothing more), and a value that
+  could not reach it is shown on the phone the next time it opens the game,
+  also when the heartbeat reloads a page whose kernel is gone;
 - after New secret, and after the server restarted, a joined phone lands on
   the rejoin page, made for a phone; so does an installed shortcut.
 """
@@ -39,6 +41,7 @@ pytestmark = [
 
 CHANNELS = re.compile(r".*/api/kernels/.*/channels.*")
 OPTIONS = ("--table", "--host", "127.0.0.1", "--pool", "0")
+BEACON_LINE = "A page's last keys:"  # the server's line for a beacon it passed on
 HOLD_SECONDS = 48.0  # longer than four ping intervals of the server
 
 
@@ -118,9 +121,20 @@ def drafted(table: Any, game: str) -> dict[str, Any]:
     return {} if found is None else found[1]
 
 
-def in_draft(table: Any, game: str, *values: str) -> None:
+def in_draft(table: Any, game: str, *values: str, pump: Any = None) -> None:
+    """Wait for ``values`` in the game's draft.
+
+    ``pump``: a page whose websocket goes through a route of the test (the
+    route forwards messages only while the test calls Playwright).
+    """
+
+    def found() -> bool:
+        if pump is not None:
+            pump.evaluate("1")
+        return all(value in json.dumps(drafted(table, game)) for value in values)
+
     wait_for(
-        lambda: all(value in json.dumps(drafted(table, game)) for value in values),
+        found,
         f"the saved draft lacks one of {values}: {json.dumps(drafted(table, game))[:600]}",
         30,
     )
@@ -237,11 +251,6 @@ def test_a_connection_cut_while_typing_loses_nothing(chromium: Any, table: Any) 
 
 
 @pytest.mark.timeout(300, method="signal")
-@pytest.mark.xfail(
-    strict=False,
-    reason="not yet reliable: on a fresh CI machine the closing page's last keys were "
-    "lost once ('F' kept of 'Friedemann'); issue 32 stays open for it",
-)
 def test_the_last_key_before_a_page_closes_is_kept(chromium: Any, table: Any) -> None:
     other = Phone(chromium, table, "kamakura")
     closing = Phone(chromium, table, "kamakura")
@@ -256,6 +265,75 @@ def test_the_last_key_before_a_page_closes_is_kept(chromium: Any, table: Any) ->
     finally:
         closing.close()
         other.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_last_keys_arrive_by_beacon_when_the_closing_socket_sends_nothing(
+    chromium: Any, table: Any
+) -> None:
+    """A closing page's websocket may never send its last message: the beacon carries it."""
+    state = {"to_server": True}
+    beacons = table.log.read_text().count(BEACON_LINE)
+
+    def through(route: Any) -> None:
+        upstream = route.connect_to_server()
+        route.on_message(lambda m: upstream.send(m) if state["to_server"] else None)
+        upstream.on_message(lambda m: route.send(m))
+
+    other = Phone(chromium, table, "kamakura")
+    closing = Phone(chromium, table, "kamakura", route=through)
+
+    try:
+        new_game(other, "2 players")
+        closing.type(".name-1 input", "Hilde")
+        shown_everywhere([other], ".name-1 input", "Hilde")
+        state["to_server"] = False  # nothing the page sends from now on leaves its socket
+        closing.page.locator(".name-1 input").first.press_sequentially("gard", delay=0)
+        closing.page.close()
+        shown_everywhere([other], ".name-1 input", "Hildegard")
+        in_draft(table, "kamakura", "Hildegard")
+        assert table.log.read_text().count(BEACON_LINE) > beacons
+    finally:
+        closing.close()
+        other.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_heartbeat_keeps_what_was_not_sent_before_it_reloads(chromium: Any, table: Any) -> None:
+    """The kernel is gone (404): the page reloads, and what it could not send is kept."""
+    state = {"to_server": True, "gone": 0}
+    sockets: list[Any] = []
+
+    def through(route: Any) -> None:
+        first = not sockets  # the page before its reload (the one after it is not cut)
+        upstream = route.connect_to_server()
+        sockets.append(upstream)
+        route.on_message(lambda m: upstream.send(m) if state["to_server"] or not first else None)
+        upstream.on_message(lambda m: route.send(m))
+
+    def heartbeat(route: Any) -> None:
+        if state["to_server"] or state["gone"]:
+            route.continue_()
+            return
+        state["gone"] += 1  # once: the kernel was culled, says the server
+        route.fulfill(status=404, body="{}", content_type="application/json")
+
+    phone = Phone(chromium, table, "shimoda", route=through)
+    try:
+        phone.page.route(re.compile(r".*/api/kernels/[0-9a-f-]{36}$"), heartbeat)
+        new_game(phone, "2 players")
+        phone.type(".name-0 input", "Ulla")
+        in_draft(table, "shimoda", "Ulla", pump=phone.page)
+        state["to_server"] = False  # the kernel never hears of what comes now
+        phone.page.evaluate("navigator.sendBeacon = () => false")  # nor by a beacon
+        phone.type(".name-1 input", "Vreni", delay=40)
+        # The heartbeat (every 15 s) finds the kernel gone and reloads the page.
+        notice = phone.page.wait_for_selector(".companion-notkept", timeout=90_000)
+        assert state["gone"] == 1
+        assert "Player 2: Vreni" in notice.inner_text()
+        assert "Ulla" not in notice.inner_text()
+    finally:
+        phone.close()
 
 
 @pytest.mark.timeout(300, method="signal")
@@ -276,8 +354,11 @@ def test_a_value_that_could_not_be_sent_is_shown_on_the_phone_next_time(
     try:
         new_game(phone, "3 players")
         phone.type(".name-0 input", "Zelda")
-        in_draft(table, "shogun", "Zelda")
+        in_draft(table, "shogun", "Zelda", pump=phone.page)
         state["dead"] = True
+        # No request leaves the phone, its closing page's beacon neither (a route
+        # of the test does not see a beacon sent as the page goes).
+        phone.page.evaluate("navigator.sendBeacon = () => false")
         phone.type(".name-1 input", "Yukiko", delay=40)
         phone.page.close()  # the phone's browser closes the page before the Wi-Fi is back
         again = phone.context.new_page()
@@ -355,5 +436,68 @@ def test_after_a_restart_a_joined_phone_and_its_shortcut_land_on_the_rejoin_page
             # Scanning the new code joins again.
             shortcut.goto(second.join)
             shortcut.wait_for_selector("text=Board game companion")
+    finally:
+        phone.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_last_keys_are_sent_when_a_page_is_hidden(chromium: Any, table: Any) -> None:
+    """A phone locked (the page hidden, not closed) sends what it typed at that moment."""
+    state = {"to_server": True}
+
+    def through(route: Any) -> None:
+        upstream = route.connect_to_server()
+        route.on_message(lambda m: upstream.send(m) if state["to_server"] else None)
+        upstream.on_message(lambda m: route.send(m))
+
+    other = Phone(chromium, table, "tokaido")
+    hidden = Phone(chromium, table, "tokaido", route=through)
+    try:
+        new_game(other, "2 players")
+        hidden.type(".name-0 input", "Mar")
+        shown_everywhere([other], ".name-0 input", "Mar")
+        state["to_server"] = False  # the phone's connection says nothing more
+        hidden.page.locator(".name-0 input").first.press_sequentially("git", delay=0)
+        hidden.page.evaluate(
+            "Object.defineProperty(document, 'visibilityState', {value: 'hidden'});"
+            "document.dispatchEvent(new Event('visibilitychange'))"
+        )
+        shown_everywhere([other], ".name-0 input", "Margit")
+        in_draft(table, "tokaido", "Margit")
+    finally:
+        hidden.close()
+        other.close()
+
+
+@pytest.mark.timeout(300, method="signal")
+def test_the_beacon_takes_only_a_page_s_own_values(chromium: Any, table: Any) -> None:
+    phone = Phone(chromium, table, "shibuya")
+    try:
+        kernel = phone.page.evaluate(
+            "JSON.parse(document.getElementById('jupyter-config-data').textContent).kernelId"
+        )
+        origin = table.base.rstrip("/")
+        url = f"{table.base}companion/kept/{kernel}"
+        change = {"msg_id": "a" * 32, "comm_id": "b" * 32, "state": {"value": "x"}}
+        body = json.dumps({"changes": [change]})
+        request = phone.context.request
+        other = f"{table.base}companion/kept/{'0' * 8}-0000-0000-0000-{'0' * 12}"
+        answers = [
+            request.post(url, data=body).status,  # no Origin: not a page's beacon
+            request.post(url, data=body, headers={"Origin": "http://evil.test"}).status,
+            request.post(other, data=body, headers={"Origin": origin}).status,
+            request.post(url, data="{}", headers={"Origin": origin}).status,
+            request.post(
+                url,
+                data=json.dumps({"changes": [{**change, "state": {"description": "<b>"}}]}),
+                headers={"Origin": origin},
+            ).status,
+        ]
+        assert answers == [403, 403, 404, 400, 400]
+        stranger = chromium.new_context()
+        try:  # without the table's cookie
+            assert stranger.request.post(url, data=body, headers={"Origin": origin}).status == 403
+        finally:
+            stranger.close()
     finally:
         phone.close()

@@ -460,3 +460,68 @@ def test_a_column_is_done_when_it_is_valid_empty_boxes_meaning_zero_included() -
     assert page.form.open_columns(
         [("players[1]", "x"), ("year", "y"), ("players[0].name", "z")]
     ) == {1}
+
+
+def press_action_order(page: GamePage) -> None:
+    """Each player's bid, then the tracker's button (as a device does)."""
+    for box, value in zip(page.tracker.bids, ("4 chests", "3 chests", "2 chests"), strict=True):
+        box.value = value
+    page.tracker.next_button.click()
+
+
+def test_shogun_s_season_times_are_the_seasons_played(db_path: Path) -> None:
+    """A season's action order is given as it begins: the time after it is that season's."""
+    page = GamePage("shogun", 3)
+    for k, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[k].value = name
+    now = FakeTime()
+    clock = page.helpers.clock
+    clock.now = now
+    clock.button.click()  # before the first bids
+    assert clock.round_label == "Year 1, spring"
+    for minutes in (10, 11, 12, 13, 14, 15):
+        now.now += 60  # the season's bids
+        press_action_order(page)  # the action order
+        now.now += minutes * 60  # the season's actions
+    assert page.tracker.ending == "last" and not clock.rounds_over
+    type_in(page, "players[0].regions.brown", "2", "provinces")  # the final scoring begins
+    assert clock.rounds_over
+    now.now += 5 * 60
+    found = clock.timing()
+    assert found is not None and found.seconds == (6 + 75 + 5) * 60
+    assert found.rounds == (
+        # Each season: its actions and the next season's bids (spring: its own bids too).
+        ("Year 1, spring", 60 + 10 * 60 + 60),
+        ("Year 1, summer", 11 * 60 + 60),
+        ("Year 1, autumn", 12 * 60 + 60),
+        ("Year 2, spring", 13 * 60 + 60),
+        ("Year 2, summer", 14 * 60 + 60),
+        ("Year 2, autumn", 15 * 60),  # the final scoring is no season's
+    )
+
+
+def test_shogun_s_clock_started_by_the_first_action_order_names_the_first_season() -> None:
+    page = GamePage("shogun", 3)
+    now = FakeTime()
+    clock = page.helpers.clock
+    clock.now = now
+    press_action_order(page)  # the first press starts the clock: spring's actions
+    assert clock.running and clock.round_label == "Year 1, spring"
+    now.now += 600
+    press_action_order(page)
+    assert clock.round_label == "Year 1, summer" and clock.rounds == [("Year 1, spring", 600)]
+
+
+@pytest.mark.parametrize(("game", "players"), [("tokaido", 5), ("shibuya", 4)])
+def test_a_name_typed_changes_only_its_own_heading(game: str, players: int) -> None:
+    """Every widget change is a message to every device: a key in a name box changes one
+    column heading, not every heading twice (to the score file's name, then back)."""
+    page = GamePage(game, players)
+    page.name_inputs[0].value = "Aki"
+    changed: list[tuple[int, str]] = []
+    for k, head in enumerate(page.form.head_labels):
+        head.observe(lambda change, k=k: changed.append((k, change["new"])), names="value")
+    page.name_inputs[0].value = "Akir"
+    assert changed == ([] if page.teams else [(0, "<b>Akir</b>")])
+    second = page.kit.team_names[1] if page.teams else "Player 2"
+    assert page.form.head_labels[1].value == f"<b>{second}</b>"

@@ -117,6 +117,7 @@ ROUNDS = Rounds(
     count_name="bid",
     choices=BID_CHOICES,
     step=action_order,
+    opens_round=True,
 )
 
 

@@ -1,2 +1,2 @@
-/* The companion's page, built by frontend/build.mjs from e1e232cb4dd125d243cbac7505da1777b02e18e53be36b080e3b48b42318bea8 */
+/* The companion's page, built by frontend/build.mjs from cf1a9de8c2e5805ac065df4f60b0c5df804a24c41740f3dc5b65911e61cae29b */
 (()=>{try{t=localStorage.getItem("companion-scheme"),(t==="dark"||t==="light")&&(document.documentElement.dataset.scheme=t)}catch{}var t;})();
