@@ -208,6 +208,7 @@ class HistoryPage:
     def show(self, play_id: int) -> None:
         """One saved game: its breakdown, why it was won, the records it set, its details."""
         from companion.history.after_game import after_game
+        from companion.terminal.results import tie_of
         from scorers import title
 
         try:
@@ -237,7 +238,7 @@ class HistoryPage:
         self.detail.value = (
             f"<h2>Game #{play.id}: {html.escape(title(play.game))}, "
             f"{html.escape(play.played_at.replace('T', ' ').rstrip('Z'))} UTC</h2>"
-            + result_html(play.result)
+            + result_html(play.result, tie=tie_of(play.game, play.score_file))
             + after_html(after)
             + sentences_html(details, "details")
         )

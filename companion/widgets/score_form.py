@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from companion.history.after_game import AfterGame
     from companion.history.saving import Saved
     from companion.widgets.listen import Voice
+    from scorers import Result
 
 NO_START = -1
 """The start player's choice when nobody was noted."""
@@ -410,7 +411,8 @@ class ScoreForm:
         lines = [
             f"{self._place(path)}: {html.escape(message, quote=False)}" for path, message in general
         ]
-        result = None if found else self.result()
+        scored = None if found else self.scored()
+        result = None if scored is None else scored.to_json()
         if found:
             visible = sum(
                 1 for m in beside.values() for _, pending in m if shown_all or not pending
@@ -433,7 +435,7 @@ class ScoreForm:
             self.preview.value = ""
         else:
             self.summary.value = "<div class='ok'>Every cell is filled in and valid.</div>"
-            self.preview.value = result_html(result or {})
+            self.preview.value = result_html(result or {}, tie=scored.tie if scored else None)
             if self.saved_id is None and result is not None:
                 self.preview.value += self._why(result)
         self._totals(result)
@@ -523,11 +525,15 @@ class ScoreForm:
 
         return sentences_html(explain_result(result, json.dumps(self.document())), "why")
 
-    def result(self) -> dict[str, Any]:
-        """The scored result of a valid form."""
+    def scored(self) -> Result:
+        """The scorer's result of a valid form, with the tie its tie-break broke."""
         from scorers import SCORERS
 
-        return SCORERS[self.game].score_json(self.document()).to_json()
+        return SCORERS[self.game].score_json(self.document())
+
+    def result(self) -> dict[str, Any]:
+        """The scored result of a valid form."""
+        return self.scored().to_json()
 
     # saving --------------------------------------------------------------
 
@@ -586,7 +592,8 @@ class ScoreForm:
         except HistoryError as error:
             self.after.value = problem_line(after_unread(error))
             return
-        self.preview.value = result_html(self.result())
+        scored = self.scored()
+        self.preview.value = result_html(scored.to_json(), tie=scored.tie)
         self.after.value = after_html(after)
 
     def _record(self) -> Saved:
@@ -669,11 +676,13 @@ def scroller(name: str, inner: str) -> str:
     return f"<div class='tablescroll' role='region' tabindex='0' aria-label='{label}'>{inner}</div>"
 
 
-def result_html(result: dict[str, Any]) -> str:
+def result_html(result: dict[str, Any], *, tie: str | None = None) -> str:
     """The breakdown table, a bar chart of the totals, and the winner.
 
     Every name and value is escaped: a result read back from the history may
     come from an import, with seats that were not scored (``total`` None).
+    ``tie`` (``Result.tie``) names the values that broke a tie, as the terminal
+    says them: ``Winner: Ann (tie on 42 broken by most war chests: Ann 3, Ben 1).``
     """
     from companion.terminal.results import outcome
 
@@ -713,7 +722,7 @@ def result_html(result: dict[str, Any]) -> str:
         for p, n in zip(players, numbers, strict=True)
     )
     try:
-        winner = html.escape(outcome(result))
+        winner = html.escape(outcome(result, tie=tie))
     except (KeyError, TypeError):
         winner = ""
     return f"{table}<div class='bars'>{bars}</div><p class='winner'><b>{winner}</b></p>"

@@ -347,6 +347,31 @@ def test_shogun_regions_are_a_grid_per_player() -> None:
     assert page.form.total_labels[0].value.startswith("<b>")
 
 
+def test_a_tie_broken_by_war_chests_shows_the_values_on_the_pad_and_in_the_history(
+    db_path: Path,
+) -> None:
+    page = GamePage("shogun", 3)
+    for seat, name in enumerate(("Aki", "Ben", "Cho")):
+        page.name_inputs[seat].value = name
+    page.form.cells["year"].controls["c"].value = 2
+    for seat in (0, 1):
+        page.form.cells[f"players[{seat}].regions.green"].controls["provinces"].value = "1"
+    for seat, chests in enumerate(("5", "3", "0")):
+        page.form.cells[f"players[{seat}].score_before"].controls["n"].value = "0"
+        page.form.cells[f"players[{seat}].war_chests"].controls["n"].value = chests
+    winner = (
+        "<p class='winner'><b>Winner: Aki (tie on 1 broken by most war chests: Aki 5, Ben 3)."
+        "</b></p>"
+    )
+    assert winner in page.form.preview.value
+    page.form.save_button.click()
+    assert winner in page.form.preview.value  # read back after saving, too
+    history = HistoryPage()
+    history.refresh()
+    history.show(1)
+    assert winner in history.detail.value
+
+
 def test_shimoda_street_cells_build_the_spaces() -> None:
     page = GamePage("shimoda")
     card = page.form.cells["players[0].street[2].card"]
