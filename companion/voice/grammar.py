@@ -165,6 +165,8 @@ def grammar(question: Question) -> Grammar:
         rules.append(f"<seat> = {' | '.join(asked)};")
         rules.append("<entry> = <seat> <value>;")
         body = "<entry>+ | nobody"
+        if len(question.seats) == 1:  # one player's value: the name may be left out
+            body = "<entry> | <value> | nobody"
     else:
         body = " ".join(["<value>"] * len(question.seats)) + " | nobody"
     rules.append(f"public <line> = {body};")
@@ -303,6 +305,8 @@ def read(question: Question, heard: str, seconds: float = 0.0) -> Heard:
         for n, (start, length, seat) in enumerate(starts):
             end = starts[n + 1][0] if n + 1 < len(starts) else len(words)
             found.setdefault(seat, _read_value(question, words[start + length : end]))
+        if not starts and len(question.seats) == 1 and words:
+            found[question.seats[0]] = _read_value(question, words)
     else:
         found.update(_in_order(question, words))
     values: dict[int, str] = {}

@@ -27,11 +27,14 @@ def decoder() -> Any:
     """The process's decoder: the English model and dictionary, no language model.
 
     No second pass over the lattice (``bestpath``): with a grammar of a few hundred
-    numbers it took seconds after the end of speech and heard no better.
+    numbers it took seconds after the end of speech and heard no better. The
+    cepstral mean is taken over the whole utterance (``batch``), not carried over
+    from the one before: in noise that was the difference between a value in four
+    heard right and nine in ten (docs/voice.md).
     """
     from pocketsphinx import Decoder
 
-    return Decoder(lm=None, loglevel="FATAL", samprate=RATE, bestpath=False)
+    return Decoder(lm=None, loglevel="FATAL", samprate=RATE, bestpath=False, cmn="batch")
 
 
 def resample(pcm: bytes, rate: int) -> bytes:
@@ -58,7 +61,7 @@ def resample(pcm: bytes, rate: int) -> bytes:
 
 
 class Listening:
-    """One utterance being decoded for a question, fed as the sound comes.
+    """One utterance for a question: its sound kept as it comes, decoded at its end.
 
     Args:
         question: What is asked (its grammar is set up at once).
@@ -73,16 +76,21 @@ class Listening:
                 d.add_word(word, phones, True)
         d.add_jsgf_string("count", made.jsgf)
         d.activate_search("count")
-        d.start_utt()
         self.d = d
+        self.sound = bytearray()
 
     def feed(self, pcm: bytes) -> None:
-        """Decode some more 16 kHz sound."""
-        self.d.process_raw(pcm, False, False)
+        """Some more 16 kHz sound."""
+        self.sound += pcm
 
     def end(self) -> Heard:
-        """The end of the sound: what was heard, timed from here to the values."""
+        """The end of the sound: what was heard, timed from here to the values.
+
+        The whole utterance is decoded now, so that its cepstral mean is its own.
+        """
         start = time.perf_counter()
+        self.d.start_utt()
+        self.d.process_raw(bytes(self.sound), False, True)
         self.d.end_utt()
         hyp = self.d.hyp()
         words = hyp.hypstr if hyp is not None else ""

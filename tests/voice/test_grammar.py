@@ -130,6 +130,18 @@ def test_what_is_heard_as_numbers_gives_the_seats_in_order(
     assert read(question, heard).values == values
 
 
+def test_one_players_value_may_be_said_without_the_name() -> None:
+    question = Question(("Aki", "Ben"), seats=(1,), high=10)
+    assert grammar(question).jsgf.splitlines()[-3:] == [
+        "<seat> = ben;",
+        "<entry> = <seat> <value>;",
+        "public <line> = <entry> | <value> | nobody;",
+    ]
+    assert read(question, "seven").values == {1: "7"}
+    assert read(question, "ben same as aki").values == {}  # Aki's value is not in the line
+    assert read(question, "ben seven").line(question) == "7"
+
+
 def test_entry_codes_are_letters_with_numbers_and_none_is_a_dash() -> None:
     question = Question(("Aki", "Ben"), seats=(1,), high=5, codes=True)
     assert read(question, "ben b two f three").values == {1: "B2 F3"}
