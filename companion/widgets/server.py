@@ -23,6 +23,10 @@ Voilà itself, with these changes:
   a pool that cannot fill) and still alive in the process that ran its
   notebook (one that died or was restarted while it waited is shut down, and
   the page gets a new kernel).
+- A kernel waiting in the pool, or handed to a page that has not connected
+  yet (its script still loading), is neither culled nor freed for another
+  page, for up to ``HANDED_OUT_SECONDS``: a page is never left on a kernel
+  that went away before it could connect.
 
 Closed and reloaded pages free their kernels in two ways: the page's own
 ``pagehide`` request (refused for a game's shared kernel while it is the
@@ -70,6 +74,13 @@ DEFAULT_MAX_KERNELS = 12
 STARTING_SECONDS = 60.0
 """How long a page waits for a pool's kernels that are still starting before it is refused."""
 RETRY_FILL_SECONDS = 5.0
+HANDED_OUT_SECONDS = 120.0
+"""How long a kernel just handed to a page is kept for it before the page connects.
+
+A page gets its kernel with its HTML and connects once its script has loaded:
+on a busy machine or a slow phone that takes seconds, and a kernel culled or
+freed in between leaves the page on a kernel that is gone (404).
+"""
 
 
 def max_kernels() -> int:
@@ -112,16 +123,43 @@ def capped(manager_class: type[Any]) -> type[Any]:
                 if not task.done()
             )
 
+        def _handed_out(self) -> dict[str, float]:
+            """Kernels given to a page, by when (``time.monotonic``), until it connects."""
+            handed: dict[str, float] = self.__dict__.setdefault("_handed", {})
+            return handed
+
+        def _waited_for(self, kernel_id: str) -> bool:
+            """True for a kernel in the pool, or handed to a page that has not connected yet."""
+            import time
+
+            if kernel_id in self._pooled_ids():
+                return True
+            since = self._handed_out().get(kernel_id)
+            if since is None:
+                return False
+            if (
+                self._kernel_connections.get(kernel_id, 0) == 0
+                and time.monotonic() - since < HANDED_OUT_SECONDS
+            ):
+                return True
+            del self._handed_out()[kernel_id]  # connected (or never came): as any other
+            return False
+
+        async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+            """Cull as Jupyter does, but never a kernel a page is about to connect to."""
+            if self._waited_for(kernel_id):
+                return
+            await super().cull_kernel_if_idle(kernel_id)
+
         def _occupied(self) -> int:
             return len(self.list_kernel_ids()) + self._pending()
 
         async def _make_room(self) -> bool:
             """Free the least recently used kernel without a page; False if none."""
-            pooled = self._pooled_ids()
             idle = [
                 kernel
                 for kernel_id in self.list_kernel_ids()
-                if kernel_id not in pooled
+                if not self._waited_for(kernel_id)
                 and (kernel := self.get_kernel(kernel_id)) is not None
                 and self._kernel_connections.get(kernel_id, 0) == 0
                 and last_active(kernel) is not None  # one still starting is no one's to free
@@ -241,7 +279,18 @@ def capped(manager_class: type[Any]) -> type[Any]:
                     raise web.HTTPError(
                         503, "no kernel is free for this page: wait a minute and reload"
                     )
-            return await super().get_rendered_notebook(notebook_name, *args, **kwargs)
+            waiting = list(pool)
+            rendered = await super().get_rendered_notebook(notebook_name, *args, **kwargs)
+            self._note_handed_out([task for task in waiting if task not in pool])
+            return rendered
+
+        def _note_handed_out(self, tasks: list[asyncio.Future[Any]]) -> None:
+            """Keep the kernels just given to a page for it until it connects."""
+            import time
+
+            for task in tasks:
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    self._handed_out()[task.result()["kernel_id"]] = time.monotonic()
 
     return CappedKernelManager
 

@@ -174,6 +174,9 @@ def chromium() -> Iterator[Any]:
 def device(chromium: Any, server: Server) -> Any:
     """A device that joined the table: a browser context that opened the join address."""
     context = chromium.new_context()
+    # A busy machine (the suite beside other work) answers slower than an idle one:
+    # every wait waits on its condition, for up to a minute unless it says otherwise.
+    context.set_default_timeout(60_000)
     page = context.new_page()
     page.goto(server.join)
     page.wait_for_selector("text=Board game companion")

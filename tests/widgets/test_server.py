@@ -34,6 +34,7 @@ class FakeManager:
         self.filled: list[str | None] = []
         self.refill = False  # fill_if_needed puts a kernel that is starting in the pool
         self.shut: list[str] = []
+        self.culled: list[str] = []
         quiet = staticmethod(lambda *a: None)
         self.log = type("Log", (), {"info": quiet, "warning": quiet})()
         self.clock = 0.0
@@ -66,6 +67,9 @@ class FakeManager:
     async def get_rendered_notebook(self, notebook_name: str) -> str:
         task = self._pools[notebook_name].pop(0)
         return str((await task)["kernel_id"])
+
+    async def cull_kernel_if_idle(self, kernel_id: str) -> None:
+        self.culled.append(kernel_id)  # Jupyter's culler: this kernel was idle long enough
 
 
 def manager(monkeypatch: pytest.MonkeyPatch, cap: int) -> Any:
@@ -161,6 +165,51 @@ def test_only_ready_pool_kernels_are_handed_out(monkeypatch: pytest.MonkeyPatch)
         assert await kernels.get_rendered_notebook("kamakura.ipynb") == ready
         assert kernels._pools["kamakura.ipynb"] == [pending]
         pending.cancel()
+
+    asyncio.run(scenario())
+
+
+def test_a_kernel_waiting_in_the_pool_or_for_its_page_is_neither_culled_nor_freed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A page connects to its kernel only once its script has loaded (seconds on a busy
+    machine): culled or freed in between, the page was left on a kernel that is gone."""
+
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 3)
+        given, pooled = await kernels.start_kernel(), await kernels.start_kernel()
+        kernels._pools["shimoda.ipynb"] = [done(given), done(pooled)]
+        assert await kernels.get_rendered_notebook("shimoda.ipynb") == given
+        await kernels.cull_kernel_if_idle(given)  # handed out, the page not connected yet
+        await kernels.cull_kernel_if_idle(pooled)  # waiting in the pool
+        assert kernels.culled == []
+        third = await kernels.start_kernel()  # full now: nothing may be freed
+        kernels._kernel_connections[third] = 1
+        with pytest.raises(web.HTTPError):
+            await kernels.start_kernel()
+        assert kernels.shut == []
+        kernels._kernel_connections[given] = 1  # the page connected ...
+        await kernels.cull_kernel_if_idle(given)
+        kernels._kernel_connections[given] = 0  # ... and closed: an ordinary kernel again
+        await kernels.cull_kernel_if_idle(given)
+        assert kernels.culled == [given, given]
+        assert await kernels.start_kernel() not in (given, pooled, third)
+        assert kernels.shut == [given]
+
+    asyncio.run(scenario())
+
+
+def test_a_page_that_never_connects_frees_its_kernel_after_a_while(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def scenario() -> None:
+        kernels = manager(monkeypatch, 3)
+        given = await kernels.start_kernel()
+        kernels._pools["tokaido.ipynb"] = [done(given)]
+        assert await kernels.get_rendered_notebook("tokaido.ipynb") == given
+        monkeypatch.setattr(server, "HANDED_OUT_SECONDS", 0.0)
+        await kernels.cull_kernel_if_idle(given)
+        assert kernels.culled == [given]
 
     asyncio.run(scenario())
 
