@@ -380,11 +380,33 @@ def take(
             counter each had when it was sent.
         pushed: The plays that went up: ``(uuid, counter sent, the ledger's counter now)``.
     """
-    done = Applied(refused=[])
     with history.guard("save the club's plays"):
         # A page cache of 64 MB while plays come down: a new table's indexes grow
         # by the thousand in one transaction.
         history._db.execute("PRAGMA cache_size = -65536")
+        # In WAL mode, NORMAL never leaves the history inconsistent: a power cut
+        # can only undo the last batches taken, together with the ledger's change
+        # number they came up to, so they come down again at the next sync.
+        durable = int(history._db.execute("PRAGMA synchronous").fetchone()[0])
+        if history._db.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+            history._db.execute("PRAGMA synchronous = NORMAL")
+    try:
+        return _take(history, items, ledger, shown, last_seq, sent, pushed)
+    finally:
+        with history.guard("save the club's plays"):
+            history._db.execute(f"PRAGMA synchronous = {durable}")
+
+
+def _take(
+    history: History,
+    items: Sequence[Incoming | Renamed | SetAside],
+    ledger: str,
+    shown: str,
+    last_seq: int | None,
+    sent: dict[str, int] | None,
+    pushed: Sequence[tuple[str, int, int, dict[str, Any] | None]],
+) -> Applied:
+    done = Applied(refused=[])
     with history.guard("save the club's plays"), history.transaction() as db:
         db.executemany(
             "UPDATE play_versions SET base = ?, base_entry = ?, "
@@ -469,7 +491,29 @@ def _take_plays(
             _set_aside(db, ledger, SetAside(item.seq, item.uuid, why), done)
         else:
             fit.append(item)
-    items = fit
+    # Every play taken gets its version below, written whole: the trigger that
+    # gives a play added here a version of its own (waiting to go up, at once
+    # replaced) is set aside while they are inserted, and made again, as it was,
+    # in the same transaction (an error, or a sync killed, undoes both).
+    trigger = db.execute(
+        "SELECT sql FROM sqlite_master WHERE type = 'trigger' AND name = 'version_play_added'"
+    ).fetchone()
+    if trigger is not None:
+        db.execute("DROP TRIGGER version_play_added")
+    _take_fit(db, fit, sent, done, ledger)
+    if trigger is not None:
+        db.execute(trigger[0])
+
+
+def _take_fit(
+    db: sqlite3.Connection,
+    items: Sequence[Incoming],
+    sent: dict[str, int] | None,
+    done: Applied,
+    ledger: str,
+) -> None:
+    """Take ``items`` (each a tombstone or a play's object with its own uuid); every
+    play inserted gets its version here."""
     local = _versions(db, [item.uuid for item in items])
     ids = _local_ids(db, [item.uuid for item in items])
     numbers = _Numbers(db)
@@ -513,11 +557,11 @@ def _take_plays(
                 )
                 done.deleted += 1
             else:
-                rows.add(replace(play, id=play_id), play_id)
+                rows.add(play, play_id)
                 done.changed += 1
         elif play is not None:
             play_id = numbers.take(None)
-            rows.add(replace(play, id=play_id), play_id)
+            rows.add(play, play_id)
             if events:
                 rows.write(db)
                 rows = _Rows()
