@@ -77,7 +77,7 @@ def test_a_row_said_fills_the_line_and_a_misheard_value_is_corrected_before_ente
         term.answer("Aki's traveller", "\r")
         term.answer("Ben's traveller", "2\r")
         term.answer("Score track on arrival in Edo", ":say\r")
-        shown = term.wait("Heard: aki twelve ben")
+        shown = term.wait("Heard: Aki twelve, Ben")
         assert "Check the line, change what is wrong, then Enter." in shown
         shown = term.wait("\n 12 ")  # on the answer line (after the question), not saved yet
         assert shown.count("Heard: ") == 1
