@@ -107,6 +107,7 @@ def test_f2_without_a_microphone_says_in_one_line_what_is_missing(db_path: Path)
         shown = term.wait("Voice: ", seconds=30)
         said_lines = [line for line in shown.split("\n") if line.startswith("Voice: ")]
         assert len(said_lines) == 1
+        assert "Listening" not in shown  # nothing promised that cannot be done
         term.child.send("3\r")
         term.wait("Ben: pawns at goal?")
     finally:
