@@ -86,9 +86,13 @@ class Listening:
     def end(self) -> Heard:
         """The end of the sound: what was heard, timed from here to the values.
 
-        The whole utterance is decoded now, so that its cepstral mean is its own.
+        The whole utterance is decoded now, so that its cepstral mean is its own,
+        and the feature extraction starts afresh (its estimate of the noise was
+        carried over from the utterance before: a clean line after a noisy one,
+        or the other way round, was heard worse; docs/voice.md).
         """
         start = time.perf_counter()
+        self.d.reinit_feat()  # nothing carried over from the utterance before (its noise)
         self.d.start_utt()
         self.d.process_raw(bytes(self.sound), False, True)
         self.d.end_utt()
