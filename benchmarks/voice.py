@@ -7,6 +7,8 @@ white noise at 20 dB below the speech. Each design of the grammar is tried on it
 
 - ``pairs``: each value after its name ("Aki, 58. Ben, 60."), bounded by the field;
 - ``numbers``: the values alone, in seat order ("58, 60."), bounded by the field;
+- ``either``: the pairs' grammar that also takes every value alone in seat order,
+  said as pairs; ``either: numbers said``: the same grammar, the values said alone;
 - ``pairs 0-999``: pairs, but any number up to 999 (no bound from the field);
 - ``one value``: each value said alone, for one seat at a time (one utterance each).
 
@@ -42,7 +44,7 @@ from tests.support.voice_corpus import (
     with_silence,
 )
 
-DESIGNS = ("pairs", "numbers", "pairs 0-999", "one value")
+DESIGNS = ("pairs", "numbers", "either", "either: numbers said", "pairs 0-999", "one value")
 SNR = 20.0
 
 
@@ -63,10 +65,11 @@ def utterances(design: str, line: Line) -> list[tuple[str, Question, dict[int, s
             (f"{v}.", Question(line.names, (seat,), line.low, line.high), {seat: str(v)})
             for seat, v in enumerate(line.values)
         ]
-    grammar_design = "numbers" if design == "numbers" else "pairs"
+    grammar_design = design.split(":")[0] if design.startswith(("numbers", "either")) else "pairs"
+    spoken = "numbers" if design in ("numbers", "either: numbers said") else "pairs"
     high = 999 if design == "pairs 0-999" else line.high
     question = Question(line.names, low=line.low, high=high, design=grammar_design)
-    return [(line.text(grammar_design), question, expected)]
+    return [(line.text(spoken), question, expected)]
 
 
 def main() -> None:

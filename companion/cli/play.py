@@ -41,9 +41,13 @@ def resume(
         bool, typer.Option("--abandon", help="Set game ID aside for good instead.")
     ] = False,
     db: DbOption = None,
+    voice_file: VoiceFileOption = None,
 ) -> None:
-    """Continue an unfinished game at the question where it stopped."""
-    resume_session(session, abandon, db)
+    """Continue an unfinished game at the question where it stopped.
+
+    At the end count, F2 or :say fills the answer with what is said (docs/voice.md).
+    """
+    resume_session(session, abandon, db, voice_file=voice_file)
 
 
 def setup(

@@ -57,7 +57,12 @@ def need_terminal(kind: str) -> None:
 
 
 def resume_session(
-    session: int | None, abandon: bool, db: Path | None, *, back: bool = False
+    session: int | None,
+    abandon: bool,
+    db: Path | None,
+    *,
+    back: bool = False,
+    voice_file: Path | None = None,
 ) -> None:
     """Continue unfinished game ``session`` (or one the players choose), or set it aside.
 
@@ -68,6 +73,8 @@ def resume_session(
         db: The ``--db`` option.
         back: Offer *Back* in the list (the menu's submenu): it, Esc or
             Ctrl-C return without resuming.
+        voice_file: ``--voice-file``: the WAV heard at the end count instead
+            of the microphone.
     """
     from companion.history.sessions import TERMINAL_KINDS, SessionStore
     from companion.terminal.safe_text import line
@@ -120,6 +127,7 @@ def resume_session(
         drive(
             store.session(info.id),
             heading=lambda where: line(f"Resuming game #{info.id} ({shown}, {where})."),
+            voice_file=voice_file,
         )
 
 

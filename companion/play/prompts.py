@@ -48,6 +48,7 @@ HINT = "(:undo  :rules  :pause  :time)"
 SAY = ":say"
 """Typed at an end-count question (or F2 pressed): listen, and fill the line with what is heard."""
 SAY_HINT = "  :say or F2 to speak"
+NO_VOICE = "voice is offered at the end count only: type the answer"
 DEFAULT_HINT = "(Enter keeps it; :undo  :rules  :pause  :time)"
 LIST_HINT = "(number, first letters or arrows; Enter picks)"
 SHOWN_NAMES = 8
@@ -372,6 +373,19 @@ def _voice_key_bindings(listen: Callable[[], str | None]) -> Any:
     return bindings
 
 
+def how_to_say(question: Question) -> str:
+    """How to say a count for ``question``, with the table's own names, in one clause."""
+    names = [question.names[seat].strip() for seat in question.seats]
+    if len(names) < 2 or not all(names):
+        return "speak again or type it"
+    low, top = max(0, question.low), question.top
+    examples = [str(min(max(value, low), top)) for value in (12, 9)]
+    if question.codes:
+        examples = ["B2", "F3"]
+    said = ", ".join(f"{names[n]} {examples[n]}" for n in range(2))
+    return f"say each name before its value ({said}), or type it"
+
+
 class QuestionaryPrompter:
     """Asks in the terminal; shows rules (or the time) on request and asks again.
 
@@ -402,21 +416,27 @@ class QuestionaryPrompter:
 
     def hear(self, question: Question) -> tuple[str | None, str]:
         """Listen for ``question``: ``(the answer line, or None; one line to show)``."""
-        from companion.voice import hear_wav, listen, missing
+        from companion.voice import missing
 
         problem = missing(microphone=self.voice_file is None)
         if problem:
             return None, f"Voice: {problem}"
+        return self._heard(question)
+
+    def _heard(self, question: Question) -> tuple[str | None, str]:
+        """Listen for ``question`` once voice is known to be there."""
+        from companion.voice import hear_wav, listen
+
         try:
             heard = hear_wav(self.voice_file, question) if self.voice_file else listen(question)
         except (ValueError, RuntimeError, OSError) as error:
             return None, f"Voice: {error}"
         if not heard.values:
-            said = f" ({heard.words})" if heard.words else ""
-            return None, f"Voice: heard nothing that fits{said}; speak again or type it"
+            said = f" ({heard.shown(question)})" if heard.words else ""
+            return None, f"Voice: heard nothing that fits{said}; {how_to_say(question)}"
         return (
             heard.line(question),
-            f"Heard: {heard.words}. Check the line, change what is wrong, then Enter.",
+            f"Heard: {heard.shown(question)}. Check the line, change what is wrong, then Enter.",
         )
 
     def _voice_key(self, question: questionary.Question, voice: Question) -> None:
@@ -431,12 +451,25 @@ class QuestionaryPrompter:
 
     def _listening(self, question: Question) -> str | None:
         """Listen (saying so above the question); the line heard, or ``None``."""
+        import shutil
+
         from prompt_toolkit import print_formatted_text
 
+        from companion.cli.common import between_words
+        from companion.voice import missing
+
+        def say(text: str) -> None:
+            columns = shutil.get_terminal_size((100, 24)).columns
+            print_formatted_text(between_words(text, columns))
+
+        problem = missing(microphone=self.voice_file is None)
+        if problem:  # one line: what is missing, and no "Listening" before it
+            say(f"Voice: {problem}")
+            return None
         if self.voice_file is None:
-            print_formatted_text("Listening: say the count, then stop.")
-        line, said = self.hear(question)
-        print_formatted_text(said)
+            say("Listening: say the count, then stop.")
+        line, said = self._heard(question)
+        say(said)
         return line
 
     def _shown(self, answer: str) -> bool:
@@ -503,8 +536,8 @@ class QuestionaryPrompter:
             control = CONTROLS.get(text.strip().lower())
             if control is not None and (control != TIME or self.show_time is not None):
                 return True
-            if voice is not None and text.strip().lower() == SAY:
-                return True
+            if text.strip().lower() == SAY:
+                return True if voice is not None else NO_VOICE
             problem = validate(text)
             return True if problem is None else problem
 

@@ -31,12 +31,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from companion.voice.words import LETTERS, MOST, ascii_word, number_words, split_numbers
+from companion.voice.words import (
+    LETTERS,
+    MOST,
+    TENS,
+    UNITS,
+    ascii_word,
+    number_words,
+    split_numbers,
+)
 
 PAIRS = "pairs"
 NUMBERS = "numbers"
-DESIGNS = (PAIRS, NUMBERS)
-"""``pairs``: each value after its seat's name; ``numbers``: the values alone, in seat order."""
+EITHER = "either"
+DESIGNS = (PAIRS, NUMBERS, EITHER)
+"""``pairs``: each value after its seat's name; ``numbers``: the values alone, in seat order;
+``either``: pairs, or a value for every seat asked in seat order with no names."""
 DESIGN = PAIRS
 """The design the companion uses (benchmarks/voice.py compares them)."""
 NONE_WORDS = ("none", "nothing")
@@ -98,6 +108,42 @@ class Heard:
     def line(self, question: Question) -> str:
         """The answer line: the seats' values in order, ``?`` for a seat not heard."""
         return " ".join(self.values.get(seat, "?") for seat in question.seats)
+
+    def shown(self, question: Question) -> str:
+        """The words heard as the table reads them: its names in their own spelling.
+
+        Each name said starts a new part after a comma, and a ten and its unit are
+        joined (``"aki fifty eight ben sixty"`` is ``"Aki fifty-eight, Ben sixty"``).
+        """
+        words = self.words.split()
+        said = spoken_names(question.names)
+        out: list[str] = []
+        k = 0
+        while k < len(words):
+            name = next(
+                (
+                    (seat, len(spoken.split()))
+                    for seat, spoken in sorted(
+                        enumerate(said), key=lambda pair: -len(pair[1].split())
+                    )
+                    if spoken and words[k : k + len(spoken.split())] == spoken.split()
+                ),
+                None,
+            )
+            if name is not None:
+                after_same = out[-2:] == ["same", "as"]
+                if out and not after_same:
+                    out[-1] += ","
+                out.append(question.names[name[0]].strip())
+                k += name[1]
+                continue
+            word = words[k]
+            if out and out[-1] in TENS[2:] and word in UNITS[1:10]:
+                out[-1] += f"-{word}"
+            else:
+                out.append(word)
+            k += 1
+        return " ".join(out)
 
 
 @dataclass(frozen=True)
@@ -167,6 +213,8 @@ def grammar(question: Question) -> Grammar:
         body = "<entry>+ | nobody"
         if len(question.seats) == 1:  # one player's value: the name may be left out
             body = "<entry> | <value> | nobody"
+        elif question.design == EITHER:  # or every value, in seat order, with no name
+            body = f"<entry>+ | {' '.join(['<value>'] * len(question.seats))} | nobody"
     else:
         body = " ".join(["<value>"] * len(question.seats)) + " | nobody"
     rules.append(f"public <line> = {body};")
@@ -176,7 +224,7 @@ def grammar(question: Question) -> Grammar:
 def _pairs(question: Question) -> bool:
     """Whether the values are said after names (the design, and a name to say)."""
     said = spoken_names(question.names)
-    return question.design == PAIRS and any(said[s] for s in question.seats)
+    return question.design in (PAIRS, EITHER) and any(said[s] for s in question.seats)
 
 
 class RowFacts(Protocol):
@@ -304,9 +352,13 @@ def read(question: Question, heard: str, seconds: float = 0.0) -> Heard:
                 k += 1
         for n, (start, length, seat) in enumerate(starts):
             end = starts[n + 1][0] if n + 1 < len(starts) else len(words)
-            found.setdefault(seat, _read_value(question, words[start + length : end]))
+            value = _read_value(question, words[start + length : end])
+            if value is not None or seat not in found:  # said again: the later value wins
+                found[seat] = value
         if not starts and len(question.seats) == 1 and words:
             found[question.seats[0]] = _read_value(question, words)
+        elif not starts and question.design == EITHER and words:
+            found.update(_in_order(question, words))
     else:
         found.update(_in_order(question, words))
     values: dict[int, str] = {}

@@ -77,7 +77,7 @@ def test_a_row_said_fills_the_line_and_a_misheard_value_is_corrected_before_ente
         term.answer("Aki's traveller", "\r")
         term.answer("Ben's traveller", "2\r")
         term.answer("Score track on arrival in Edo", ":say\r")
-        shown = term.wait("Heard: aki twelve ben")
+        shown = term.wait("Heard: Aki twelve, Ben")
         assert "Check the line, change what is wrong, then Enter." in shown
         shown = term.wait("\n 12 ")  # on the answer line (after the question), not saved yet
         assert shown.count("Heard: ") == 1
@@ -107,6 +107,7 @@ def test_f2_without_a_microphone_says_in_one_line_what_is_missing(db_path: Path)
         shown = term.wait("Voice: ", seconds=30)
         said_lines = [line for line in shown.split("\n") if line.startswith("Voice: ")]
         assert len(said_lines) == 1
+        assert "Listening" not in shown  # nothing promised that cannot be done
         term.child.send("3\r")
         term.wait("Ben: pawns at goal?")
     finally:

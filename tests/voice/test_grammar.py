@@ -218,3 +218,15 @@ def test_the_microphone_says_what_it_lacks(monkeypatch: pytest.MonkeyPatch) -> N
     )
     monkeypatch.setitem(sys.modules, "sounddevice", NoDevice())
     assert microphone.microphone_missing() == "no microphone found on this computer"
+
+
+def test_a_name_said_again_takes_its_later_value() -> None:
+    question = Question(("Aki", "Ben"), high=60)
+    assert read(question, "aki fifty ben two ben sixteen").values == {0: "50", 1: "16"}
+    assert read(question, "aki fifty ben two ben seventy").values == {0: "50", 1: "2"}
+
+
+def test_what_was_heard_is_shown_with_the_tables_own_names() -> None:
+    question = Question(("Aki", "Ben Ito", "Cho"), high=60)
+    heard = read(question, "aki fifty eight ben ito same as aki cho twenty")
+    assert heard.shown(question) == "Aki fifty-eight, Ben Ito same as Aki, Cho twenty"
