@@ -19,13 +19,13 @@ from companion.cli.common import (
     BACK,
     INTERRUPTED,
     ask,
-    between_words,
     fail,
     open_history,
     print_json,
     require_kit,
     show,
 )
+from companion.terminal.wrapping import between_words
 
 if TYPE_CHECKING:
     from companion.history.sessions import Session, SessionInfo

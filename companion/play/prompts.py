@@ -455,7 +455,7 @@ class QuestionaryPrompter:
 
         from prompt_toolkit import print_formatted_text
 
-        from companion.cli.common import between_words
+        from companion.terminal.wrapping import between_words
         from companion.voice import missing
 
         def say(text: str) -> None:
