@@ -24,6 +24,7 @@ from companion.cli.common import (
     open_history,
     print_json,
     require_kit,
+    resume_command,
     show,
 )
 
@@ -271,7 +272,7 @@ def drive(
     from companion.history.saving import after_saving
     from companion.history.sessions import SessionHeld, SessionLost
     from companion.play.prompts import QuestionaryPrompter
-    from companion.play.runner import Abandoned, Stopped, run
+    from companion.play.runner import NO_SAVE, Abandoned, Stopped, run
     from companion.play.table import Pause
     from companion.terminal.results import after_block, result_table
     from companion.terminal.safe_text import lines
@@ -288,18 +289,26 @@ def drive(
         )
     except (SessionHeld, SessionLost) as error:
         fail(str(error))
-    except Pause:
-        echo(f"Paused and saved. Continue with: companion resume {session.id}")
-        raise typer.Exit(0) from None
+    except (Pause, Stopped, KeyboardInterrupt) as stop:
+        if session.fact(NO_SAVE) and not isinstance(stop, Pause):
+            # --no-save keeps nothing: an entry stopped before its end is removed, not
+            # offered by resume (only an explicit :pause keeps it, until it is scored).
+            session.store.discard(session.id)
+            start = "\n" if isinstance(stop, KeyboardInterrupt) else ""
+            echo(f"{start}Stopped; nothing was kept (--no-save).")
+            raise typer.Exit(1 if isinstance(stop, Stopped) else INTERRUPTED) from None
+        again = resume_command(session.id, session.store.history.path)
+        if isinstance(stop, Pause):
+            echo(f"Paused and saved. Continue with: {again}")
+            raise typer.Exit(0) from None
+        if isinstance(stop, Stopped):
+            echo(f"Stopped; nothing was changed. Game #{session.id} waits in: {again}")
+            raise typer.Exit(1) from None
+        echo(f"\nStopped; every answer is saved. Continue with: {again}")
+        raise typer.Exit(INTERRUPTED) from None
     except Abandoned:
         echo(f"Game #{session.id} set aside; its answers are kept in the history.")
         raise typer.Exit(0) from None
-    except Stopped:
-        echo(f"Stopped; nothing was changed. Game #{session.id} waits in: companion resume")
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        echo(f"\nStopped; every answer is saved. Continue with: companion resume {session.id}")
-        raise typer.Exit(INTERRUPTED) from None
     from scorers import SCORERS
 
     document = done.result.to_json()
