@@ -129,22 +129,35 @@ def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | N
 
     ``back``: asked from the menu (kept for the callers; every chooser has Back).
     """
+    import shutil
+
     from companion.history.reports import stamp
     from companion.terminal.safe_text import line
     from scorers import title
 
+    # A choice is drawn after the pointer ("» "): what is longer is shortened, not wrapped.
+    most = max(30, shutil.get_terminal_size().columns - 4)
     labels = {}
     for s in waiting:
         held = s.held_by()
         where = f"; open in another terminal: {held}" if held else ""
-        label = (
-            f"#{s.id} {title(s.game)}, {s.note or 'setup'} "
-            f"(last answer {stamp(s.updated_at)} UTC{where})"
-        )
-        labels[line(label)] = s.id
+        when = f" (last answer {stamp(s.updated_at)} UTC{where})"
+        game = line(f"#{s.id} {title(s.game)}, {s.note or 'setup'}")
+        label = shorten(game, max(len(f"#{s.id}") + 2, most - len(when))) + line(when)
+        labels[shorten(label, most)] = s.id
     # Back, Esc and Ctrl-C leave the chooser (from the menu: back to it; else: nothing done).
     answer = ask("Which game?", list(labels))
     return None if answer == BACK else labels[answer]
+
+
+def shorten(text: str, most: int) -> str:
+    """``text``, or its first whole words within ``most`` characters and ``…``."""
+    if len(text) <= most:
+        return text
+    cut = text[: most - 1]
+    if text[most - 1] != " " and not cut.endswith(" ") and " " in cut.strip():
+        cut = cut[: cut.rstrip().rfind(" ")]  # the last word does not fit whole
+    return cut.rstrip(" ,;:·") + "…"
 
 
 OTHER_PLACE = "Somewhere else (type it)"
