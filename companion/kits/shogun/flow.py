@@ -320,7 +320,7 @@ def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
     text = t.text(
         key,
         f"{name}: what changed since the first winter (was {codes.grid_text(known)})? "
-        "Changes only, e.g. by- or b+c; Enter if nothing",
+        "Changes only, e.g. b+ y- (a brown province more, a yellow one fewer); Enter if none",
         check=check,
         preview=preview,
     )
