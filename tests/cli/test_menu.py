@@ -193,3 +193,25 @@ def test_the_chooser_shortens_a_long_entry_at_a_word_and_says_the_turn_once(
         "#1 Shibuya, players: a question long… (last answer 2026-12-06 03:11 UTC)"
     )
     assert len(offered[0][1]) <= 80 - 4
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_rules_menu_lists_topics_in_the_order_of_companion_rules(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from companion.rules import load_topics
+    from companion.terminal.rules_text import topics_text
+
+    offered: list[list[Any]] = []
+
+    def ask(message: str, choices: list[Any], **_: Any) -> str:
+        offered.append([getattr(c, "value", c) for c in choices])
+        return menu_module.BACK
+
+    monkeypatch.setattr(menu_module, "ask", ask)
+    menu_module.browse_rules(game, game)
+    listed = topics_text(game, game, load_topics(game), 200)
+    in_text = re.findall(r"^  (\S+)", listed, flags=re.MULTILINE)
+    assert offered[0][1:] == in_text
