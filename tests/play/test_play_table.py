@@ -220,3 +220,18 @@ def test_shogun_rounds_are_named_without_commas(db_path: Path, seeds: list[int])
         "set-up",
         *[f"year {y} {s}" for y in (1, 2) for s in ("spring", "summer", "autumn", "winter")],
     ]
+
+
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        ("", "Done by the companion: step 6, Turn up 3 exclusive tour cards.\n"),
+        ("y", "Done by the companion: step 6, Turn up 3 exclusive tour cards (L and M left "),
+    ],
+)
+def test_kamakura_s_drawn_tours_say_only_what_applied(db_path: Path, first: str, said: str) -> None:
+    people = txt("3") + txt("Aki") + txt("Ben") + txt("Cho")
+    result = run(["play", "kamakura"], people + txt("") + txt("") + txt(first) + txt("") + "\x03")
+    assert said in result.stdout
+    done = result.stdout[result.stdout.index("Done by the companion") :]
+    assert ("first game: leave out" in done) is False
