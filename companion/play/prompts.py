@@ -251,13 +251,19 @@ def below_line(preview: Preview) -> Callable[[], str]:
     """What is shown below a line with a ``preview``: the preview, or the refusal standing.
 
     The preview often says what is wrong too; while the line stands refused the
-    refusal alone is shown, so the table reads one message.
+    refusal alone is shown, so the table reads one message; a
+    :class:`~companion.play.table.Drawing` keeps its drawing above it.
     """
     from prompt_toolkit.application import get_app
 
+    from companion.play.table import Drawing
+
     def below() -> str:
         said = _refusal_now()
-        return said if said is not None else preview(get_app().current_buffer.text)
+        if said is None:
+            return preview(get_app().current_buffer.text)
+        shown = preview(get_app().current_buffer.text)
+        return f"{shown.kept}\n{said}" if isinstance(shown, Drawing) else said
 
     return below
 

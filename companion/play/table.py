@@ -57,6 +57,20 @@ class Refusal(str):
         return made
 
 
+class Drawing(str):
+    """A preview whose ``kept`` part (a drawing) stays shown above a refusal.
+
+    Any other preview gives way to the refusal while the line stands refused.
+    """
+
+    kept: str
+
+    def __new__(cls, text: str, kept: str) -> Drawing:
+        made = super().__new__(cls, text)
+        made.kept = kept
+        return made
+
+
 def shifted(problem: str | None, by: int) -> str | None:
     """``problem`` with its span moved ``by`` characters (the text was stripped)."""
     if isinstance(problem, Refusal) and by:
