@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from prompt_toolkit.application import create_app_session
@@ -75,10 +76,8 @@ def test_shimoda_s_street_preview_keeps_its_drawing_when_refused() -> None:
             table_preview.append(kwargs["preview"])
             raise StopIteration
 
-    try:
+    with contextlib.suppress(StopIteration):
         flow.ask_street(Spy(), "k", ["Aki", "Ben"], 0, [None, None])  # type: ignore[arg-type]
-    except StopIteration:
-        pass
     drawn = table_preview[0]("bb - r kyp - - x")
     assert isinstance(drawn, Drawing)
     assert drawn.kept and drawn.kept in drawn and "space 7" not in drawn.kept
