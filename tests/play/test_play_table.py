@@ -235,3 +235,13 @@ def test_kamakura_s_drawn_tours_say_only_what_applied(db_path: Path, first: str,
     assert said in result.stdout
     done = result.stdout[result.stdout.index("Done by the companion") :]
     assert ("first game: leave out" in done) is False
+
+
+def test_shogun_s_first_winter_pad_shows_the_totals_before_enter(db_path: Path) -> None:
+    from tests.support.play_scripts import shogun
+
+    script = shogun(3)
+    result = run(script.args, script.keys())
+    assert result.exit_code == 0, result.output
+    # On the pad itself, above the question that keeps it (not only after Enter).
+    assert "6 Winter of year: 1\nTotals: Aki 17, Ben 16, Cho 10\n" in result.stdout

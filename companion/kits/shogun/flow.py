@@ -665,6 +665,7 @@ def winter_pad(
         pad,
         title=f"Shogun: year {year}, winter scoring (provinces castles temples theatres)",
         done="save the game" if final else f"go on to year {year + 1}",
+        totals=not last,  # the first winter's totals, seen before Enter
     )
     if last and chests is None:
         file = ask_tie_break(t, year, names, file)
