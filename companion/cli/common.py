@@ -326,6 +326,8 @@ def ask(message: str, choices: list[Any], *, interrupt: bool = False) -> Any:
 
     @keys.add("escape", eager=True)
     def _back(event: Any) -> None:
+        # Going back leaves no trace of the question left (no stale header above the next).
+        event.app.erase_when_done = True
         event.app.exit(result=BACK)
 
     application = question.application

@@ -225,6 +225,8 @@ def test_menus_rules_topic_and_search_fit(db_path: Path, columns: int, rows: int
     term.wait("Which topic of Kamakura Collection?")
     term.child.send("\x1b")
     term.wait("Rules of which game?")
+    shown = settle(term)
+    assert "Which topic of Kamakura Collection? (Use arrow keys)" not in shown  # no stale header
     term.child.send("\x1b")
     term.wait("What now?")
     term.child.send("\x1b")
