@@ -21,8 +21,9 @@ not support is left out rather than softened.
 3. **Each player's strongest category against their own average.** A
    player's *own average* is their share of all points scored at the table;
    their strongest category is the one where their share of that category's
-   points exceeds it most ("Aki in the temple ranking (59% of its points, 28%
-   overall)"). Shares make a 3-point award and a 60-point journey comparable.
+   points exceeds it most ("Aki in the temple ranking (59% of the table's
+   points there, against 28% of all points)"). Shares make a 3-point award
+   and a 60-point journey comparable.
    Players with no category above their own share are left out.
 
 What "removing a category" means:
@@ -77,8 +78,8 @@ Example:
     >>> sentences = explain(result)
     >>> sentences[:2]
     ['Aki won by 2 points, 73 to 71.', 'Without the gourmet award, Ben would have won by 1 point.']
-    >>> sentences[2][:60]
-    'Against their own share of all points, Aki was strongest in '
+    >>> sentences[2][:64]
+    "Against each player's share of all points, Aki was strongest in "
 """
 
 from __future__ import annotations
@@ -548,11 +549,12 @@ def _strongest(game: Game) -> str | None:
             verb = " was strongest in " if not parts else " in "
             parts.append(
                 f"{seat.who}{verb}{label(game.game, game.categories[k])}"
-                f" ({_percent(share)}% of its points, {_percent(overall)}% overall)"
+                f" ({_percent(share)}% of the table's points there, against"
+                f" {_percent(overall)}% of all points)"
             )
     if not parts:
         return None
-    return "Against their own share of all points, " + join_names(parts) + "."
+    return "Against each player's share of all points, " + join_names(parts) + "."
 
 
 def explain_result(result: dict[str, Any], score_file: str | None) -> list[str]:

@@ -21,6 +21,26 @@ if TYPE_CHECKING:
     from companion.rules import Topic
     from scorers import Scorer
 
+SHELL_DB: str | None = None
+"""``$COMPANION_DB`` as the shell gave it, before a ``--db`` replaced it (set by the root)."""
+
+
+def resume_command(session_id: int, path: Path) -> str:
+    """The command that finds unfinished game ``session_id`` in the history at ``path``.
+
+    ``--db PATH`` is named unless a plain ``companion resume`` in the same
+    shell (its ``$COMPANION_DB``, or the default file) opens that history.
+    """
+    import shlex
+
+    from companion.history.store import path_for
+
+    plain = path_for(SHELL_DB)
+    if plain.expanduser().resolve() == path.expanduser().resolve():
+        return f"companion resume {session_id}"
+    return f"companion --db {shlex.quote(str(path))} resume {session_id}"
+
+
 DbOption = Annotated[
     Path | None,
     typer.Option(
@@ -276,6 +296,8 @@ def ask(message: str, choices: list[Any], *, interrupt: bool = False) -> Any:
 
     @keys.add("escape", eager=True)
     def _back(event: Any) -> None:
+        # Going back leaves no trace of the question left (no stale header above the next).
+        event.app.erase_when_done = True
         event.app.exit(result=BACK)
 
     application = question.application

@@ -97,9 +97,9 @@ def browse_rules(game: str, title: str) -> None:
     """The topics of one game: listed, searched, shown, and followed by their links."""
     import questionary
 
-    from companion.rules import load_topics
+    from companion.rules import by_phase, load_topics
 
-    topics = {t.id: t for t in load_topics(game)}
+    topics = {t.id: t for t in by_phase(load_topics(game))}  # as `companion rules GAME`
     current: str | None = None
     while True:
         if current is None:
@@ -139,7 +139,10 @@ def search_rules(game: str, title: str) -> str | None:
     from companion.rules.search import search
     from companion.terminal.safe_text import line
 
-    typed = questionary.text(f"Search the rules of {title} (Enter alone: back):").unsafe_ask()
+    # The question is typed on a line of its own: a long one is never wrapped mid-word.
+    typed = questionary.text(
+        f"Search the rules of {title}", instruction="(Enter alone: back)\n"
+    ).unsafe_ask()
     if not typed or not typed.strip():
         return None
     found = search(typed, game=game, limit=5)

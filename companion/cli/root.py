@@ -58,10 +58,14 @@ def root(
 
     Without a command, opens the menu.
     """
+    import os
+
+    from companion.cli import common
+
+    # What a later plain ``companion resume`` in this shell would find (before --db is set).
+    common.SHELL_DB = os.environ.get("COMPANION_DB") or None
     if db is not None:
         # The command's own options are read after this, so its --db falls back to ours.
-        import os
-
         os.environ["COMPANION_DB"] = str(db)
     if ctx.invoked_subcommand is None:
         import sys

@@ -23,6 +23,7 @@ from companion.cli.common import (
     open_history,
     print_json,
     require_kit,
+    resume_command,
     show,
 )
 from companion.terminal.wrapping import between_words
@@ -136,22 +137,35 @@ def pick_session(waiting: "list[SessionInfo]", *, back: bool = False) -> int | N
 
     ``back``: asked from the menu (kept for the callers; every chooser has Back).
     """
+    import shutil
+
     from companion.history.reports import stamp
     from companion.terminal.safe_text import line
     from scorers import title
 
+    # A choice is drawn after the pointer ("» "): what is longer is shortened, not wrapped.
+    most = max(30, shutil.get_terminal_size().columns - 4)
     labels = {}
     for s in waiting:
         held = s.held_by()
         where = f"; open in another terminal: {held}" if held else ""
-        label = (
-            f"#{s.id} {title(s.game)}, {s.note or 'setup'} "
-            f"(last answer {stamp(s.updated_at)} UTC{where})"
-        )
-        labels[line(label)] = s.id
+        when = f" (last answer {stamp(s.updated_at)} UTC{where})"
+        game = line(f"#{s.id} {title(s.game)}, {s.note or 'setup'}")
+        label = shorten(game, max(len(f"#{s.id}") + 2, most - len(when))) + line(when)
+        labels[shorten(label, most)] = s.id
     # Back, Esc and Ctrl-C leave the chooser (from the menu: back to it; else: nothing done).
     answer = ask("Which game?", list(labels))
     return None if answer == BACK else labels[answer]
+
+
+def shorten(text: str, most: int) -> str:
+    """``text``, or its first whole words within ``most`` characters and ``…``."""
+    if len(text) <= most:
+        return text
+    cut = text[: most - 1]
+    if text[most - 1] != " " and not cut.endswith(" ") and " " in cut.strip():
+        cut = cut[: cut.rstrip().rfind(" ")]  # the last word does not fit whole
+    return cut.rstrip(" ,;:·") + "…"
 
 
 OTHER_PLACE = "Somewhere else (type it)"
@@ -279,7 +293,7 @@ def drive(
     from companion.history.saving import after_saving
     from companion.history.sessions import SessionHeld, SessionLost
     from companion.play.prompts import QuestionaryPrompter
-    from companion.play.runner import Abandoned, Stopped, run
+    from companion.play.runner import NO_SAVE, Abandoned, Stopped, run
     from companion.play.table import Pause
     from companion.terminal.results import after_block, result_table
     from companion.terminal.safe_text import lines
@@ -296,18 +310,26 @@ def drive(
         )
     except (SessionHeld, SessionLost) as error:
         fail(str(error))
-    except Pause:
-        echo(f"Paused and saved. Continue with: companion resume {session.id}")
-        raise typer.Exit(0) from None
+    except (Pause, Stopped, KeyboardInterrupt) as stop:
+        if session.fact(NO_SAVE) and not isinstance(stop, Pause):
+            # --no-save keeps nothing: an entry stopped before its end is removed, not
+            # offered by resume (only an explicit :pause keeps it, until it is scored).
+            session.store.discard(session.id)
+            start = "\n" if isinstance(stop, KeyboardInterrupt) else ""
+            echo(f"{start}Stopped; nothing was kept (--no-save).")
+            raise typer.Exit(1 if isinstance(stop, Stopped) else INTERRUPTED) from None
+        again = resume_command(session.id, session.store.history.path)
+        if isinstance(stop, Pause):
+            echo(f"Paused and saved. Continue with: {again}")
+            raise typer.Exit(0) from None
+        if isinstance(stop, Stopped):
+            echo(f"Stopped; nothing was changed. Game #{session.id} waits in: {again}")
+            raise typer.Exit(1) from None
+        echo(f"\nStopped; every answer is saved. Continue with: {again}")
+        raise typer.Exit(INTERRUPTED) from None
     except Abandoned:
         echo(f"Game #{session.id} set aside; its answers are kept in the history.")
         raise typer.Exit(0) from None
-    except Stopped:
-        echo(f"Stopped; nothing was changed. Game #{session.id} waits in: companion resume")
-        raise typer.Exit(1) from None
-    except KeyboardInterrupt:
-        echo(f"\nStopped; every answer is saved. Continue with: companion resume {session.id}")
-        raise typer.Exit(INTERRUPTED) from None
     from scorers import SCORERS
 
     document = done.result.to_json()

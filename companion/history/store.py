@@ -84,7 +84,11 @@ ENV_VAR = "COMPANION_DB"
 
 def default_path() -> Path:
     """``$COMPANION_DB``, or ``history.sqlite3`` in the user's data directory."""
-    configured = os.environ.get(ENV_VAR)
+    return path_for(os.environ.get(ENV_VAR))
+
+
+def path_for(configured: str | None) -> Path:
+    """The history a ``$COMPANION_DB`` of ``configured`` names (unset or empty: the user's)."""
     if configured:
         return Path(configured).expanduser()
     import platformdirs

@@ -96,11 +96,16 @@ class Checklist:
     steps: list[str]
     skipped: list[int]
 
-    def done(self, t: Table, offer: str) -> None:
-        """Say that the companion has done the step of ``offer`` (dealt, drawn, chosen)."""
+    def done(self, t: Table, offer: str, said: str | None = None) -> None:
+        """Say that the companion has done the step of ``offer`` (dealt, drawn, chosen).
+
+        ``said``: the step as it was done, instead of the checklist's words (which
+        may cover cases that did not apply, such as a first game's cards).
+        """
         for index, name in offers(self.game).items():
             if name == offer:
-                t.say(f"Done by the companion: step {index + 1}, {self.steps[index]}")
+                step = said if said is not None else self.steps[index]
+                t.say(f"Done by the companion: step {index + 1}, {step}")
 
     def again(self, t: Table, where: str) -> None:
         """Say again each skipped step that matters ``where`` (e.g. at the first inn)."""

@@ -198,7 +198,9 @@ def fitted(message: str, hint: str, columns: int | None = None) -> tuple[str, st
 
     prompt_toolkit would break a long question anywhere ("C/ho"); this breaks it
     at spaces, the first line after the ``? `` mark, and puts the hint on a line
-    of its own when it does not fit after the question's last line.
+    of its own when it does not fit after the question's last line. A question
+    of more than one line always has its hint, and the answer, on lines of
+    their own: the answer is then never wrapped, whoever is asked.
     """
     import shutil
     import textwrap
@@ -209,7 +211,7 @@ def fitted(message: str, hint: str, columns: int | None = None) -> tuple[str, st
     if not hint:
         return "\n".join(lines), hint
     last = len(lines[-1]) + (2 if len(lines) == 1 else 0)
-    if last + 1 + len(hint) + 8 <= width:  # room left after it to type a short answer
+    if len(lines) == 1 and last + 1 + len(hint) + 8 <= width:  # room for a short answer
         return "\n".join(lines), hint
     wrapped = textwrap.wrap(hint, width, break_on_hyphens=False)
     return "\n".join(lines), "\n" + "\n".join(wrapped) + "\n"
@@ -250,13 +252,19 @@ def below_line(preview: Preview) -> Callable[[], str]:
     """What is shown below a line with a ``preview``: the preview, or the refusal standing.
 
     The preview often says what is wrong too; while the line stands refused the
-    refusal alone is shown, so the table reads one message.
+    refusal alone is shown, so the table reads one message; a
+    :class:`~companion.play.table.Drawing` keeps its drawing above it.
     """
     from prompt_toolkit.application import get_app
 
+    from companion.play.table import Drawing
+
     def below() -> str:
         said = _refusal_now()
-        return said if said is not None else preview(get_app().current_buffer.text)
+        if said is None:
+            return preview(get_app().current_buffer.text)
+        shown = preview(get_app().current_buffer.text)
+        return f"{shown.kept}\n{said}" if isinstance(shown, Drawing) else said
 
     return below
 

@@ -342,8 +342,24 @@ def problems(pad: Pad, file: dict[str, Any]) -> list[tuple[str, list[str]]]:
     return found
 
 
+def totals_line(pad: Pad, file: dict[str, Any]) -> str:
+    """``Totals: Aki 23, Ben 19`` for the pad's values as they stand."""
+    from scorers import SCORERS
+
+    try:
+        players = SCORERS[pad.game].score_json(file).to_json()["players"]
+    except (ValueError, KeyError, TypeError):  # not a file the scorer takes: no totals said
+        return ""
+    return "Totals: " + ", ".join(f"{p['name']} {p['total']}" for p in players)
+
+
 def review(
-    t: Table, pad: Pad, *, title: str = "Score pad", done: str = "save the game"
+    t: Table,
+    pad: Pad,
+    *,
+    title: str = "Score pad",
+    done: str = "save the game",
+    totals: bool = False,
 ) -> dict[str, Any]:
     """Show the pad, fix what does not fit, let the players correct any value, then return.
 
@@ -352,6 +368,8 @@ def review(
         pad: The values of the first pass.
         title: Shown above the pad.
         done: What Enter does, in words.
+        totals: Show each player's total below the pad (when its values fit),
+            so the table sees them before Enter (a scoring mid-game).
 
     Returns:
         The score file the scorer accepts, once the players go on.
@@ -372,6 +390,8 @@ def review(
                 shown.append(f"  {named}: {message}" if named else f"  {message}")
         if marks:
             shown.append("The marked values are asked again (Enter keeps one as it is).")
+        elif totals:
+            shown.append(totals_line(pad, file))
         t.say("\n".join(shown), kind="pad")
         if marks:
             order = [key(r.id, s) for r, s in pad.cells()]

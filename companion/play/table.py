@@ -57,6 +57,20 @@ class Refusal(str):
         return made
 
 
+class Drawing(str):
+    """A preview whose ``kept`` part (a drawing) stays shown above a refusal.
+
+    Any other preview gives way to the refusal while the line stands refused.
+    """
+
+    kept: str
+
+    def __new__(cls, text: str, kept: str) -> Drawing:
+        made = super().__new__(cls, text)
+        made.kept = kept
+        return made
+
+
 def shifted(problem: str | None, by: int) -> str | None:
     """``problem`` with its span moved ``by`` characters (the text was stripped)."""
     if isinstance(problem, Refusal) and by:
@@ -64,13 +78,37 @@ def shifted(problem: str | None, by: int) -> str | None:
     return problem
 
 
+def _without_where(where: str, words: list[str]) -> list[str]:
+    """``words`` without a beginning that says ``where`` again (case and marks aside)."""
+    import re
+
+    wanted = re.findall(r"\w+", where.lower())
+    if not wanted:
+        return words
+    matched = used = 0
+    for k, word in enumerate(words):
+        tokens = re.findall(r"\w+", word.lower())
+        if tokens and wanted[matched : matched + len(tokens)] != tokens:
+            break
+        matched += len(tokens)
+        used = k + 1
+        if matched == len(wanted):
+            rest = words[used:]
+            while rest and not re.search(r"\w", rest[0]):
+                rest = rest[1:]  # a mark between them: "·", ":"
+            return rest
+    return words
+
+
 def going_on_at(where: str, message: str, most: int = 48) -> str:
     """The part of the game and the question asked: ``setup: Steps not done``.
 
     The question's words stop before its first ``(`` or ``?``, and at a whole
-    word within ``most`` characters (``…`` then says there is more).
+    word within ``most`` characters (``…`` then says there is more). A
+    question that begins with the part of the game ("Round 3 · Dai's turn" in
+    round 3, Dai's turn) does not say it twice.
     """
-    words = message.split("(")[0].split("?")[0].split()
+    words = _without_where(where, message.split("(")[0].split("?")[0].split())
     question = ""
     for word in words:
         if len(question) + len(word) + 1 > most:

@@ -19,6 +19,7 @@ A topic is a Markdown file with a TOML header between ``+++`` lines::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,12 @@ def read_topic(path: Path) -> Topic:
 def load_topics(game: str | None = None) -> list[Topic]:
     """All topics of ``game`` (or of every game), in their files' order."""
     return [read_topic(path) for path in topic_files(game)]
+
+
+def by_phase(topics: Sequence[Topic]) -> list[Topic]:
+    """``topics`` in the one order every list shows them: by phase, then file order."""
+    rank = {phase: k for k, phase in enumerate(PHASES)}
+    return sorted(topics, key=lambda t: rank.get(t.phase, len(PHASES)))
 
 
 def find_topic(game: str, name: str) -> Topic:

@@ -95,7 +95,7 @@ def topics_text(
     game: str, title: str, topics: Sequence[Topic], width: int, bold: Style = as_is
 ) -> str:
     """The topics of one game, grouped by phase."""
-    from companion.rules import PHASES
+    from companion.rules import by_phase
     from companion.rules.render import wrap
 
     if not topics:
@@ -103,15 +103,17 @@ def topics_text(
     size = max(len(t.id) for t in topics) + 2
     heading = f"{title}: {len(topics)} topics (companion rules {game} TOPIC)"
     lines = [bold(line) for line in wrap(heading, width)]
-    for phase in PHASES:
-        group = [t for t in topics if t.phase == phase]
-        if group:
+    phase = None
+    for t in by_phase(topics):  # the order the menu lists them in
+        if t.phase not in PHASE_TITLES:
+            continue
+        if t.phase != phase:
+            phase = t.phase
             lines.extend(["", *(bold(line) for line in wrap(PHASE_TITLES[phase], width))])
-            for t in group:
-                if width - size - 2 >= 16:
-                    lines.extend(wrap(t.title, width, f"  {t.id:<{size}}", " " * (size + 2)))
-                else:  # too narrow for two columns
-                    lines.extend([f"  {t.id}", *wrap(t.title, width, "      ", "      ")])
+        if width - size - 2 >= 16:
+            lines.extend(wrap(t.title, width, f"  {t.id:<{size}}", " " * (size + 2)))
+        else:  # too narrow for two columns
+            lines.extend([f"  {t.id}", *wrap(t.title, width, "      ", "      ")])
     return "\n".join(lines)
 
 

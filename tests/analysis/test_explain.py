@@ -77,7 +77,13 @@ def shimoda(shops: int, markers: int, merchant: int) -> Breakdown:
     return {"shops": shops, "victory_markers": markers, "merchant": merchant}
 
 
-SHARE = "Against their own share of all points, "
+SHARE = "Against each player's share of all points, "
+
+
+def at(share: int, overall: int) -> str:
+    """A strongest category's percentages, as the sentence gives them."""
+    return f"({share}% of the table's points there, against {overall}% of all points)"
+
 
 CASES: list[tuple[str, dict[str, Any], list[str]]] = [
     (
@@ -91,9 +97,9 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         [
             "Aki won by 3 points over Ben, the closest gap at the table.",
             "Without the temple ranking, Ben would have won by 3 points.",
-            SHARE + "Aki was strongest in the gourmet award (100% of its points, 35% overall), "
-            "Ben in the journey (37% of its points, 33% overall) "
-            "and Cho in the collector award (100% of its points, 32% overall).",
+            SHARE + "Aki was strongest in the gourmet award " + at(100, 35) + ", "
+            "Ben in the journey " + at(37, 33) + " "
+            "and Cho in the collector award " + at(100, 32) + ".",
         ],
     ),
     (
@@ -109,9 +115,9 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         [
             "Aki and Ben both scored 60 points; Aki won on the tie-break (most achievement cards).",
             "Without the gourmet award, Ben would have won by 3 points.",
-            SHARE + "Aki was strongest in the gourmet award (100% of its points, 36% overall), "
-            "Ben in the temple ranking (48% of its points, 36% overall) "
-            "and Cho in the bather award (100% of its points, 28% overall).",
+            SHARE + "Aki was strongest in the gourmet award " + at(100, 36) + ", "
+            "Ben in the temple ranking " + at(48, 36) + " "
+            "and Cho in the bather award " + at(100, 28) + ".",
         ],
     ),
     (
@@ -125,9 +131,9 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         [
             "Aki and Ben shared the win on 60 points, 10 points ahead of Cho.",
             "Without the collector award, Aki would have won alone by 3 points.",
-            SHARE + "Aki was strongest in the chatterbox award (100% of its points, 35% overall), "
-            "Ben in the collector award (100% of its points, 35% overall) "
-            "and Cho in the journey (32% of its points, 29% overall).",
+            SHARE + "Aki was strongest in the chatterbox award " + at(100, 35) + ", "
+            "Ben in the collector award " + at(100, 35) + " "
+            "and Cho in the journey " + at(32, 29) + ".",
         ],
     ),
     (
@@ -144,11 +150,11 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "Aki won by 7 points over Ben; the closest gap was 1 point, "
             "between Ben on 66 and Cho on 65.",
             "Without the temple ranking and the gourmet award, Ben would have won by 1 point.",
-            SHARE + "Aki was strongest in the gourmet award (100% of its points, 24% overall), "
-            "Ben in the journey (23% of its points, 21% overall), "
-            "Cho in the collector award (100% of its points, 21% overall), "
-            "Dai in the bather award (100% of its points, 20% overall) "
-            "and Emi in the chatterbox award (100% of its points, 14% overall).",
+            SHARE + "Aki was strongest in the gourmet award " + at(100, 24) + ", "
+            "Ben in the journey " + at(23, 21) + ", "
+            "Cho in the collector award " + at(100, 21) + ", "
+            "Dai in the bather award " + at(100, 20) + " "
+            "and Emi in the chatterbox award " + at(100, 14) + ".",
         ],
     ),
     (
@@ -163,9 +169,9 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         [
             "Aki won by 3 points over Ben, the closest gap at the table.",
             "Without the temple ranking, Ben would have won by 3 points.",
-            SHARE + "Aki was strongest in the gourmet award (100% of its points, 35% overall), "
-            "Ben in the journey (37% of its points, 33% overall) "
-            "and Dai in the collector award (100% of its points, 32% overall).",
+            SHARE + "Aki was strongest in the gourmet award " + at(100, 35) + ", "
+            "Ben in the journey " + at(37, 33) + " "
+            "and Dai in the collector award " + at(100, 32) + ".",
         ],
     ),
     (
@@ -174,8 +180,8 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         [
             "Ben won by 1 point, 25 to 24.",
             "Without the merchant's points, Aki would have won by 1 point.",
-            SHARE + "Aki was strongest in the victory markers (67% of its points, 49% overall) "
-            "and Ben in the merchant's points (100% of its points, 51% overall).",
+            SHARE + "Aki was strongest in the victory markers " + at(67, 49) + " "
+            "and Ben in the merchant's points " + at(100, 51) + ".",
         ],
     ),
     (
@@ -201,8 +207,8 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "Aki won by 9 points, 31 to 22.",
             "Aki scored at least as many points as anyone in every category, "
             "so no category decided it.",
-            SHARE + "Aki was strongest in the merchant's points (100% of its points, 58% overall) "
-            "and Ben in the victory markers (50% of its points, 42% overall).",
+            SHARE + "Aki was strongest in the merchant's points " + at(100, 58) + " "
+            "and Ben in the victory markers " + at(50, 42) + ".",
         ],
     ),
     (
@@ -253,10 +259,10 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "Aki won by 5 points over Ben; Cho and Dai finished level on 20.",
             "Without the site coins, the remembrance bonus and the tour cards, "
             "Ben would have won by 2 points.",
-            SHARE + "Aki was strongest in the tour cards (100% of its points, 32% overall), "
-            "Ben in the eat-around bonus (100% of its points, 26% overall), "
-            "Cho in the remembrance bonus (40% of its points, 21% overall) "
-            "and Dai in the taxi tickets (33% of its points, 21% overall).",
+            SHARE + "Aki was strongest in the tour cards " + at(100, 32) + ", "
+            "Ben in the eat-around bonus " + at(100, 26) + ", "
+            "Cho in the remembrance bonus " + at(40, 21) + " "
+            "and Dai in the taxi tickets " + at(33, 21) + ".",
         ],
     ),
     (
@@ -282,9 +288,9 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         ),
         [
             "Aki won by 5 points over Ben and Cho, who finished level on 25.",
-            SHARE + "Aki was strongest in the remembrance bonus (100% of its points, 38% overall), "
-            "Ben in the eat-around bonus (50% of its points, 31% overall) "
-            "and Cho in the eat-around bonus (50% of its points, 31% overall).",
+            SHARE + "Aki was strongest in the remembrance bonus " + at(100, 38) + ", "
+            "Ben in the eat-around bonus " + at(50, 31) + " "
+            "and Cho in the eat-around bonus " + at(50, 31) + ".",
         ],
     ),
     (
@@ -298,9 +304,9 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
         [
             "Aki won by 5 points over Ben and Cho, who finished level on 25.",
             "Without the point track and the remembrance bonus, Cho would have won by 1 point.",
-            SHARE + "Aki was strongest in the remembrance bonus (100% of its points, 38% overall), "
-            "Ben in the eat-around bonus (50% of its points, 31% overall) "
-            "and Cho in the taxi tickets (67% of its points, 31% overall).",
+            SHARE + "Aki was strongest in the remembrance bonus " + at(100, 38) + ", "
+            "Ben in the eat-around bonus " + at(50, 31) + " "
+            "and Cho in the taxi tickets " + at(67, 31) + ".",
         ],
     ),
     (
@@ -318,10 +324,10 @@ CASES: list[tuple[str, dict[str, Any], list[str]]] = [
             "Aki, Ben and Cho all scored 39 points; after the tie-break (most war chests), "
             "Aki and Cho shared the win.",
             "Without the castle majorities, Ben would have won by 3 points.",
-            SHARE + "Aki was strongest in the castle majorities (50% of its points, 27% overall), "
-            "Ben in the temple majorities (50% of its points, 27% overall), "
-            "Cho in the castle majorities (50% of its points, 27% overall) "
-            "and Dai in the temple majorities (50% of its points, 20% overall).",
+            SHARE + "Aki was strongest in the castle majorities " + at(50, 27) + ", "
+            "Ben in the temple majorities " + at(50, 27) + ", "
+            "Cho in the castle majorities " + at(50, 27) + " "
+            "and Dai in the temple majorities " + at(50, 20) + ".",
         ],
     ),
 ]
@@ -343,9 +349,9 @@ def test_interim_scoring_speaks_of_the_lead() -> None:
         "Aki leads by 3 points over Ben, the closest gap at the table.",
         "Without the provinces, the buildings and the temple majorities, "
         "Ben would lead by 1 point.",
-        SHARE + "Aki was strongest in the castle majorities (50% of its points, 40% overall), "
-        "Ben in the castle majorities (50% of its points, 34% overall) "
-        "and Cho in the temple majorities (50% of its points, 26% overall).",
+        SHARE + "Aki was strongest in the castle majorities " + at(50, 40) + ", "
+        "Ben in the castle majorities " + at(50, 34) + " "
+        "and Cho in the temple majorities " + at(50, 26) + ".",
     ]
 
 
@@ -359,8 +365,8 @@ def test_interim_ties_share_the_lead() -> None:
     assert explain(doc, interim=True) == [
         "Aki and Ben share the lead on 15 points, 5 points ahead of Cho.",
         "Without the buildings, Aki would lead alone by 1 point.",
-        SHARE + "Ben was strongest in the buildings (43% of its points, 38% overall) "
-        "and Cho in the provinces (27% of its points, 25% overall).",
+        SHARE + "Ben was strongest in the buildings " + at(43, 38) + " "
+        "and Cho in the provinces " + at(27, 25) + ".",
     ]
 
 

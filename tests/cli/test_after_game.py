@@ -189,7 +189,7 @@ def test_score_tells_the_records_a_game_sets_and_where_it_was(
     )
     assert second.exit_code == 0
     assert second.stdout.endswith(
-        "overall).\n\n"
+        "points).\n\n"
         "Aki set the group's Tokaido record: 92, was 80.\n"
         "Aki won by 19, the group's biggest Tokaido margin (was 7).\n"
         "Aki has won 2 Tokaido games in a row, the group's longest streak (was 1).\n"

@@ -87,10 +87,11 @@ TOKAIDO_WHY = """
 Aki won by 7 points over Ben; the closest gap was 4 points, between Ben on 73
 and Cho on 69.
 Without the collector award and the bather award, Ben would have won by 1 point.
-Against their own share of all points, Aki was strongest in the collector award
-(100% of its points, 36% overall), Ben in the chatterbox award (100% of its
-points, 33% overall) and Cho in the bather award (43% of its points, 31%
-overall).
+Against each player's share of all points, Aki was strongest in the collector
+award (100% of the table's points there, against 36% of all points), Ben in the
+chatterbox award (100% of the table's points there, against 33% of all points)
+and Cho in the bather award (43% of the table's points there, against 31% of all
+points).
 """
 
 
@@ -274,9 +275,10 @@ def test_history_list_and_show(db_path: Path) -> None:
         "Aki won by 7 points over Ben; the closest gap was 4 points, between Ben on 73 "
         "and Cho on 69.",
         "Without the collector award and the bather award, Ben would have won by 1 point.",
-        "Against their own share of all points, Aki was strongest in the collector award "
-        "(100% of its points, 36% overall), Ben in the chatterbox award (100% of its points, "
-        "33% overall) and Cho in the bather award (43% of its points, 31% overall).",
+        "Against each player's share of all points, Aki was strongest in the collector award "
+        "(100% of the table's points there, against 36% of all points), Ben in the chatterbox "
+        "award (100% of the table's points there, against 33% of all points) and Cho in the "
+        "bather award (43% of the table's points there, against 31% of all points).",
     ]
     assert (shown["records_set"], shown["timing"]) == ([], None)
 

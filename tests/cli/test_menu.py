@@ -160,3 +160,58 @@ def test_the_chooser_and_the_header_name_the_question_the_game_goes_on_at(
         offered[0][1] == "#1 Shibuya, players: Player 2's name (last answer 2026-12-06 03:11 UTC)"
     )
     assert resumed.stdout.startswith("Resuming game #1 (Shibuya, players: Player 2's name).")
+
+
+def test_the_chooser_shortens_a_long_entry_at_a_word_and_says_the_turn_once(
+    db_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from companion.cli import sessions as sessions_module
+    from companion.play.table import going_on_at
+
+    # Kamakura's turn question begins with the turn the resume list names already.
+    where = going_on_at("round 3, Dai's turn", "Round 3 · Dai's turn (Enter: visit)")
+    assert where == "round 3, Dai's turn"
+    assert going_on_at("round 3", "Round 3 · what did Dai do? (v)") == "round 3: what did Dai do"
+    run(["play", "shibuya"], sel(0) + txt("Aki") + CTRL_C)
+    run(["play", "shibuya"], sel(0) + txt("Ann") + CTRL_C)
+    long = "players: a question long enough to need shortening on a screen of eighty"
+    with sqlite3.connect(db_path) as conn:
+        conn.execute("UPDATE sessions SET updated_at = '2026-12-06T03:11:42Z'")
+        conn.execute("UPDATE sessions SET note = ? WHERE id = 1", (long,))
+    conn.close()
+    offered: list[list[str]] = []
+
+    def ask(message: str, choices: list[str], **_: Any) -> str:
+        offered.append(list(choices))
+        return choices[-1]
+
+    monkeypatch.setattr(sessions_module, "ask", ask)
+    run(["resume"], CTRL_C)
+    assert offered[0][1] == (
+        "#1 Shibuya, players: a question long… (last answer 2026-12-06 03:11 UTC)"
+    )
+    assert len(offered[0][1]) <= 80 - 4
+
+
+@pytest.mark.parametrize("game", GAME_IDS)
+def test_the_rules_menu_lists_topics_in_the_order_of_companion_rules(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import re
+
+    from companion.rules import load_topics
+    from companion.terminal.rules_text import topics_text
+
+    offered: list[list[Any]] = []
+
+    def ask(message: str, choices: list[Any], **_: Any) -> str:
+        offered.append([getattr(c, "value", c) for c in choices])
+        return menu_module.BACK
+
+    monkeypatch.setattr(menu_module, "ask", ask)
+    menu_module.browse_rules(game, game)
+    listed = topics_text(game, game, load_topics(game), 200)
+    in_text = re.findall(r"^  (\S+)", listed, flags=re.MULTILINE)
+    assert offered[0][1:] == in_text

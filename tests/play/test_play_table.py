@@ -114,6 +114,40 @@ def test_interactive_score_no_save_json(db_path: Path) -> None:
     assert saved(db_path) == [] and sessions(db_path) == []
 
 
+def test_ctrl_c_in_a_no_save_entry_leaves_nothing_to_resume(db_path: Path) -> None:
+    keys = tokaido_score_keys()
+    cut = keys.index(txt("0 0"))
+    stopped = run(["score", "tokaido", "--no-save"], keys[:cut] + "\x03")
+    assert stopped.exit_code == 130, stopped.output
+    assert stopped.stdout.endswith("\nStopped; nothing was kept (--no-save).\n")
+    assert saved(db_path) == [] and sessions(db_path) == []
+    listed = run(["resume"], "")
+    assert listed.stdout == "No unfinished games.\n"
+
+
+def test_the_pause_message_names_the_db_a_plain_resume_would_not_find(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys = tokaido_score_keys()
+    cut = keys.index(txt("0 0"))
+    other = tmp_path / "other dir" / "h.db"
+    other.parent.mkdir()
+    commands = (["score", "tokaido", "--db", str(other)], ["--db", str(other), "score", "tokaido"])
+    for args in commands:
+        paused = run(args, keys[:cut] + txt(":pause"))
+        assert paused.exit_code == 0, paused.output
+        number = 1 if args[0] == "score" else 2
+        assert paused.stdout.endswith(
+            f"Paused and saved. Continue with: companion --db '{other}' resume {number}\n"
+        )
+    resumed = run(["--db", str(other), "resume", "2"], keys[cut:])
+    assert resumed.exit_code == 0, resumed.output
+    # The shell's COMPANION_DB names that file: a plain resume finds it.
+    monkeypatch.setenv("COMPANION_DB", str(other))
+    paused = run(["score", "tokaido", "--db", str(other)], keys[:cut] + txt(":pause"))
+    assert paused.stdout.endswith("Paused and saved. Continue with: companion resume 3\n")
+
+
 def test_a_paused_no_save_entry_is_still_not_recorded_when_resumed(db_path: Path) -> None:
     keys = tokaido_score_keys()
     cut = keys.index(txt("0 0"))
@@ -186,3 +220,28 @@ def test_shogun_rounds_are_named_without_commas(db_path: Path, seeds: list[int])
         "set-up",
         *[f"year {y} {s}" for y in (1, 2) for s in ("spring", "summer", "autumn", "winter")],
     ]
+
+
+@pytest.mark.parametrize(
+    ("first", "said"),
+    [
+        ("", "Done by the companion: step 6, Turn up 3 exclusive tour cards.\n"),
+        ("y", "Done by the companion: step 6, Turn up 3 exclusive tour cards (L and M left "),
+    ],
+)
+def test_kamakura_s_drawn_tours_say_only_what_applied(db_path: Path, first: str, said: str) -> None:
+    people = txt("3") + txt("Aki") + txt("Ben") + txt("Cho")
+    result = run(["play", "kamakura"], people + txt("") + txt("") + txt(first) + txt("") + "\x03")
+    assert said in result.stdout
+    done = result.stdout[result.stdout.index("Done by the companion") :]
+    assert ("first game: leave out" in done) is False
+
+
+def test_shogun_s_first_winter_pad_shows_the_totals_before_enter(db_path: Path) -> None:
+    from tests.support.play_scripts import shogun
+
+    script = shogun(3)
+    result = run(script.args, script.keys())
+    assert result.exit_code == 0, result.output
+    # On the pad itself, above the question that keeps it (not only after Enter).
+    assert "6 Winter of year: 1\nTotals: Aki 17, Ben 16, Cho 10\n" in result.stdout

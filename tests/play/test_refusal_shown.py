@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from prompt_toolkit.application import create_app_session
@@ -51,6 +52,35 @@ def test_a_refusal_with_a_preview_is_shown_once_below_and_wrapped() -> None:
             assert _toolbar(question) == WRAPPED  # the preview gives way: one message
             question.application.current_buffer.validation_error = None
             assert _toolbar(question) == f"  {LONG} ('')"
+
+
+def test_a_refused_line_keeps_the_drawing_of_its_preview() -> None:
+    from companion.play.table import Drawing
+
+    with create_app_session(output=DummyOutput()):
+        question, _ = refused(lambda text: Drawing(f"Aki |b|r|\n  {LONG}", "Aki |b|r|"))
+        with set_app(question.application):
+            assert _toolbar(question) == "Aki |b|r|\n" + WRAPPED  # the drawing stays
+
+
+def test_shimoda_s_street_preview_keeps_its_drawing_when_refused() -> None:
+    from companion.kits.shimoda import flow
+    from companion.play.table import Drawing
+
+    shown = flow.draw(["Aki", "Ben"], [[None] * flow.SPACES, [None] * flow.SPACES])
+    assert isinstance(shown, str) and shown.strip()
+    table_preview: list[Any] = []
+
+    class Spy:
+        def text(self, key: str, message: str, **kwargs: Any) -> str:
+            table_preview.append(kwargs["preview"])
+            raise StopIteration
+
+    with contextlib.suppress(StopIteration):
+        flow.ask_street(Spy(), "k", ["Aki", "Ben"], 0, [None, None])  # type: ignore[arg-type]
+    drawn = table_preview[0]("bb - r kyp - - x")
+    assert isinstance(drawn, Drawing)
+    assert drawn.kept and drawn.kept in drawn and "space 7" not in drawn.kept
 
 
 def _toolbar(question: Any) -> str:

@@ -153,7 +153,8 @@ def test_long_questions_and_what_is_shown_below_them_wrap_between_words(
     shown = settle(term)
     term.child.send("\r")
     shown = term.wait("Cho held no red province")
-    assert "put down  (:undo  :rules  :pause  :time) rc" in " ".join(shown.split("\n"))
+    # A question of several lines: its hint, then the answer, on lines of their own.
+    assert "\n(:undo  :rules  :pause  :time)\n rc\n" in shown
     fits(settle(term), columns)
     term.child.send("\x03")
     assert term.exit_status() == 130
@@ -205,7 +206,11 @@ def test_menus_rules_topic_and_search_fit(db_path: Path, columns: int, rows: int
     assert "Which topic of Kamakura Collection?" in shown and "» Back" in shown
     term.child.send("\x1b[B" + "\r")  # down from Back: the search, at the top again
     term.wait("Search the rules of Kamakura Collection")
-    term.child.send("who wins a tie\r")
+    long = "who wins if we have the same points"
+    term.child.send(long)
+    shown = settle(term)
+    assert long in [line.strip() for line in shown.splitlines()], shown  # on its own line, whole
+    term.child.send("\x7f" * len(long) + "who wins a tie\r")
     shown = term.wait("Best answers to")
     shown = settle(term)
     assert "» Ties" in shown, shown  # the best answer first
@@ -221,6 +226,8 @@ def test_menus_rules_topic_and_search_fit(db_path: Path, columns: int, rows: int
     term.wait("Which topic of Kamakura Collection?")
     term.child.send("\x1b")
     term.wait("Rules of which game?")
+    shown = settle(term)
+    assert "Which topic of Kamakura Collection? (Use arrow keys)" not in shown  # no stale header
     term.child.send("\x1b")
     term.wait("What now?")
     term.child.send("\x1b")
@@ -304,7 +311,7 @@ def test_a_first_turn_offers_a_walk_undo_offers_the_answer_and_resume_names_the_
     shown = again.wait("Resuming game #1")
     shown = settle(again)
     header = " ".join(" ".join(shown.split("Resuming game #1", 1)[1].split("\n")[:2]).split())
-    assert "round 1, Cho's turn: Round 1 · Cho's turn" in header  # the question asked now
+    assert "(Kamakura Collection, round 1, Cho's turn)." in header  # the turn, said once
     fits(shown, columns)
     again.child.send("\x03")
     assert again.exit_status() == 130

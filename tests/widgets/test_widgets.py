@@ -690,9 +690,10 @@ def test_after_a_save_the_page_says_why_and_the_records_set(db_path: Path) -> No
     assert live == [
         "Aki won by 4 points over Ben, the closest gap at the table.",
         "Without the temple ranking, Cho would have won by 2 points.",
-        "Against their own share of all points, Aki was strongest in the collector award "
-        "(100% of its points, 35% overall), Ben in the chatterbox award (100% of its points, "
-        "33% overall) and Cho in the bather award (50% of its points, 32% overall).",
+        "Against each player's share of all points, Aki was strongest in the collector award "
+        "(100% of the table's points there, against 35% of all points), Ben in the chatterbox "
+        "award (100% of the table's points there, against 33% of all points) and Cho in the "
+        "bather award (50% of the table's points there, against 32% of all points).",
     ]
     assert form.preview.value.endswith(
         "<div class='why'>" + "".join(f"<p>{s}</p>" for s in live) + "</div>"

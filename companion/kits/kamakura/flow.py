@@ -88,7 +88,8 @@ def flow(t: Table) -> Outcome:
         seed = t.seed("tours")
         tours = draw_tours(count, seed, advanced=advanced, first_game=first_game)
         t.say(f"Exclusive tour cards (seed {seed}, {size}): {', '.join(tours)}.")
-        steps.done(t, "tours")
+        left_out = " (L and M left out: first game)" if first_game else ""
+        steps.done(t, "tours", f"Turn up {size} exclusive tour cards{left_out}.")
     else:
         tours = (
             t.text(

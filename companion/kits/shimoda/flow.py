@@ -42,7 +42,7 @@ from companion.kits.shimoda.codes import (
 )
 from companion.play.common import Outcome, ask_players, choose_player, row_message, run_checklist
 from companion.play.score_pad import Pad, review
-from companion.play.table import Table
+from companion.play.table import Drawing, Table
 from companion.wording import hanging
 from scorers.names import clean_name, name_problem
 from scorers.shimoda import MAX_PER_SPACE
@@ -211,7 +211,8 @@ def ask_street(
         ]
         shown[seat] = typed_so_far(text)
         problem = parse_street(text)[1] if len(text.split()) >= SPACES else None
-        return draw(names, shown) + (f"\n  {problem}" if problem else "")
+        drawing = draw(names, shown)  # kept on screen when the line is refused
+        return Drawing(drawing + (f"\n  {problem}" if problem else ""), drawing)
 
     text = t.text(
         key,

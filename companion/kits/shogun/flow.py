@@ -320,7 +320,7 @@ def ask_holding_changes(t: Table, key: str, name: str, known: Grid) -> Grid:
     text = t.text(
         key,
         f"{name}: what changed since the first winter (was {codes.grid_text(known)})? "
-        "Changes only, e.g. by- or b+c; Enter if nothing",
+        "Changes only, e.g. b+ y- (a brown province more, a yellow one fewer); Enter if none",
         check=check,
         preview=preview,
     )
@@ -665,6 +665,7 @@ def winter_pad(
         pad,
         title=f"Shogun: year {year}, winter scoring (provinces castles temples theatres)",
         done="save the game" if final else f"go on to year {year + 1}",
+        totals=not last,  # the first winter's totals, seen before Enter
     )
     if last and chests is None:
         file = ask_tie_break(t, year, names, file)
