@@ -214,7 +214,7 @@ def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> 
         again = page.locator("button.new-game")
         if again.is_visible():
             again.click()
-            page.wait_for_selector("button.new-game", state="hidden", timeout=20_000)
+            page.wait_for_selector("button.new-game", state="hidden", timeout=60_000)
     return page
 
 
@@ -383,10 +383,10 @@ def test_a_whole_game_at_the_table(server: Server, browser: Any, game: str) -> N
     try:
         assert page.locator("text=from companion.widgets").count() == 0  # no code shown
         GAMES[game](page)
-        page.wait_for_selector(".scorepad .summary .ok", timeout=20_000)  # every cell valid
+        page.wait_for_selector(".scorepad .summary .ok", timeout=60_000)  # every cell valid
         page.locator("button:has-text('Save the game')").dblclick()
-        page.wait_for_selector("text=Saved as game #", timeout=20_000)
-        page.wait_for_selector(".winner", timeout=20_000)
+        page.wait_for_selector("text=Saved as game #", timeout=60_000)
+        page.wait_for_selector(".winner", timeout=60_000)
         look(page, game)
         assert server.plays(game) == 1  # the double tap saved one game
         outside = [u for u in page.requests if not u.startswith(f"http://127.0.0.1:{server.port}")]
@@ -517,7 +517,7 @@ def test_the_history_page_opens_and_deletes_games(server: Server, browser: Any) 
         page.click(".confirm-delete")
         page.wait_for_selector("text=Game #1 was deleted.")
         page.wait_for_function(
-            f"document.querySelectorAll('.play-row').length == {before - 1}", timeout=20_000
+            f"document.querySelectorAll('.play-row').length == {before - 1}", timeout=60_000
         )
         assert page.locator(".open-1").count() == 0
         assert "games played (oldest first)" in page.inner_html(".page-history")

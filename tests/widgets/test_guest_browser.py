@@ -272,9 +272,11 @@ def test_every_device_plays_again_after_a_killed_kernel(chromium: Any, live: Any
         os.kill(kernel_process(config["kernelId"], live.process.pid), signal.SIGKILL)
         for page in pages:  # each reloads into the game's new kernel, by itself
             page.wait_for_function(
+                # A page still arriving holds part of its config: read it once it is whole.
                 "(old) => { const c = document.getElementById('jupyter-config-data');"
-                " return c && JSON.parse(c.textContent).kernelId !== old"
-                " && document.querySelector('.scorepad'); }",
+                " let id = null; try { id = c && JSON.parse(c.textContent).kernelId; }"
+                " catch (e) { return false; }"
+                " return id && id !== old && document.querySelector('.scorepad'); }",
                 arg=config["kernelId"],
                 timeout=REVIVED,
             )

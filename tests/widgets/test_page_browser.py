@@ -145,7 +145,7 @@ def ready(page: Any, name: str) -> None:
         page.wait_for_selector(
             ".c-players-3-track, .c-players-3-journey, .c-players-4-year, "
             ".c-players-4-score-before",
-            timeout=20_000,
+            timeout=60_000,
         )
     settle(page)
 
@@ -288,20 +288,20 @@ def test_save_focuses_the_result_which_stays_and_becomes_the_last_game(
         )
         assert "save" in ring[0] and ring[1] != "none" and ring[2] >= 2, ring
         GAMES["shibuya"](page)
-        page.wait_for_selector(".scorepad .summary .ok", timeout=20_000)  # every cell valid
+        page.wait_for_selector(".scorepad .summary .ok", timeout=60_000)  # every cell valid
         page.click(".save")
-        page.wait_for_selector("text=Saved as game #", timeout=20_000)
+        page.wait_for_selector("text=Saved as game #", timeout=60_000)
         page.wait_for_function(
             "document.activeElement && document.activeElement.classList.contains('result-focus')",
             timeout=10_000,
         )
-        page.wait_for_selector(".last-game >> text=won by Aki", timeout=20_000)
+        page.wait_for_selector(".last-game >> text=won by Aki", timeout=60_000)
         assert page.locator(".winner").first.is_visible()
         # The saved game's clock (started by the Rounds button) is stopped: no Resume.
         page.wait_for_selector(".clock-panel >> text=(stopped: the game is saved)")
         assert page.locator(".clock-button").is_hidden()
         # The saved pad takes no change (test_page_parts: one that arrives anyway is refused).
-        page.wait_for_selector(".c-players-1-goals input:disabled", timeout=20_000)
+        page.wait_for_selector(".c-players-1-goals input:disabled", timeout=60_000)
         assert page.input_value(".c-players-1-goals input") == "3"
         page.reload(wait_until="commit")
         page.wait_for_selector(".last-game >> text=won by Aki", timeout=90_000)
@@ -352,19 +352,19 @@ def test_the_clock_runs_pauses_and_the_rules_open_where_the_game_is(
     try:
         ready(page, "tokaido")
         page.click(".rules-button")
-        page.wait_for_selector(".rules-text h3", timeout=20_000)
+        page.wait_for_selector(".rules-text h3", timeout=60_000)
         first = page.inner_text(".rules-text h3")
         assert first == "Setting up"
         fill(page, ".rules-query input", "meal cards")
         page.keyboard.press("Enter")
         page.wait_for_selector(".rules-text h3 >> text=Inns and meals", timeout=30_000)
         page.click(".clock-button")
-        page.wait_for_selector(".clock-time[data-since]", timeout=20_000)
+        page.wait_for_selector(".clock-time[data-since]", timeout=60_000)
         start = page.inner_text(".clock-time")
         time.sleep(2.2)
         assert page.inner_text(".clock-time") != start
         page.click(".clock-button")
-        page.wait_for_selector("text=(paused)", timeout=20_000)
+        page.wait_for_selector("text=(paused)", timeout=60_000)
         state = json.loads(server.draft("tokaido"))
         assert state["clock"]["since"] is None and state["clock"]["elapsed"] >= 2
     finally:
@@ -396,7 +396,7 @@ def test_my_column_on_a_phone_fits_and_says_who_is_still_filling_in(
         page.wait_for_selector(".scorepad", timeout=90_000)
         if name == "shogun":
             page.locator(".player-count select").select_option(label="3 players")
-            page.wait_for_selector(".c-players-2-score-before input", timeout=20_000)
+            page.wait_for_selector(".c-players-2-score-before input", timeout=60_000)
         GAMES[name](page)
         page.wait_for_selector(".scorepad .summary .ok", timeout=30_000)
         page.select_option("select[aria-label='My column']", label="Aki")
