@@ -206,11 +206,11 @@ def open_page(browser: Any, server: Server, name: str, size: str = "laptop") -> 
     page.on("console", lambda m: m.type == "error" and page.errors.append(m.text))
     page.on("response", lambda r: r.status >= 400 and page.errors.append(f"{r.status} {r.url}"))
     page.goto(server.url(name), wait_until="commit")
-    page.wait_for_selector(".companion", timeout=90_000)
+    page.wait_for_selector(".companion", timeout=180_000)
     if name in GAMES:
         # Every device opens the game's one page: after an earlier test saved it, the
         # saved game and its result are shown, and New game starts the next one.
-        page.wait_for_selector(".scorepad", timeout=90_000)
+        page.wait_for_selector(".scorepad", timeout=180_000)
         again = page.locator("button.new-game")
         if again.is_visible():
             again.click()
@@ -489,7 +489,7 @@ def test_reloaded_pages_free_their_kernels(server: Server, browser: Any) -> None
     try:
         for _ in range(10):
             page.reload(wait_until="commit")
-            page.wait_for_selector(".companion", timeout=90_000)
+            page.wait_for_selector(".companion", timeout=180_000)
         deadline = time.monotonic() + 60
         while len(kernels(server.process.pid)) > POOL_PAGES + 2:
             assert time.monotonic() < deadline, kernels(server.process.pid)
